@@ -1,0 +1,189 @@
+/** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
+import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
+import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, userTypeLabels, type UserRow, type UserType } from '../src/api/users';
+import type { DataOf } from '../src/api/contract';
+import { isLocked, isUnlocked } from '../src/domain/guards';
+import { limits } from '../src/domain/validation';
+
+export const usersScreen = defineListScreen<UserRow>()({
+  kind: 'list',
+  id: 'users',
+  route: '/users',
+  title: 'Users',
+  breadcrumb: [{ label: 'Users' }],
+  access: { anyOf: ['user-view'] },
+  menu: { section: 'Administrator', label: 'Users', order: 10 },
+  source: {
+    call: userList,
+    request: (f) => ({ data: String(f.data ?? ''), fetchCount: Number(f.fetchCount ?? 10) }),
+    rows: (d) => d.users,
+    changeRequests: (d) => d.changeRequests,
+  },
+  filters: [
+    { kind: 'text', key: 'data', label: 'Username/Email/Contact Number', maxLength: limits.searchText },
+    { kind: 'fetchCount', key: 'fetchCount' },
+  ],
+  columns: [
+    { key: 'id', header: 'ID', kind: 'integer' },
+    { key: 'name', header: 'Name' },
+    { key: 'email', header: 'Email' },
+    { key: 'contact_number', header: 'Contact Number' },
+    { key: 'username', header: 'Username' },
+    { key: 'branch', header: 'Branch' },
+    { key: 'status', header: 'Status', kind: 'status' },
+    { key: 'created_at', header: 'Created At', kind: 'datetime' },
+    { key: 'updated_at', header: 'Updated At', kind: 'datetime' },
+  ],
+  pageSize: 50,
+  defaultSort: { key: 'id', desc: false },
+  createButton: { label: 'Create User', permission: 'user-create', to: '/users/create' },
+  changeRequests: { permission: 'user-approve', approve: userApprove, entity: 'User' },
+  lockedWhen: isLocked,
+  rowActions: [
+    { id: 'edit', label: 'Edit', permission: 'user-edit', when: isUnlocked, run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` } },
+    { id: 'changePassword', label: 'Change Password', permission: 'user-password-reset', when: isUnlocked, run: { kind: 'modal', modal: 'changePassword' } },
+  ],
+  exports: { fileBase: 'Users', title: 'Users' },
+});
+
+type UserOptions = DataOf<typeof userInitialData>;
+export type UserFormValues = {
+  type: UserType | '';
+  name: string;
+  username: string;
+  email: string;
+  contact: string;
+  branch_code: string;
+  role: number | '';
+  password: string;
+  disabled: 0 | 1;
+};
+
+/** The user types offered in the form (spec 000 §3: only BACKEND and IPGBANK). */
+const offeredUserTypes: UserType[] = ['BACKEND', 'IPGBANK'];
+
+/** The dependent second select: its options by user type. */
+export function branchOptionsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
+  if (!options) return [];
+  switch (values.type) {
+    case 'IPGBANK':
+      return options.providerList.map((p) => ({ value: p.code, label: p.name }));
+    case 'EXCHANGEHOUSE':
+      return options.exchangeHouseList.map((p) => ({ value: p.code, label: p.name }));
+    case 'DFBANK':
+      return options.bankList.map((b) => ({ value: b.bankCode, label: b.bankName }));
+    case 'DFMERCHANT':
+      return options.merchantList.map((m) => ({ value: m.code, label: m.name }));
+    case 'AUDITOR':
+      return ['CBSL', 'SLCUSTOMS', 'DFMINISTRY', 'AUDITOR'].map((c) => ({ value: c, label: c }));
+    default:
+      return options.branchList.map((b) => ({ value: b.code, label: b.name }));
+  }
+}
+
+/** The label of the dependent select by user type. */
+export function branchLabelFor({ values }: FieldContext<UserFormValues, UserOptions>): string {
+  switch (values.type) {
+    case 'IPGBANK':
+      return 'IPG Banks';
+    case 'EXCHANGEHOUSE':
+      return 'Exchange House';
+    case 'AUDITOR':
+      return 'Auditor';
+    case 'DFBANK':
+      return 'Bank';
+    case 'DFMERCHANT':
+      return 'Merchant';
+    default:
+      return 'Branch';
+  }
+}
+
+/** Roles offered are filtered by the chosen user type. */
+export function roleOptionsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
+  if (!options || !values.type) return [];
+  return options.roleList.filter((r) => r.userType === values.type).map((r) => ({ value: r.roleId, label: r.roleName }));
+}
+
+/** The permission groups shown for the chosen user type. */
+export function permissionGroupsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
+  if (!options) return [];
+  const type = values.type || 'BACKEND';
+  return options.permissionsList.filter((g) => g.userType === type).map((g) => ({ title: g.type, items: g.permissions }));
+}
+
+/** The read-only permission preview follows the chosen role. */
+export function rolePermissionsFor({ values, options }: FieldContext<UserFormValues, UserOptions>): string[] {
+  return options?.roleList.find((r) => r.roleId === values.role)?.permissions ?? [];
+}
+
+const userFormFields = (mode: 'create' | 'edit') =>
+  [
+    { kind: 'text', key: 'name', label: 'Name', required: true, maxLength: 100 },
+    { kind: 'text', key: 'username', label: 'Username', required: true, maxLength: 100, readOnlyOnEdit: true },
+    { kind: 'text', key: 'email', label: 'Email', required: true, maxLength: 100, inputType: 'email' },
+    { kind: 'text', key: 'contact', label: 'Contact No', required: true, maxLength: 10, inputType: 'tel' },
+    {
+      kind: 'select',
+      key: 'type',
+      label: 'User Type',
+      required: true,
+      options: () => offeredUserTypes.map((t) => ({ value: t, label: userTypeLabels[t] })),
+      clears: ['branch_code', 'role'],
+    },
+    { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor },
+    { kind: 'select', key: 'role', label: 'Role', required: true, valueType: 'number', options: roleOptionsFor },
+    { kind: 'checkboxGroups', key: 'role', label: 'Permissions', groups: permissionGroupsFor, derived: rolePermissionsFor },
+    { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+    ...(mode === 'create' ? ([{ kind: 'password', key: 'password', label: 'Password', required: true, generate: true }] as const) : []),
+  ] as const;
+
+const emptyUser: UserFormValues = { type: '', name: '', username: '', email: '', contact: '', branch_code: '', role: '', password: '', disabled: 0 };
+
+export const userCreateScreen = defineFormScreen<UserFormValues, UserOptions>()({
+  kind: 'form',
+  mode: 'create',
+  id: 'users.create',
+  route: '/users/create',
+  title: 'Create User',
+  breadcrumb: [{ label: 'Users', to: '/users' }, { label: 'Create' }],
+  access: { anyOf: ['user-create'] },
+  schema: userCreateBody,
+  defaults: emptyUser,
+  fields: userFormFields('create'),
+  options: { call: userInitialData, select: (d) => d as UserOptions },
+  submit: { call: userCreate, request: (v) => v },
+  messages: { success: 'User sent for approval', failure: 'User save failed!.' },
+  back: '/users',
+});
+
+export const userEditScreen = defineFormScreen<UserFormValues, UserOptions>()({
+  kind: 'form',
+  mode: 'edit',
+  id: 'users.edit',
+  route: '/users/edit/$id',
+  title: 'Edit User',
+  breadcrumb: [{ label: 'Users', to: '/users' }, { label: 'Edit' }],
+  access: { anyOf: ['user-edit'] },
+  schema: userEditFormSchema,
+  defaults: emptyUser,
+  fields: userFormFields('edit'),
+  options: { call: userInitialData, select: (d) => d as UserOptions },
+  load: {
+    call: userGetForEdit,
+    request: (p) => ({ id: Number(p.id) }),
+    values: (d) => {
+      const u = (d as DataOf<typeof userGetForEdit>).customUser;
+      return { type: u.user_type as UserType, name: u.name, username: u.username, email: u.email, contact: u.contact, branch_code: u.branch_code, role: u.role, password: '', disabled: u.disabled === 1 ? 1 : 0 };
+    },
+  },
+  submit: {
+    call: userEdit,
+    request: (v, p) => {
+      const { password: _password, ...rest } = v;
+      return { id: Number(p.id), ...rest };
+    },
+  },
+  messages: { success: 'User sent for approval', failure: 'User edit failed!.' },
+  back: '/users',
+});

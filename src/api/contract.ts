@@ -1,0 +1,97 @@
+/**
+ * The wire contract. Every call is `POST /api/<path>` with a JSON body and a bearer token; the reply
+ * body is `{ statusCode, data, ...top }` and the HTTP status equals `statusCode`.
+ *
+ * A contract names its path, who may call it, the zod schema of its request body and of the reply's
+ * `data` (plus, for the few calls the specification gives top-level extras, `top`). The console's
+ * request helper and the server's route registration are both typed by these schemas.
+ */
+import { z } from 'zod';
+import type { Permission } from '../domain/permissions';
+
+/**
+ * Who may make a call:
+ * - `public`: anyone (sign-in only);
+ * - `authenticated`: any signed-in user;
+ * - `{ anyOf: [...] }`: a signed-in user holding at least one of these permissions (or super-permission).
+ */
+export type Access = 'public' | 'authenticated' | { readonly anyOf: readonly Permission[] };
+
+export interface CallContract<
+  Path extends string = string,
+  Req extends z.ZodType = z.ZodType,
+  Data extends z.ZodType = z.ZodType,
+  Top extends z.ZodType = z.ZodType,
+> {
+  readonly path: Path;
+  readonly access: Access;
+  readonly request: Req;
+  readonly data: Data;
+  readonly top?: Top;
+  /** One sentence for the published contract. */
+  readonly summary: string;
+}
+
+export function defineCall<Path extends string, Req extends z.ZodType, Data extends z.ZodType, Top extends z.ZodType = z.ZodObject<{}>>(
+  c: CallContract<Path, Req, Data, Top>,
+): CallContract<Path, Req, Data, Top> {
+  return c;
+}
+
+/** Shorthand for a call open to holders of any of these permissions. */
+export function anyOf(...permissions: Permission[]): Access {
+  return { anyOf: permissions };
+}
+
+export type RequestOf<C> = C extends CallContract<string, infer R, z.ZodType, z.ZodType> ? z.input<R> : never;
+export type DataOf<C> = C extends CallContract<string, z.ZodType, infer D, z.ZodType> ? z.output<D> : never;
+export type TopOf<C> = C extends CallContract<string, z.ZodType, z.ZodType, infer T> ? z.output<T> : never;
+
+/** The reply envelope as the console sees it. */
+export type Reply<C> = { statusCode: number; data: DataOf<C> } & Partial<TopOf<C>>;
+
+/** An empty request body: `{}` (also accepts no body at all). */
+export const emptyBody = z.strictObject({});
+
+/** The failure reply: `data.message` says what went wrong, naming the field for a bad body. */
+export const errorData = z.object({ message: z.string(), code: z.number().optional() });
+export type ErrorData = z.infer<typeof errorData>;
+
+// ---- shared wire shapes ----------------------------------------------------------------------
+
+/** Export column items: DOUBLE columns are right-aligned in the PDF. */
+export const exportField = z.object({
+  header: z.string(),
+  dataKey: z.string(),
+  type: z.enum(['STRING', 'DOUBLE', 'INTEGER', 'DATE', 'BOOLEAN']),
+});
+export type ExportField = z.infer<typeof exportField>;
+
+export const fieldKind = z.enum(['STRING', 'STRING_ARRAY', 'IMAGE', 'IMAGE_ARRAY']);
+export type FieldKind = z.infer<typeof fieldKind>;
+
+export const recordField = z.object({ header: z.string(), type: fieldKind, value: z.unknown() });
+export type RecordField = z.infer<typeof recordField>;
+
+/** A pending change request as every list call returns it. */
+export const changeRequest = z.object({
+  changeRequestId: z.number(),
+  type: z.string(),
+  pendingAction: z.enum(['CREATE', 'EDIT', 'DELETE']),
+  requestedBy: z.string(),
+  requestedTime: z.string(),
+  newRecord: z.record(z.string(), recordField),
+  originalRecord: z.record(z.string(), recordField).nullable(),
+});
+export type ChangeRequest = z.infer<typeof changeRequest>;
+
+/** The decision body of every `.../approve` call. */
+export const decisionBody = z.strictObject({
+  changeRequestID: z.number().int().positive(),
+  actionTaken: z.enum(['approve', 'reject']),
+});
+
+export const fetchCount = z.number().int().min(1).max(99999999);
+export const searchText = z.string().max(30, 'Search text can have at most 30 characters');
+
+export const listItem = z.object({ id: z.number(), code: z.string(), name: z.string() });

@@ -1,0 +1,38 @@
+/** Who may open a screen, and which menu entries a user sees. Pure, shared by router, sidebar and checks. */
+import type { AnyScreen, MenuSection } from './definitions';
+import { hasAnyPermission, isSuperUser, type Permission } from '../domain/permissions';
+
+export function canOpen(screen: Pick<AnyScreen, 'access'>, permissions: readonly string[]): boolean {
+  const a = screen.access;
+  return 'rule' in a ? a.rule(permissions) : hasAnyPermission(permissions, a.anyOf);
+}
+
+/** The Administrator and Reports menus show when the user holds any of these (spec 000 §2). */
+export const sectionPermissions: Record<'Administrator' | 'Reports', readonly Permission[]> = {
+  Administrator: ['user-view', 'role-view', 'bank-view', 'exchange-house-view', 'advertisement-view', 'app-user-view', 'auditor-app-user-view', 'ipg-provider-view', 'app-version-view'],
+  Reports: ['bill-payment-report-view', 'send-money-report-view', 'thyaga-report-view', 'echannelling-report-view', 'track-remit-report-view'],
+};
+
+export interface MenuItem {
+  label: string;
+  to: string;
+}
+export interface MenuGroup {
+  section: MenuSection;
+  items: MenuItem[];
+}
+
+/** The sidebar for a user: entries they may open, in order, grouped by section. */
+export function menuFor(screens: readonly AnyScreen[], permissions: readonly string[]): MenuGroup[] {
+  const sections: MenuSection[] = ['Main', 'Administrator', 'Reports', 'Audit Reports'];
+  const groups: MenuGroup[] = [];
+  for (const section of sections) {
+    if ((section === 'Administrator' || section === 'Reports') && !hasAnyPermission(permissions, sectionPermissions[section])) continue;
+    const items = screens
+      .filter((s) => s.menu?.section === section && canOpen(s, permissions) && !(s.menu.hiddenFromSuper && isSuperUser(permissions)))
+      .sort((a, b) => a.menu!.order - b.menu!.order)
+      .map((s) => ({ label: s.menu!.label, to: s.route.replace(/\/\$\w+$/, '') }));
+    if (items.length) groups.push({ section, items });
+  }
+  return groups;
+}

@@ -1,0 +1,233 @@
+/**
+ * Pure formatting helpers of the exports: no exceljs / jspdf in here, so screens may import them freely.
+ */
+import { format, isValid, parseISO } from 'date-fns';
+import type { ExportField } from '@/api/contract';
+
+export type ExportRow = Record<string, unknown>;
+export type ExportCell = string | number;
+export interface ExportTable {
+  headers: string[];
+  body: ExportCell[][];
+}
+/** Which file the table is meant for: DOUBLE cells stay numbers for 'xlsx', become '1,234.50' strings for 'pdf'. */
+export type ExportTarget = 'xlsx' | 'pdf';
+
+export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+export const FILE_STAMP_FORMAT = 'yyyy-MM-dd_HH-mm-ss';
+/** Excel number format of DOUBLE cells. */
+export const DOUBLE_NUM_FMT = '#,##0.00';
+/** What a DATE cell shows when its value cannot be read as a date (or its year is below 1000). */
+export const INVALID_DATE = '-';
+
+const doubleFormatter = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: true,
+});
+
+/** 1234.5 → '1,234.50'; -0.001 → '0.00' (never '-0.00'). */
+export function formatDouble(n: number): string {
+  const s = doubleFormatter.format(n);
+  return /^-0\.00$/.test(s) ? '0.00' : s;
+}
+
+/** Characters a spreadsheet program may read as the start of a formula (or a DDE payload). */
+const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/** True when a text cell would be taken for a formula by a spreadsheet program. */
+export function isFormulaLike(s: string): boolean {
+  return s.length > 0 && FORMULA_TRIGGERS.has(s[0]);
+}
+
+/** Neutralises formula injection: a text starting with = + - @ TAB CR gets a leading single quote. */
+export function neutralizeFormula(s: string): string {
+  return isFormulaLike(s) ? `'${s}` : s;
+}
+
+// Control characters other than TAB, LF and CR are not allowed in XML 1.0 (they would corrupt the xlsx).
+// eslint-disable-next-line no-control-regex
+const XML_INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** A text as an export cell: stripped of characters no file can carry, then neutralised. */
+export function safeText(s: string): string {
+  return neutralizeFormula(s.replace(XML_INVALID_CHARS, ''));
+}
+
+/** Formats a date value as `yyyy-MM-dd HH:mm:ss` local time; '-' when unreadable or before year 1000. */
+export function formatDateValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let d: Date;
+  if (value instanceof Date) d = value;
+  else if (typeof value === 'number') d = new Date(value);
+  else if (typeof value === 'string') {
+    const s = value.trim();
+    if (s === '') return '';
+    d = parseISO(s);
+  } else return INVALID_DATE;
+  if (!isValid(d) || d.getFullYear() < 1000) return INVALID_DATE;
+  return format(d, DATE_TIME_FORMAT);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const MAX_DEPTH = 6;
+
+/** One value on one line: arrays joined with ', ', objects as 'key: value' pairs (nested ones in parentheses). */
+function formatInline(v: unknown, depth: number): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return formatDateValue(v);
+  if (typeof v !== 'object') return ''; // functions, symbols
+  if (depth >= MAX_DEPTH) return '…';
+  if (Array.isArray(v)) {
+    return v
+      .map((x) => (isPlainObject(x) ? `(${formatObject(x, depth + 1)})` : formatInline(x, depth + 1)))
+      .filter((s) => s !== '')
+      .join(', ');
+  }
+  if (isPlainObject(v)) return formatObject(v, depth + 1);
+  // class instances with their own text form (Decimal, URL, …)
+  const s = String(v);
+  return s === '[object Object]' ? formatObject(v as Record<string, unknown>, depth + 1) : s;
+}
+
+function formatObject(o: Record<string, unknown>, depth: number): string {
+  return Object.entries(o)
+    .filter(([, x]) => x !== null && x !== undefined && typeof x !== 'function')
+    .map(([k, x]) => {
+      const inner = isPlainObject(x) ? `(${formatInline(x, depth)})` : formatInline(x, depth);
+      return `${k}: ${inner}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Any value as display text: null/undefined → '', arrays → joined with ', ', objects → 'key: value' pairs
+ * joined with ', ', arrays of objects → one line per object.
+ */
+export function formatValue(v: unknown): string {
+  if (Array.isArray(v) && v.some(isPlainObject)) {
+    return v
+      .map((x) => (isPlainObject(x) ? formatObject(x, 1) : formatInline(x, 1)))
+      .filter((s) => s !== '')
+      .join('\n');
+  }
+  return formatInline(v, 0);
+}
+
+/** A finite number from a number / numeric string / bigint, else undefined. */
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'bigint') {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (s === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return undefined;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+const TRUE_TEXT = new Set(['true', 'yes', 'y', '1']);
+const FALSE_TEXT = new Set(['false', 'no', 'n', '0']);
+
+function toBoolean(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : undefined;
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (TRUE_TEXT.has(s)) return true;
+    if (FALSE_TEXT.has(s)) return false;
+  }
+  return undefined;
+}
+
+/** One cell of the export as it will be shown. Texts coming from the data are formula-neutralised. */
+export function formatCell(field: ExportField, value: unknown, target: ExportTarget = 'xlsx'): ExportCell {
+  if (value === null || value === undefined) return '';
+  switch (field.type) {
+    case 'DOUBLE': {
+      const n = toNumber(value);
+      if (n !== undefined) return target === 'pdf' ? formatDouble(n) : n;
+      break;
+    }
+    case 'INTEGER': {
+      const n = toNumber(value);
+      if (n !== undefined) return n;
+      break;
+    }
+    case 'DATE':
+      // our own placeholder '-' is not data and is not a formula: left as is
+      if (typeof value === 'string' || typeof value === 'number' || value instanceof Date) return formatDateValue(value);
+      break;
+    case 'BOOLEAN': {
+      const b = toBoolean(value);
+      if (b !== undefined) return b ? 'Yes' : 'No';
+      break;
+    }
+    case 'STRING':
+      break;
+  }
+  return safeText(formatValue(value));
+}
+
+/**
+ * Pure: the table as the export will show it — header row plus formatted string/number cells, in `fields`
+ * order. With the default target 'xlsx' DOUBLE and INTEGER cells are numbers; with 'pdf' DOUBLE cells are
+ * strings with 2 decimals and thousands separators ('1,234.50').
+ */
+export function toExportTable(fields: ExportField[], rows: ExportRow[], target: ExportTarget = 'xlsx'): ExportTable {
+  return {
+    headers: fields.map((f) => safeText(f.header)),
+    body: rows.map((row) => fields.map((f) => formatCell(f, row?.[f.dataKey], target))),
+  };
+}
+
+export interface ExportContext {
+  /** e.g. 'Users' */
+  title: string;
+  /** e.g. 'Users' → file name `${fileBase}_${yyyy-MM-dd_HH-mm-ss}.xlsx`/.pdf (stamped with `now`) */
+  fileBase: string;
+  /** the signed-in user → the line 'On {date} by {username}' */
+  username: string;
+  now: Date;
+  /** Optional 'Duration' line: the filter range shown in the export, e.g. '2026-11-22 00:00:01 to 2026-11-22 23:59:59'. When absent the line reads 'Duration: -'. */
+  duration?: string;
+}
+
+/** `${fileBase}_${yyyy-MM-dd_HH-mm-ss}.${ext}`; characters no file system accepts become '_'. */
+export function exportFileName(ctx: ExportContext, ext: 'xlsx' | 'pdf'): string {
+  // eslint-disable-next-line no-control-regex
+  const base = ctx.fileBase.replace(/[\\/:*?"<>|\u0000-\u001F]/g, '_').trim() || 'export';
+  return `${base}_${format(ctx.now, FILE_STAMP_FORMAT)}.${ext}`;
+}
+
+/** The three lines above the table: title, 'On {date} by {username}', 'Duration: {duration}'. */
+export function headerLines(ctx: ExportContext): [title: string, byLine: string, durationLine: string] {
+  const duration = ctx.duration?.trim() ? ctx.duration.trim() : '-';
+  return [ctx.title, `On ${format(ctx.now, DATE_TIME_FORMAT)} by ${ctx.username}`, `Duration: ${duration}`];
+}
+
+/** A worksheet name Excel accepts: no []:*?/\ , no leading/trailing apostrophe, at most 31 characters. */
+export function sheetName(title: string): string {
+  const cleaned = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[[\]:*?/\\\u0000-\u001F]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 31)
+    .replace(/^'+|'+$/g, '')
+    .trim();
+  return cleaned || 'Sheet1';
+}

@@ -1,0 +1,42 @@
+/** Cell formatting shared by tables and exports: pure functions. */
+import { format, isValid, parseISO } from 'date-fns';
+
+const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Amounts: 2 decimals with thousands separators. */
+export function formatAmount(value: unknown): string {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (value === null || value === undefined || value === '' || Number.isNaN(n)) return '-';
+  return amountFormat.format(n);
+}
+
+/** Date-times in local format; '-' for missing, unreadable, or a year before 1000 (placeholder times). */
+export function formatDateTime(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const d = value instanceof Date ? value : parseISO(String(value));
+  if (!isValid(d) || d.getFullYear() < 1000) return '-';
+  return format(d, 'yyyy-MM-dd HH:mm:ss');
+}
+
+export function formatDate(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  const d = value instanceof Date ? value : parseISO(String(value));
+  if (!isValid(d) || d.getFullYear() < 1000) return '-';
+  return format(d, 'yyyy-MM-dd');
+}
+
+/** A comparable key for sorting a cell: numbers as numbers, dates as epoch ms, the rest as lower-case text. */
+export function sortKeyOf(value: unknown, kind: string | undefined): number | string {
+  if (value === null || value === undefined) return kind === 'integer' || kind === 'amount' || kind === 'datetime' ? -Infinity : '';
+  if (kind === 'integer' || kind === 'amount') {
+    const n = Number(value);
+    return Number.isNaN(n) ? -Infinity : n;
+  }
+  if (kind === 'datetime') {
+    const t = Date.parse(String(value));
+    return Number.isNaN(t) ? -Infinity : t;
+  }
+  if (Array.isArray(value)) return value.join(', ').toLowerCase();
+  if (typeof value === 'number') return value;
+  return String(value).toLowerCase();
+}

@@ -1,0 +1,59 @@
+/**
+ * The one request helper: POST /api/<path> with a JSON body and the bearer token. Returns the reply
+ * envelope; a transport failure yields status 502; a 401 signs the user out.
+ */
+import type { CallContract, DataOf, RequestOf, TopOf } from '../api/contract';
+import { clearToken, getToken } from './session';
+
+export const REQUEST_TIMEOUT_MS = 90_000;
+
+export type CallResult<C> =
+  | ({ ok: true; statusCode: 200; data: DataOf<C> } & Partial<TopOf<C>>)
+  | { ok: false; statusCode: number; data: { message?: string; code?: number } | undefined };
+
+let onUnauthorized: () => void = () => {};
+
+/** The shell registers what a 401 does (sign out, go to /login). */
+export function setUnauthorizedHandler(fn: () => void) {
+  onUnauthorized = fn;
+}
+
+export async function callApi<C extends CallContract>(contract: C, body: RequestOf<C> | Record<string, never>, init?: { signal?: AbortSignal }): Promise<CallResult<C>> {
+  const token = getToken();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  init?.signal?.addEventListener('abort', () => controller.abort());
+  try {
+    const res = await fetch(`/api/${contract.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body ?? {}),
+      signal: controller.signal,
+    });
+    let payload: Record<string, unknown> | undefined;
+    try {
+      payload = (await res.json()) as Record<string, unknown>;
+    } catch {
+      payload = undefined;
+    }
+    const statusCode = typeof payload?.statusCode === 'number' ? payload.statusCode : res.status;
+    if (statusCode === 401 && contract.access !== 'public') {
+      clearToken();
+      onUnauthorized();
+    }
+    if (statusCode === 200 && payload) {
+      return { ...(payload as object), ok: true, statusCode: 200, data: payload.data } as CallResult<C>;
+    }
+    return { ok: false, statusCode, data: payload?.data as { message?: string } | undefined };
+  } catch {
+    return { ok: false, statusCode: 502, data: undefined };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The server's message of a failed call, if it sent one. */
+export function failureMessage(result: { data: unknown }): string | undefined {
+  const d = result.data as { message?: unknown } | undefined;
+  return typeof d?.message === 'string' ? d.message : undefined;
+}

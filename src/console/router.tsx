@@ -1,0 +1,108 @@
+/** The router, built from the screen registry: one route per screen, every screen behind its access rule. */
+import { Suspense, useEffect } from 'react';
+import { createRootRoute, createRoute, createRouter, Navigate, Outlet, redirect, useRouter } from '@tanstack/react-router';
+import type { AnyScreen } from './definitions';
+import { canOpen } from './access';
+import { checkSession, CHECK_INTERVAL_MS, currentUser, getToken, SESSION_EXPIRED_MESSAGE, tokenState, useSession } from './session';
+import { callApi, setUnauthorizedHandler } from './request';
+import { refreshToken } from '../api/auth';
+import { homeRouteFor } from '../domain/access';
+import { Shell } from './shell';
+import { Toasts, toast } from './ui/toast';
+import { Loader } from './ui/primitives';
+import { ListView } from './views/ListView';
+import { FormView } from './views/FormView';
+import { customComponents } from '../custom';
+
+function SessionWatcher() {
+  const router = useRouter();
+  useEffect(() => {
+    const expire = () => {
+      toast('warning', SESSION_EXPIRED_MESSAGE);
+      void router.navigate({ to: '/login', replace: true });
+    };
+    setUnauthorizedHandler(() => {
+      if (router.state.location.pathname !== '/login') expire();
+    });
+    const tick = () => {
+      if (!getToken()) return;
+      checkSession({
+        refresh: async () => {
+          const res = await callApi(refreshToken, {});
+          return res.ok ? res.data.token : null;
+        },
+        onExpired: expire,
+      });
+    };
+    tick();
+    const id = setInterval(tick, CHECK_INTERVAL_MS);
+    return () => clearInterval(id);
+  }, [router]);
+  return null;
+}
+
+function Forbidden() {
+  return (
+    <div role="alert" className="rounded-md border border-line bg-surface p-6 text-sm">
+      <h1 className="mb-1 text-lg font-semibold">Not allowed</h1>
+      <p className="text-ink-soft">You do not have permission to view this page.</p>
+    </div>
+  );
+}
+
+function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly AnyScreen[] }) {
+  const user = useSession();
+  if (screen.kind === 'custom' && screen.bare) {
+    const C = customComponents[screen.component];
+    return (
+      <Suspense fallback={<Loader delayMs={500} />}>
+        <C />
+      </Suspense>
+    );
+  }
+  if (!user) return <Navigate to="/login" replace />;
+  let body;
+  if (!canOpen(screen, user.permissions)) body = <Forbidden />;
+  else if (screen.kind === 'list') body = <ListView key={screen.id} screen={screen} user={user} />;
+  else if (screen.kind === 'form') body = <FormView key={screen.id} screen={screen} />;
+  else {
+    const C = customComponents[screen.component];
+    body = C ? <C /> : <Forbidden />;
+  }
+  return (
+    <Shell user={user} screens={screens}>
+      <Suspense fallback={<Loader delayMs={500} />}>{body}</Suspense>
+    </Shell>
+  );
+}
+
+export function buildRouter(screens: readonly AnyScreen[]) {
+  const rootRoute = createRootRoute({
+    component: () => (
+      <>
+        <SessionWatcher />
+        <Outlet />
+        <Toasts />
+      </>
+    ),
+    notFoundComponent: () => <Navigate to="/" replace />,
+  });
+  const indexRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    beforeLoad: () => {
+      const ok = tokenState(getToken(), Date.now());
+      const user = currentUser();
+      throw redirect({ to: user && (ok === 'valid' || ok === 'refresh') ? homeRouteFor(user.permissions) : '/login', replace: true });
+    },
+  });
+  const screenRoutes = screens.map((screen) =>
+    createRoute({
+      getParentRoute: () => rootRoute,
+      path: screen.route,
+      validateSearch: (s: Record<string, unknown>) => s,
+      component: () => <ScreenHost screen={screen} screens={screens} />,
+    }),
+  );
+  return createRouter({ routeTree: rootRoute.addChildren([indexRoute, ...screenRoutes]), defaultPreload: false });
+}

@@ -1,0 +1,175 @@
+/**
+ * The table of every list screen: sticky header, every column sortable, paginated.
+ * Sorting works on precomputed keys (one pass over the rows per column), then only the current page
+ * is handed to TanStack Table, which owns the column and header model and the sorting state.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
+import type { Column } from '../definitions';
+import { sortKeyOf } from '../format';
+import { isNumericKind, renderCell } from './cells';
+import { Button } from '../ui/primitives';
+
+const features = tableFeatures({ rowSortingFeature });
+
+export interface DataTableProps<Row extends object> {
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  pageSize: number;
+  defaultSort?: { key: string; desc: boolean };
+  /** The Action column, when the screen has row actions. */
+  actions?: (row: Row) => ReactNode;
+  emptyMessage?: string;
+  caption?: string;
+}
+
+/** Row indexes ordered by one column: keys are computed once, then compared as numbers or strings. */
+export function sortedIndexes<Row>(rows: readonly Row[], key: string, kind: string | undefined, desc: boolean): Uint32Array {
+  const n = rows.length;
+  const keys = new Array<number | string>(n);
+  for (let i = 0; i < n; i++) keys[i] = sortKeyOf((rows[i] as Record<string, unknown>)[key], kind);
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  const dir = desc ? -1 : 1;
+  const numeric = keys.every((k) => typeof k === 'number');
+  if (numeric) {
+    idx.sort((a, b) => ((keys[a] as number) - (keys[b] as number)) * dir || a - b);
+  } else {
+    idx.sort((a, b) => {
+      const x = String(keys[a]);
+      const y = String(keys[b]);
+      return (x < y ? -1 : x > y ? 1 : a - b) * dir;
+    });
+  }
+  return idx;
+}
+
+export function DataTable<Row extends object>({ columns, rows, pageSize, defaultSort = { key: 'id', desc: false }, actions, emptyMessage = 'No records found.', caption }: DataTableProps<Row>) {
+  const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort.key, desc: defaultSort.desc }]);
+  const [page, setPage] = useState(0);
+  const sort = sorting[0];
+  const sortColumn = columns.find((c) => c.key === sort?.id);
+
+  const order = useMemo(
+    () => (sort && sortColumn ? sortedIndexes(rows, sort.id, sortColumn.kind, sort.desc) : null),
+    [rows, sort?.id, sort?.desc, sortColumn],
+  );
+  const pageCount = Math.max(1, Math.ceil(rows.length / pageSize));
+  const current = Math.min(page, pageCount - 1);
+  const pageRows = useMemo(() => {
+    const out: Row[] = [];
+    const start = current * pageSize;
+    const end = Math.min(rows.length, start + pageSize);
+    for (let i = start; i < end; i++) out.push(rows[order ? order[i] : i]);
+    return out;
+  }, [rows, order, current, pageSize]);
+
+  const tableColumns = useMemo<ColumnDef<typeof features, Row>[]>(() => {
+    const cols: ColumnDef<typeof features, Row>[] = columns.map((c) => ({
+      id: c.key,
+      accessorFn: (r: Row) => (r as Record<string, unknown>)[c.key],
+      header: c.header,
+      enableSorting: c.sortable !== false,
+      cell: (info) => renderCell(c.kind, info.getValue()),
+    }));
+    if (actions) cols.push({ id: '__actions', header: 'Action', enableSorting: false, cell: (info) => actions(info.row.original) });
+    return cols;
+  }, [columns, actions]);
+
+  const table = useTable({
+    features,
+    columns: tableColumns,
+    data: pageRows,
+    manualSorting: true,
+    state: { sorting },
+    onSortingChange: (updater) => {
+      setSorting((old) => (typeof updater === 'function' ? updater(old) : updater));
+      setPage(0);
+    },
+  });
+
+  const kindOf = (id: string) => columns.find((c) => c.key === id)?.kind;
+  const from = rows.length === 0 ? 0 : current * pageSize + 1;
+  const to = Math.min(rows.length, (current + 1) * pageSize);
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="max-h-[65vh] overflow-auto rounded-md border border-line">
+        <table className="w-full border-collapse text-sm tabular-nums">
+          {caption && <caption className="sr-only">{caption}</caption>}
+          <thead className="sticky top-0 z-10 bg-muted">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => {
+                  const sorted = header.column.getIsSorted();
+                  const canSort = header.column.getCanSort();
+                  const numeric = isNumericKind(kindOf(header.column.id));
+                  return (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                      className={`whitespace-nowrap border-b border-line px-3 py-2 font-semibold text-ink ${numeric ? 'text-right' : 'text-left'}`}
+                    >
+                      {canSort ? (
+                        <button type="button" className="inline-flex items-center gap-1 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent" onClick={header.column.getToggleSortingHandler()}>
+                          <table.FlexRender header={header} />
+                          <span aria-hidden="true" className="text-xs text-ink-soft">
+                            {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                          </span>
+                        </button>
+                      ) : (
+                        <table.FlexRender header={header} />
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {pageRows.length === 0 ? (
+              <tr>
+                <td colSpan={tableColumns.length} className="px-3 py-8 text-center text-ink-soft">
+                  {emptyMessage}
+                </td>
+              </tr>
+            ) : (
+              table.getRowModel().rows.map((row) => (
+                <tr key={row.id} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className={`px-3 py-1.5 align-top ${isNumericKind(kindOf(cell.column.id)) ? 'text-right' : ''}`}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <nav className="flex items-center justify-between text-sm text-ink-soft" aria-label="Pagination">
+        <span>
+          {from}–{to} of {rows.length}
+        </span>
+        <span className="flex items-center gap-2">
+          <Button onClick={() => setPage(0)} disabled={current === 0} aria-label="First page">
+            «
+          </Button>
+          <Button onClick={() => setPage(current - 1)} disabled={current === 0} aria-label="Previous page">
+            ‹
+          </Button>
+          <span>
+            Page {current + 1} of {pageCount}
+          </span>
+          <Button onClick={() => setPage(current + 1)} disabled={current >= pageCount - 1} aria-label="Next page">
+            ›
+          </Button>
+          <Button onClick={() => setPage(pageCount - 1)} disabled={current >= pageCount - 1} aria-label="Last page">
+            »
+          </Button>
+        </span>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The generic form screen: fields and zod rules from the definition (validated on blur with the
+ * specification's messages), option lists and edit values loaded by their calls, submit as a call.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useForm, type FieldValues, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { AnyFormScreen, FieldContext, FormField } from '../definitions';
+import { callApi, failureMessage } from '../request';
+import { toast } from '../ui/toast';
+import { Button, FieldRow, Loader, inputClass } from '../ui/primitives';
+import { PageHeader } from './PageHeader';
+import { generatePassword } from '../../domain/password';
+
+type Values = Record<string, unknown>;
+
+/** The fields a mode shows. */
+export function fieldsFor(screen: AnyFormScreen): FormField<Values, unknown>[] {
+  return (screen.fields as FormField<Values, unknown>[]).filter((f) => !f.only || f.only === screen.mode);
+}
+
+/** Server 400 messages read 'field: message; field2: message'; map them back onto the form. */
+export function parseFieldErrors(message: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of message.split('; ')) {
+    const m = /^([\w.]+): (.+)$/.exec(part);
+    if (m) out[m[1].split('.')[0]] = m[2];
+  }
+  return out;
+}
+
+function useCallData(call: AnyFormScreen['options'] extends infer O ? O : never, key: unknown[]) {
+  return useQuery({
+    queryKey: key,
+    enabled: !!call,
+    retry: false,
+    queryFn: async () => {
+      const res = await callApi(call!.call, {});
+      if (!res.ok) throw new Error(String(res.statusCode));
+      return call!.select(res.data);
+    },
+  });
+}
+
+export function FormView({ screen }: { screen: AnyFormScreen }) {
+  const params = useParams({ strict: false }) as Record<string, string>;
+  const navigate = useNavigate();
+  const router = useRouter();
+  const options = useCallData(screen.options, ['formOptions', screen.id]);
+  const loaded = useQuery({
+    queryKey: ['formLoad', screen.id, params],
+    enabled: !!screen.load,
+    retry: false,
+    queryFn: async () => {
+      const res = await callApi(screen.load!.call, screen.load!.request(params) as Record<string, never>);
+      if (!res.ok) throw new Error(failureMessage(res) ?? String(res.statusCode));
+      return screen.load!.values(res.data) as Values;
+    },
+  });
+  const fields = useMemo(() => fieldsFor(screen), [screen]);
+  const visibleKeys = useMemo(() => Array.from(new Set(fields.map((f) => f.key))), [fields]);
+
+  const resolver = useMemo<Resolver<FieldValues>>(() => {
+    const base = zodResolver(screen.schema as never) as unknown as Resolver<FieldValues>;
+    return (values, ctx, opts) => base(Object.fromEntries(visibleKeys.map((k) => [k, values[k]])), ctx, opts);
+  }, [screen.schema, visibleKeys]);
+
+  const form = useForm<FieldValues>({ mode: 'onBlur', defaultValues: screen.defaults as FieldValues, resolver });
+  const [submitting, setSubmitting] = useState(false);
+
+  useEffect(() => {
+    if (loaded.data) form.reset(loaded.data);
+  }, [loaded.data, form]);
+
+  const values = form.watch() as Values;
+  const ctx: FieldContext<Values, unknown> = { values, options: options.data, mode: screen.mode };
+
+  async function onSubmit(v: FieldValues) {
+    setSubmitting(true);
+    const body = screen.submit.request(Object.fromEntries(visibleKeys.map((k) => [k, v[k]])) as Values, params);
+    const res = await callApi(screen.submit.call, body as Record<string, never>);
+    setSubmitting(false);
+    if (res.ok) {
+      toast('success', screen.messages.success);
+      void navigate({ to: screen.back });
+      return;
+    }
+    const msg = failureMessage(res);
+    if (res.statusCode === 400 && msg) {
+      const perField = parseFieldErrors(msg);
+      for (const [k, m] of Object.entries(perField)) form.setError(k, { message: m });
+    }
+    toast('warning', res.statusCode === 422 && msg ? msg : screen.messages.failure);
+  }
+
+  if (screen.load && loaded.isPending) return <Loader />;
+  if (screen.load && loaded.isError) {
+    return (
+      <div className="flex flex-col gap-4">
+        <PageHeader screen={screen} />
+        <p role="alert" className="text-sm text-red-700">
+          This record could not be loaded.
+        </p>
+      </div>
+    );
+  }
+
+  const errors = form.formState.errors;
+  const err = (k: string) => (errors[k]?.message as string | undefined) ?? undefined;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader screen={screen} />
+      <form className="flex max-w-4xl flex-col gap-5 rounded-md border border-line bg-surface p-5" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <p className="text-xs text-ink-soft">Fields marked * are mandatory.</p>
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
+          {fields.map((f, i) => {
+            const id = `field-${f.key}-${i}`;
+            const readOnly = !!f.readOnlyOnEdit && screen.mode === 'edit';
+            switch (f.kind) {
+              case 'text':
+                return (
+                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+                    <input id={id} type={f.inputType ?? 'text'} className={inputClass} maxLength={f.maxLength} readOnly={readOnly} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
+                  </FieldRow>
+                );
+              case 'password':
+                return (
+                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+                    <div className="flex gap-2">
+                      <input id={id} type="text" autoComplete="new-password" className={`${inputClass} font-mono`} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
+                      {f.generate && (
+                        <>
+                          <Button onClick={() => form.setValue(f.key, generatePassword(), { shouldValidate: true })}>Generate</Button>
+                          <Button
+                            onClick={() => {
+                              void navigator.clipboard?.writeText(String(form.getValues(f.key) ?? ''));
+                              toast('success', 'Copied to Clipboard');
+                            }}
+                          >
+                            Copy
+                          </Button>
+                        </>
+                      )}
+                    </div>
+                  </FieldRow>
+                );
+              case 'select': {
+                const opts = f.options(ctx);
+                const label = f.dynamicLabel ? f.dynamicLabel(ctx) : f.label;
+                const reg = form.register(f.key, { setValueAs: (v: string) => (f.valueType === 'number' ? (v === '' ? '' : Number(v)) : v) });
+                return (
+                  <FieldRow key={id} label={label} htmlFor={id} error={err(f.key)} required={f.required}>
+                    <select
+                      id={id}
+                      className={inputClass}
+                      disabled={readOnly}
+                      aria-invalid={!!err(f.key)}
+                      {...reg}
+                      value={String(values[f.key] ?? '')}
+                      onChange={(e) => {
+                        void reg.onChange(e);
+                        for (const c of f.clears ?? []) form.setValue(c, Array.isArray(values[c]) ? [] : '');
+                      }}
+                    >
+                      <option value="">Select {label}</option>
+                      {opts.map((o) => (
+                        <option key={String(o.value)} value={String(o.value)}>
+                          {o.label}
+                        </option>
+                      ))}
+                    </select>
+                  </FieldRow>
+                );
+              }
+              case 'radio':
+                return (
+                  <fieldset key={id} className="flex flex-col gap-1">
+                    <legend className="text-sm font-medium">{f.label}</legend>
+                    <div className="flex gap-4">
+                      {f.options.map((o) => (
+                        <label key={String(o.value)} className="flex items-center gap-1.5 text-sm">
+                          <input type="radio" name={f.key} checked={values[f.key] === o.value} onChange={() => form.setValue(f.key, o.value, { shouldDirty: true })} />
+                          {o.label}
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+                );
+              case 'checkboxGroups': {
+                const groups = f.groups(ctx);
+                const derived = f.derived?.(ctx);
+                const selected = derived ?? ((values[f.key] as string[] | undefined) ?? []);
+                const toggle = (p: string) => {
+                  const next = selected.includes(p) ? selected.filter((x) => x !== p) : [...selected, p];
+                  form.setValue(f.key, next, { shouldValidate: true, shouldDirty: true });
+                };
+                return (
+                  <fieldset key={id} className="col-span-full flex flex-col gap-2" aria-describedby={err(f.key) ? `${id}-error` : undefined}>
+                    <legend className="text-sm font-medium">
+                      {f.label}
+                      {f.required && <span className="text-red-600"> *</span>}
+                      {derived && <span className="ml-2 text-xs font-normal text-ink-soft">(follow the role)</span>}
+                    </legend>
+                    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+                      {groups.map((g) => (
+                        <div key={g.title} className="rounded border border-line p-2">
+                          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-ink-soft">{g.title}</p>
+                          {g.items.map((p) => (
+                            <label key={p} className="flex items-center gap-1.5 text-sm">
+                              <input type="checkbox" checked={selected.includes(p)} disabled={!!derived} onChange={() => toggle(p)} />
+                              {p}
+                            </label>
+                          ))}
+                        </div>
+                      ))}
+                    </div>
+                    {!derived && err(f.key) && (
+                      <p role="alert" id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
+                        {err(f.key)}
+                      </p>
+                    )}
+                  </fieldset>
+                );
+              }
+            }
+          })}
+        </div>
+        <div className="flex gap-2">
+          <Button type="submit" variant="primary" disabled={submitting}>
+            {submitting ? 'Saving…' : 'Save'}
+          </Button>
+          <Button onClick={() => router.history.back()}>Cancel</Button>
+        </div>
+      </form>
+    </div>
+  );
+}

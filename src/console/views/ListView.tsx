@@ -1,0 +1,148 @@
+/**
+ * The generic list screen: filter bar (applied filters live in the URL), create button, change-request
+ * panel, table with row actions, exports. Everything it shows comes from the definition.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AnyListScreen, FilterValues, SessionUser } from '../definitions';
+import { hasPermission } from '../../domain/permissions';
+import { callApi } from '../request';
+import { exportFieldsOf } from '../exportFields';
+import { toast } from '../ui/toast';
+import { Button, Loader } from '../ui/primitives';
+import { DataTable } from './DataTable';
+import { defaultFilterValues, FilterBar } from './FilterBar';
+import { ChangeRequestPanel } from './ChangeRequestPanel';
+import { RowActions } from './RowActions';
+import { PageHeader } from './PageHeader';
+
+function sameFilters(a: FilterValues, b: FilterValues): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (String(a[k] ?? '') !== String(b[k] ?? '')) return false;
+  return true;
+}
+
+/** The applied filters: the URL's values over the defaults, coerced to the defaults' types. */
+export function appliedFilters(screen: AnyListScreen, search: Record<string, unknown>): FilterValues {
+  const defaults = defaultFilterValues(screen.filters ?? []);
+  const out: FilterValues = { ...defaults };
+  for (const k of Object.keys(defaults)) {
+    const v = search[k];
+    if (v === undefined || v === null) continue;
+    out[k] = typeof defaults[k] === 'number' ? Number(v) || defaults[k] : String(v);
+  }
+  return out;
+}
+
+export function ListView({ screen, user }: { screen: AnyListScreen; user: SessionUser }) {
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const applied = useMemo(() => appliedFilters(screen, search), [screen, search]);
+  const [draft, setDraft] = useState<FilterValues>(applied);
+  const [exporting, setExporting] = useState<'xlsx' | 'pdf' | null>(null);
+
+  const queryKey = useMemo(() => ['list', screen.id, applied], [screen.id, applied]);
+  const query = useQuery({
+    queryKey,
+    queryFn: async () => {
+      const res = await callApi(screen.source.call, screen.source.request(applied));
+      if (!res.ok) throw new Error(String(res.statusCode)); // list loads that fail change nothing visible
+      return res.data;
+    },
+    placeholderData: (prev) => prev,
+    retry: false,
+  });
+  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['list', screen.id] }), [queryClient, screen.id]);
+
+  const data = query.data;
+  const rows = useMemo(() => (data ? (screen.source.rows(data) as object[]) : []), [data, screen.source]);
+  const requests = data && screen.source.changeRequests ? screen.source.changeRequests(data) : [];
+  const filtersChanged = !sameFilters(draft, applied);
+  const exportsEnabled = !!data && !filtersChanged && !query.isFetching;
+  const locked = screen.lockedWhen ?? (() => false);
+  const actions = screen.rowActions;
+  const renderActions = useMemo(
+    () => (actions && actions.length ? (row: object) => <RowActions actions={actions} row={row} user={user} locked={locked(row)} reload={reload} /> : undefined),
+    [actions, user, locked, reload],
+  );
+
+  function runSearch() {
+    const next = { ...draft };
+    for (const [k, v] of Object.entries(next)) if (typeof v === 'string') next[k] = v.trim();
+    setDraft(next);
+    if (sameFilters(next, applied)) reload();
+    else void navigate({ to: screen.route, search: next as never, replace: false });
+  }
+
+  async function runExport(kind: 'xlsx' | 'pdf') {
+    if (!screen.exports) return;
+    setExporting(kind);
+    try {
+      const { downloadExport } = await import('../exports');
+      await downloadExport(kind, exportFieldsOf(screen), rows as Record<string, unknown>[], {
+        title: screen.exports.title,
+        fileBase: screen.exports.fileBase,
+        username: user.username,
+        now: new Date(),
+      });
+    } catch {
+      toast('warning', 'Export failed!');
+    } finally {
+      setExporting(null);
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader screen={screen}>
+        {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
+          <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
+            {screen.createButton.label}
+          </Link>
+        )}
+      </PageHeader>
+      {screen.filters && screen.filters.length > 0 ? (
+        <FilterBar
+          filters={screen.filters}
+          values={draft}
+          onChange={setDraft}
+          onSearch={runSearch}
+          exportsEnabled={exportsEnabled}
+          onExport={(k) => void runExport(k)}
+          exporting={exporting}
+          showExports={!!screen.exports}
+          data={data}
+        />
+      ) : (
+        screen.exports && (
+          <div className="flex justify-end gap-2">
+            <Button onClick={() => void runExport('xlsx')} disabled={!exportsEnabled}>
+              Download as Excel
+            </Button>
+            <Button onClick={() => void runExport('pdf')} disabled={!exportsEnabled}>
+              Download as PDF
+            </Button>
+          </div>
+        )
+      )}
+      {screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
+        <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
+      )}
+      {query.isPending ? (
+        <Loader />
+      ) : (
+        <DataTable
+          columns={screen.columns}
+          rows={rows}
+          pageSize={screen.pageSize ?? 50}
+          defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
+          actions={renderActions}
+          emptyMessage={screen.emptyMessage}
+          caption={screen.title}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Row actions: one runtime function decides which actions a row shows (permission and guard), and one
+ * component runs them (navigate, call with confirm or comment, or a registered modal).
+ */
+import { useState, type ComponentType } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import type { RowAction, SessionUser } from '../definitions';
+import { hasPermission } from '../../domain/permissions';
+import { callApi, failureMessage } from '../request';
+import { toast } from '../ui/toast';
+import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
+
+/** The actions a user may take on a row: permission held and guard true. */
+export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
+  return actions.filter((a) => hasPermission(user.permissions, a.permission) && (!a.when || a.when({ row, user })));
+}
+
+export interface RowModalProps {
+  row: Record<string, unknown>;
+  close: () => void;
+  reload: () => void;
+}
+const rowModals = new Map<string, ComponentType<RowModalProps>>();
+
+/** Registers a modal a definition can open by name (`run: { kind: 'modal', modal: name }`). */
+export function registerRowModal(name: string, component: ComponentType<RowModalProps>) {
+  rowModals.set(name, component);
+}
+export function hasRowModal(name: string): boolean {
+  return rowModals.has(name);
+}
+
+function labelOf<Row>(a: RowAction<Row>, row: Row): string {
+  return typeof a.label === 'function' ? a.label(row) : a.label;
+}
+
+export function RowActions<Row>({ actions, row, user, locked, reload }: { actions: readonly RowAction<Row>[]; row: Row; user: SessionUser; locked: boolean; reload: () => void }) {
+  const navigate = useNavigate();
+  const [active, setActive] = useState<RowAction<Row> | null>(null);
+  const [comment, setComment] = useState('');
+  const [commentError, setCommentError] = useState<string | null>(null);
+  if (locked) return <LockIcon />;
+  const shown = visibleActions(actions, row, user);
+
+  async function runCall(a: RowAction<Row>) {
+    if (a.run.kind !== 'call') return;
+    const run = a.run;
+    if (run.input) {
+      const c = comment.trim();
+      if (!c) {
+        setCommentError(run.input.requiredMessage);
+        return;
+      }
+    }
+    setActive(null);
+    const res = await callApi(run.call, run.body(row, { comment: comment.trim() }) as Record<string, never>);
+    setComment('');
+    if (res.ok) {
+      toast('success', run.success(row));
+      reload();
+    } else {
+      toast('warning', failureMessage(res) ?? run.failure);
+    }
+  }
+
+  function start(a: RowAction<Row>) {
+    if (a.run.kind === 'navigate') {
+      void navigate({ to: a.run.to(row) });
+      return;
+    }
+    setCommentError(null);
+    setComment('');
+    if (a.run.kind === 'call' && !a.run.confirm && !a.run.input) {
+      void runCall(a);
+      return;
+    }
+    setActive(a);
+  }
+
+  const ActiveModal = active?.run.kind === 'modal' ? rowModals.get(active.run.modal) : undefined;
+  const callRun = active?.run.kind === 'call' ? active.run : null;
+
+  return (
+    <span className="flex flex-wrap gap-1">
+      {shown.map((a) => (
+        <Button key={a.id} variant="ghost" className="px-2 py-0.5" onClick={() => start(a)}>
+          {labelOf(a, row)}
+        </Button>
+      ))}
+      {ActiveModal && <ActiveModal row={row as Record<string, unknown>} close={() => setActive(null)} reload={reload} />}
+      {active && callRun && (
+        <ConfirmDialog
+          open
+          title={callRun.confirm?.title ?? labelOf(active, row)}
+          message={callRun.confirm?.message(row) ?? ''}
+          danger={callRun.confirm?.danger ?? true}
+          confirmLabel={callRun.input ? 'Submit' : 'Yes'}
+          onCancel={() => setActive(null)}
+          onConfirm={() => void runCall(active)}
+        >
+          {callRun.input && (
+            <div className="mt-3 flex flex-col gap-1">
+              <label htmlFor="row-action-comment" className="text-sm font-medium">
+                {callRun.input.label}
+              </label>
+              <textarea id="row-action-comment" className={inputClass} maxLength={callRun.input.maxLength} value={comment} onChange={(e) => setComment(e.target.value)} />
+              {commentError && (
+                <p role="alert" className="text-xs text-red-700">
+                  {commentError}
+                </p>
+              )}
+            </div>
+          )}
+        </ConfirmDialog>
+      )}
+    </span>
+  );
+}

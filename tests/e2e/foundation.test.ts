@@ -1,0 +1,137 @@
+/**
+ * The foundation, end to end in Chromium: menus per demo account, the maker-checker round trip for a
+ * new console user, the new user signing in, and the Users export read back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, menuOf, newPage, screenshot, signIn, signOut, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('demo accounts see exactly the menus their permissions allow', () => {
+  it.each([
+    ['admin', ['Dashboard', 'Users', 'Roles']],
+    ['maker', ['Dashboard', 'Users', 'Roles']],
+    ['checker', ['Dashboard', 'Users', 'Roles']],
+    ['auditor', ['Dashboard']],
+  ])('%s', async (username, expected) => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, username);
+    const menu = await menuOf(page);
+    for (const item of expected) expect(menu).toContain(item);
+    if (username === 'auditor') {
+      expect(page.url()).toContain('/AuditDashboard');
+      expect(menu).not.toContain('Users');
+      await page.goto('/users');
+      await expect(page.getByText('You do not have permission to view this page.').isVisible()).resolves.toBe(true);
+    }
+    await screenshot(page, `menu-${username}`);
+    await context.close();
+  });
+});
+
+describe('maker-checker round trip for a new console user', () => {
+  const newUser = { name: 'Kasun Silva', username: 'kasun_e2e', email: 'kasun.silva@example.lk', contact: '0771234567', password: 'Kasun@Pass12' };
+
+  it('the maker creates a user, which is sent for approval', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'maker');
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('link', { name: 'Create User' }).click();
+    await page.getByRole('heading', { name: 'Create User' }).waitFor();
+
+    // the rules speak the specification's messages on blur
+    await page.getByLabel('Name').fill('ab');
+    await page.getByLabel('Name').blur();
+    await expect(page.getByText('Name can only have alphanumeric characters and should be at least 3 characters long').isVisible()).resolves.toBe(true);
+
+    await page.getByLabel('Name').fill(newUser.name);
+    await page.getByLabel('Username').fill(newUser.username);
+    await page.getByLabel('Email').fill(newUser.email);
+    await page.getByLabel('Contact No').fill(newUser.contact);
+    await page.getByLabel('User Type').selectOption('BACKEND');
+    await page.getByLabel('Branch').selectOption({ label: 'Head Office' });
+    await page.getByLabel('Role').selectOption({ label: 'Maker' });
+    // the role ticks its permissions in the read-only preview
+    await expect(page.getByRole('checkbox', { name: 'user-create' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'user-approve' }).isChecked()).resolves.toBe(false);
+    await page.getByLabel('Password').fill(newUser.password);
+    await screenshot(page, 'user-create-form');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('User sent for approval').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/users');
+    await signOut(page);
+    await context.close();
+  });
+
+  it('the checker approves it in the modal', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'checker');
+    await page.goto('/users');
+    const panel = page.getByRole('region', { name: 'Change Requests' });
+    const row = panel.getByRole('row').filter({ hasText: 'maker' }).filter({ hasText: 'CREATE' });
+    await row.getByRole('button', { name: 'View' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText(newUser.username).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText('CREATE').first().isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText(newUser.password).count()).resolves.toBe(0);
+    // a click outside does not dismiss it
+    await page.mouse.click(5, 5);
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await screenshot(page, 'approval-modal');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('User approved successfully').waitFor();
+    await page.getByRole('cell', { name: newUser.username, exact: true }).waitFor();
+    await signOut(page);
+    await context.close();
+  });
+
+  it('the new user signs in with the password the maker set', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, newUser.username, newUser.password);
+    expect(await menuOf(page)).toContain('Users');
+    await context.close();
+  });
+
+  it('the Users export downloads and reads back with the new user', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'admin');
+    await page.goto('/users');
+    await page.getByLabel('Username/Email/Contact Number').fill('kasun');
+    // exports are disabled while the filter changed since the last search
+    await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('cell', { name: newUser.username, exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('data')).toBe('kasun'); // filters live in the URL
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Users_\d{4}-\d{2}-\d{2}.*\.xlsx$/);
+    const path = await download.path();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(readFileSync(path) as never);
+    const ws = wb.worksheets[0];
+    const text: string[] = [];
+    ws.eachRow((r) => text.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    expect(text[0]).toContain('Users');
+    expect(text.some((l) => /^On \d{4}-\d{2}-\d{2} .* by admin/.test(l))).toBe(true);
+    expect(text.some((l) => l.startsWith('ID|Name|Email|Contact Number|Username|Branch|Status|Created At|Updated At'))).toBe(true);
+    expect(text.some((l) => l.includes(newUser.username) && l.includes(newUser.email))).toBe(true);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    expect(pdf.suggestedFilename()).toMatch(/^Users_.*\.pdf$/);
+    expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    await context.close();
+  });
+});

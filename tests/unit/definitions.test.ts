@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { screens } from '../../screens';
+import { checkDefinitions, checkCodes } from '../../src/console/checks';
+import { menuFor } from '../../src/console/access';
+import { exportFieldsOf } from '../../src/console/exportFields';
+import { usersScreen } from '../../screens/users';
+import { visibleActions } from '../../src/console/views/RowActions';
+import { sortedIndexes } from '../../src/console/views/DataTable';
+import { allPermissions } from '../../src/domain/permissions';
+
+const maker = allPermissions.filter((p) => /-(view|create|edit)$/.test(p) && !p.startsWith('auditor-'));
+const checker = allPermissions.filter((p) => /-(view|approve)$/.test(p) && !p.startsWith('auditor-'));
+const auditor = ['auditor-dashboard-view', 'auditor-report-view', 'auditor-app-user-view'];
+
+describe('the screen registry', () => {
+  it('passes every start-up check', () => expect(checkDefinitions(screens, { skipModals: true })).toEqual([]));
+
+  it('reports an unknown permission and a duplicate route with stable codes', () => {
+    const broken = [...screens, { ...usersScreen, id: 'users.copy', access: { anyOf: ['user-fly'] } }] as never;
+    const codes = checkDefinitions(broken, { skipModals: true }).map((p) => p.code);
+    expect(codes).toContain(checkCodes.unknownPermission);
+    expect(codes).toContain(checkCodes.duplicateRoute);
+  });
+});
+
+describe('menus by permission (spec 000 §2)', () => {
+  const labels = (perms: string[]) => menuFor(screens, perms).map((g) => `${g.section}: ${g.items.map((i) => i.label).join(', ')}`);
+  it('super user sees everything but the audit dashboard', () => {
+    expect(labels(['super-permission'])).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
+  });
+  it('maker and checker see the administrator menu', () => {
+    expect(labels(maker)).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
+    expect(labels(checker)).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
+  });
+  it('the auditor sees only the audit dashboard', () => {
+    expect(menuFor(screens, auditor).map((g) => g.items.map((i) => i.to))).toEqual([['/AuditDashboard']]);
+  });
+  it('nobody without a view permission sees Users', () => {
+    expect(labels(['role-view'])).toEqual(['Main: Dashboard', 'Administrator: Roles']);
+  });
+});
+
+describe('users definition', () => {
+  it('exports the table columns, in order', () => {
+    expect(exportFieldsOf(usersScreen).map((f) => f.header)).toEqual(['ID', 'Name', 'Email', 'Contact Number', 'Username', 'Branch', 'Status', 'Created At', 'Updated At']);
+  });
+  it('row actions follow permission and the lock guard', () => {
+    const row = { id: 1, locked: 0 } as never;
+    const user = (permissions: string[]) => ({ username: 'x', permissions });
+    expect(visibleActions(usersScreen.rowActions!, row, user(['user-edit'])).map((a) => a.id)).toEqual(['edit']);
+    expect(visibleActions(usersScreen.rowActions!, row, user(['user-edit', 'user-password-reset'])).map((a) => a.id)).toEqual(['edit', 'changePassword']);
+    expect(visibleActions(usersScreen.rowActions!, { id: 1, locked: 1 } as never, user(['super-permission']))).toEqual([]);
+  });
+});
+
+describe('sorting on precomputed keys', () => {
+  it('sorts numbers, dates and text, stable, both directions', () => {
+    const rows = [
+      { id: 3, name: 'b', t: '2024-01-02T00:00:00Z' },
+      { id: 1, name: 'B', t: '2023-01-02T00:00:00Z' },
+      { id: 2, name: 'a', t: null },
+    ];
+    expect(Array.from(sortedIndexes(rows, 'id', 'integer', false)).map((i) => rows[i].id)).toEqual([1, 2, 3]);
+    expect(Array.from(sortedIndexes(rows, 'id', 'integer', true)).map((i) => rows[i].id)).toEqual([3, 2, 1]);
+    expect(Array.from(sortedIndexes(rows, 't', 'datetime', false)).map((i) => rows[i].id)).toEqual([2, 1, 3]);
+    expect(Array.from(sortedIndexes(rows, 'name', 'text', false)).map((i) => rows[i].id)).toEqual([2, 3, 1]);
+  });
+});
