@@ -61,7 +61,9 @@ export type CellKind =
   | 'status'
   | 'tags'
   | 'image'
-  | 'yesNo';
+  | 'yesNo'
+  /** A list of objects (e.g. dependants) shown in an expandable panel; exported as text lines. */
+  | 'list';
 
 export interface Column<Row> {
   readonly key: Extract<keyof Row, string>;
@@ -72,6 +74,21 @@ export interface Column<Row> {
   readonly sortable?: boolean;
   /** Default true: the column is in the Excel and PDF exports. */
   readonly export?: boolean;
+  /** Amounts: show '-' for zero (e.g. charges not applied). */
+  readonly zeroAsDash?: boolean;
+  /**
+   * An expandable panel (arrow button, tooltip 'Click to view') showing these fields of the row,
+   * read-only; each field is its own column in the exports.
+   */
+  readonly panel?: readonly PanelField<Row>[];
+  /** For kind 'list': the fields of each item, in order. */
+  readonly itemFields?: readonly { readonly key: string; readonly label: string }[];
+}
+
+export interface PanelField<Row> {
+  readonly key: Extract<keyof Row, string>;
+  readonly label: string;
+  readonly kind?: CellKind;
 }
 
 export interface GuardContext<Row> {
@@ -117,6 +134,10 @@ export type FilterDef =
   | { readonly kind: 'fetchCount'; readonly key: string }
   | { readonly kind: 'select'; readonly key: string; readonly label: string; readonly options: readonly { readonly value: string; readonly label: string }[] }
   /** A select whose options come with the list's reply (e.g. countries); the first option is `allLabel` with value ''. */
+  /** From and To date-time pickers: capped at now, To follows From; default today 00:00:00 to 23:59:59. */
+  | { readonly kind: 'dateTimeRange'; readonly from: string; readonly to: string; readonly fromLabel?: string; readonly toLabel?: string }
+  /** One date, capped at today; default today. */
+  | { readonly kind: 'date'; readonly key: string; readonly label: string }
   | { readonly kind: 'dataSelect'; readonly key: string; readonly label: string; readonly allLabel: string; readonly options: (data: unknown) => readonly { readonly value: string; readonly label: string }[] };
 
 export interface ListSource<Row, C extends CallContract> {
@@ -153,6 +174,40 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly lockedWhen?: (row: Row) => boolean;
   readonly exports?: { readonly fileBase: string; readonly title: string };
   readonly emptyMessage?: string;
+  /** A 'Clear All Filters' button: resets to the defaults (range 00:00:01 to 23:59:59) and reloads. */
+  readonly clearButton?: boolean;
+  /** Count cards above the table, from their own call (loaded on open and after each search). */
+  readonly countCards?: CountCards;
+  /** Totals under the table, read from the whole reply. */
+  readonly footer?: TotalsFooter;
+  /**
+   * Tabs over the same filters and columns: each tab may have its own source and footer, and may
+   * drop the row actions.
+   */
+  readonly tabs?: readonly ListTab<Row>[];
+}
+
+export interface CountCards {
+  readonly call: CallContract;
+  readonly cards: readonly { readonly label: string; readonly key: string; readonly tone: 'green' | 'yellow' | 'red' | 'blue' | 'gray' }[];
+}
+
+/** The reply as a whole: `data` plus the top-level extras some calls carry. */
+export type WholeReply = { readonly data: unknown } & Record<string, unknown>;
+
+export interface TotalsFooter {
+  readonly items: readonly { readonly label: string; readonly currency: 'USD' | 'LKR'; readonly value: (reply: WholeReply) => number | undefined }[];
+  readonly note?: string;
+}
+
+export interface ListTab<Row> {
+  readonly id: string;
+  readonly label: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly source?: ListSource<Row, any>;
+  readonly footer?: TotalsFooter;
+  /** Default true. */
+  readonly rowActions?: boolean;
 }
 
 export function defineListScreen<Row>() {

@@ -5,9 +5,9 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import type { Column } from '../definitions';
+import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
-import { isNumericKind, renderCell } from './cells';
+import { isNumericKind, ListCell, PanelCell, renderCell } from './cells';
 import { Button } from '../ui/primitives';
 
 const features = tableFeatures({ rowSortingFeature });
@@ -69,8 +69,14 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       id: c.key,
       accessorFn: (r: Row) => (r as Record<string, unknown>)[c.key],
       header: c.header,
-      enableSorting: c.sortable !== false,
-      cell: (info) => renderCell(c.kind, info.getValue()),
+      enableSorting: c.sortable !== false && !c.panel && c.kind !== 'list',
+      cell: (info) => {
+        if (c.panel) return <PanelCell title={c.header} fields={c.panel as readonly PanelField<unknown>[]} row={info.row.original as Record<string, unknown>} />;
+        if (c.kind === 'list') return <ListCell title={c.header} items={info.getValue()} fields={c.itemFields ?? []} />;
+        const v = info.getValue();
+        if (c.zeroAsDash && Number(v) === 0) return '-';
+        return renderCell(c.kind, v);
+      },
     }));
     if (actions) cols.push({ id: '__actions', header: 'Action', enableSorting: false, cell: (info) => actions(info.row.original) });
     return cols;

@@ -1,12 +1,27 @@
 /** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports. */
+import { format } from 'date-fns';
 import type { FilterDef, FilterValues } from '../definitions';
 import { fetchCountOptions } from '../../domain/validation';
+import { capAtNow, followFrom, LOCAL_DATE, LOCAL_DATE_TIME, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
 
-export function defaultFilterValues(filters: readonly FilterDef[]): FilterValues {
+/** The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at 00:00:01. */
+export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false): FilterValues {
   const v: FilterValues = {};
-  for (const f of filters) v[f.key] = f.kind === 'fetchCount' ? 10 : '';
+  for (const f of filters) {
+    if (f.kind === 'dateTimeRange') {
+      const r = todayRange(now, afterClear);
+      v[f.from] = r.from;
+      v[f.to] = r.to;
+    } else if (f.kind === 'date') v[f.key] = format(now, LOCAL_DATE);
+    else v[f.key] = f.kind === 'fetchCount' ? 10 : '';
+  }
   return v;
+}
+
+/** The URL keys a filter owns. */
+export function filterKeys(f: FilterDef): string[] {
+  return f.kind === 'dateTimeRange' ? [f.from, f.to] : [f.key];
 }
 
 export function FilterBar({
@@ -19,6 +34,8 @@ export function FilterBar({
   exporting,
   showExports,
   data,
+  onClear,
+  clearEnabled,
 }: {
   filters: readonly FilterDef[];
   values: FilterValues;
@@ -30,20 +47,77 @@ export function FilterBar({
   showExports: boolean;
   /** The last reply, for filters whose options come with it. */
   data?: unknown;
+  /** Shown when the screen has a Clear All Filters button. */
+  onClear?: () => void;
+  clearEnabled?: boolean;
 }) {
   const set = (key: string, value: string | number) => onChange({ ...values, [key]: value });
+  const now = new Date();
+  const nowLocal = format(now, LOCAL_DATE_TIME);
   return (
     <form
       className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3"
       role="search"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         onSearch();
       }}
     >
       {filters.map((f) => {
-        const id = `filter-${f.key}`;
+        const id = `filter-${filterKeys(f)[0]}`;
         switch (f.kind) {
+          case 'dateTimeRange': {
+            const from = String(values[f.from] ?? '');
+            const to = String(values[f.to] ?? '');
+            return (
+              <div key={f.from} className="flex gap-3">
+                <div className="flex flex-col gap-1">
+                  <label htmlFor={`filter-${f.from}`} className="text-xs font-medium text-ink-soft">
+                    {f.fromLabel ?? 'From'}
+                  </label>
+                  <input
+                    id={`filter-${f.from}`}
+                    type="datetime-local"
+                    step={1}
+                    lang="en-CA"
+                    className={inputClass}
+                    max={nowLocal}
+                    value={from}
+                    onChange={(e) => {
+                      const next = capAtNow(e.target.value.length === 16 ? `${e.target.value}:00` : e.target.value, now);
+                      onChange({ ...values, [f.from]: next, [f.to]: followFrom(next, to) });
+                    }}
+                  />
+                </div>
+                <div className="flex flex-col gap-1">
+                  <label htmlFor={`filter-${f.to}`} className="text-xs font-medium text-ink-soft">
+                    {f.toLabel ?? 'To'}
+                  </label>
+                  <input
+                    id={`filter-${f.to}`}
+                    type="datetime-local"
+                    step={1}
+                    lang="en-CA"
+                    className={inputClass}
+                    min={from}
+                    max={todayRange(now).to}
+                    value={to}
+                    onChange={(e) => set(f.to, followFrom(from, e.target.value.length === 16 ? `${e.target.value}:00` : e.target.value))}
+                  />
+                </div>
+              </div>
+            );
+          }
+          case 'date':
+            return (
+              <div key={f.key} className="flex flex-col gap-1">
+                <label htmlFor={id} className="text-xs font-medium text-ink-soft">
+                  {f.label}
+                </label>
+                <input id={id} type="date" lang="en-CA" className={inputClass} max={format(now, LOCAL_DATE)} value={String(values[f.key] ?? '')} onChange={(e) => set(f.key, e.target.value)} />
+              </div>
+            );
           case 'text':
             return (
               <div key={f.key} className="flex min-w-64 flex-col gap-1">
@@ -106,6 +180,11 @@ export function FilterBar({
       <Button type="submit" variant="primary">
         Search
       </Button>
+      {onClear && (
+        <Button onClick={onClear} disabled={!clearEnabled}>
+          Clear All Filters
+        </Button>
+      )}
       {showExports && (
         <span className="ml-auto flex gap-2">
           <Button onClick={() => onExport('xlsx')} disabled={!exportsEnabled || exporting !== null}>

@@ -5,14 +5,15 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnyListScreen, FilterValues, SessionUser } from '../definitions';
+import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
 import { hasPermission } from '../../domain/permissions';
 import { callApi } from '../request';
 import { exportFieldsOf } from '../exportFields';
 import { toast } from '../ui/toast';
 import { Button, Loader } from '../ui/primitives';
 import { DataTable } from './DataTable';
-import { defaultFilterValues, FilterBar } from './FilterBar';
+import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
+import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
@@ -27,12 +28,21 @@ function sameFilters(a: FilterValues, b: FilterValues): boolean {
 export function appliedFilters(screen: AnyListScreen, search: Record<string, unknown>): FilterValues {
   const defaults = defaultFilterValues(screen.filters ?? []);
   const out: FilterValues = { ...defaults };
-  for (const k of Object.keys(defaults)) {
+  for (const k of (screen.filters ?? []).flatMap(filterKeys)) {
     const v = search[k];
     if (v === undefined || v === null) continue;
     out[k] = typeof defaults[k] === 'number' ? Number(v) || defaults[k] : String(v);
   }
   return out;
+}
+
+/** The Duration line of exports: the applied date range or date, if the screen filters by one. */
+export function durationOf(screen: AnyListScreen, applied: FilterValues): string | undefined {
+  for (const f of screen.filters ?? []) {
+    if (f.kind === 'dateTimeRange') return `${String(applied[f.from]).replace('T', ' ')} to ${String(applied[f.to]).replace('T', ' ')}`;
+    if (f.kind === 'date') return String(applied[f.key]);
+  }
+  return undefined;
 }
 
 export function ListView({ screen, user }: { screen: AnyListScreen; user: SessionUser }) {
@@ -43,37 +53,55 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const [draft, setDraft] = useState<FilterValues>(applied);
   const [exporting, setExporting] = useState<'xlsx' | 'pdf' | null>(null);
 
-  const queryKey = useMemo(() => ['list', screen.id, applied], [screen.id, applied]);
+  const tabs = screen.tabs ?? [];
+  const tabId = typeof search.tab === 'string' && tabs.some((t) => t.id === search.tab) ? search.tab : tabs[0]?.id;
+  const tab = tabs.find((t) => t.id === tabId);
+  const source = tab?.source ?? screen.source;
+  const footer = tab ? tab.footer : screen.footer;
+  const withActions = tab?.rowActions !== false;
+
+  const queryKey = useMemo(() => ['list', screen.id, tabId ?? '', applied], [screen.id, tabId, applied]);
   const query = useQuery({
     queryKey,
     queryFn: async () => {
-      const res = await callApi(screen.source.call, screen.source.request(applied));
+      const res = await callApi(source.call, source.request(applied));
       if (!res.ok) throw new Error(String(res.statusCode)); // list loads that fail change nothing visible
-      return res.data;
+      const { ok: _ok, statusCode: _s, ...whole } = res;
+      return whole as WholeReply;
     },
     placeholderData: (prev) => prev,
     retry: false,
   });
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['list', screen.id] }), [queryClient, screen.id]);
 
-  const data = query.data;
-  const rows = useMemo(() => (data ? (screen.source.rows(data) as object[]) : []), [data, screen.source]);
-  const requests = data && screen.source.changeRequests ? screen.source.changeRequests(data) : [];
+  const reply = query.data;
+  const data = reply?.data;
+  const rows = useMemo(() => (data ? (source.rows(data) as object[]) : []), [data, source]);
+  const requests = data && source.changeRequests ? source.changeRequests(data) : [];
   const filtersChanged = !sameFilters(draft, applied);
   const exportsEnabled = !!data && !filtersChanged && !query.isFetching;
   const locked = screen.lockedWhen ?? (() => false);
-  const actions = screen.rowActions;
+  const actions = withActions ? screen.rowActions : undefined;
   const renderActions = useMemo(
     () => (actions && actions.length ? (row: object) => <RowActions actions={actions} row={row} user={user} locked={locked(row)} reload={reload} /> : undefined),
     [actions, user, locked, reload],
   );
 
+  function go(next: FilterValues, nextTab = tabId) {
+    setDraft(next);
+    if (sameFilters(next, applied) && nextTab === tabId) reload();
+    else void navigate({ to: screen.route, search: { ...next, ...(nextTab ? { tab: nextTab } : {}) } as never, replace: false });
+    if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
+  }
+
   function runSearch() {
     const next = { ...draft };
     for (const [k, v] of Object.entries(next)) if (typeof v === 'string') next[k] = v.trim();
-    setDraft(next);
-    if (sameFilters(next, applied)) reload();
-    else void navigate({ to: screen.route, search: next as never, replace: false });
+    go(next);
+  }
+
+  function clearAll() {
+    go(defaultFilterValues(screen.filters ?? [], new Date(), true));
   }
 
   async function runExport(kind: 'xlsx' | 'pdf') {
@@ -86,6 +114,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         fileBase: screen.exports.fileBase,
         username: user.username,
         now: new Date(),
+        duration: durationOf(screen, applied),
       });
     } catch {
       toast('warning', 'Export failed!');
@@ -114,6 +143,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           exporting={exporting}
           showExports={!!screen.exports}
           data={data}
+          onClear={screen.clearButton ? clearAll : undefined}
+          clearEnabled={exportsEnabled}
         />
       ) : (
         screen.exports && (
@@ -130,6 +161,23 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       {screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
+      {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}
+      {tabs.length > 0 && (
+        <div role="tablist" aria-label={`${screen.title} tabs`} className="flex gap-1 border-b border-line">
+          {tabs.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={t.id === tabId}
+              className={`-mb-px border-b-2 px-4 py-2 text-sm font-medium ${t.id === tabId ? 'border-accent text-accent' : 'border-transparent text-ink-soft hover:text-ink'}`}
+              onClick={() => go(applied, t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+      )}
       {query.isPending ? (
         <Loader />
       ) : (
@@ -143,6 +191,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           caption={screen.title}
         />
       )}
+      {footer && reply && <TotalsFooterView def={footer} reply={reply} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /** Cell renderers by column kind. Text is always rendered as text (React escapes it), never as HTML. */
-import type { ReactNode } from 'react';
-import type { CellKind } from '../definitions';
+import { useState, type ReactNode } from 'react';
+import type { CellKind, PanelField } from '../definitions';
 import { formatAmount, formatDateTime } from '../format';
 import { Tag, statusTone } from '../ui/primitives';
 
@@ -54,4 +54,60 @@ export function renderCell(kind: CellKind | undefined, value: unknown): ReactNod
 
 export function isNumericKind(kind: CellKind | undefined): boolean {
   return kind === 'amount' || kind === 'integer';
+}
+
+/** The arrow button of expandable panels (tooltip 'Click to view'). */
+function Expander({ open, onToggle, label }: { open: boolean; onToggle: () => void; label: string }) {
+  return (
+    <button type="button" title="Click to view" aria-label={`${label}: click to view`} aria-expanded={open} onClick={onToggle} className="rounded px-1.5 text-accent hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent">
+      {open ? '▾' : '▸'}
+    </button>
+  );
+}
+
+/** A read-only panel of some of the row's fields, opened by the arrow button. */
+export function PanelCell({ title, fields, row }: { title: string; fields: readonly PanelField<unknown>[]; row: Record<string, unknown> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div>
+      <Expander open={open} onToggle={() => setOpen(!open)} label={title} />
+      {open && (
+        <dl className="mt-1 grid min-w-56 grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded border border-line bg-muted/60 p-2 text-xs">
+          {fields.map((f) => (
+            <div key={f.key} className="contents">
+              <dt className="text-ink-soft">{f.label}</dt>
+              <dd className={isNumericKind(f.kind) ? 'text-right tabular-nums' : ''}>{renderCell(f.kind, row[f.key])}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}
+
+/** A list of items (e.g. dependants), each shown with its fields, opened by the arrow button. */
+export function ListCell({ title, items, fields }: { title: string; items: unknown; fields: readonly { key: string; label: string }[] }) {
+  const [open, setOpen] = useState(false);
+  const list = Array.isArray(items) ? (items as Record<string, unknown>[]) : [];
+  if (list.length === 0) return '-';
+  return (
+    <div>
+      <Expander open={open} onToggle={() => setOpen(!open)} label={title} />
+      <span className="text-xs text-ink-soft">{list.length}</span>
+      {open && (
+        <ol className="mt-1 flex min-w-64 flex-col gap-1 text-xs">
+          {list.map((item, i) => (
+            <li key={i} className="rounded border border-line bg-muted/60 p-2">
+              {fields.map((f) => (
+                <span key={f.key} className="mr-3 inline-block">
+                  <span className="text-ink-soft">{f.label}: </span>
+                  {renderCell('text', item[f.key])}
+                </span>
+              ))}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
 }
