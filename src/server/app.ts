@@ -1,0 +1,81 @@
+/**
+ * The server: the API (`POST /api/*`) and, when `staticDir` is given, the built console. Returns a
+ * Fastify instance that is not listening yet.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { allHandlers } from './areas/index';
+import { DEFAULT_SCRYPT_N, hashPassword, verifyPassword } from './auth/passwords';
+import { DEFAULT_TOKEN_TTL_SECONDS, issueToken } from './auth/tokens';
+import type { Db } from './db/db';
+import { registerApi } from './http/api';
+import type { AuthServices } from './http/handle';
+import { HttpError } from './http/httpError';
+import { sendError } from './http/reply';
+import { registerStaticFiles } from './http/staticFiles';
+
+export interface AppOptions {
+  db: Db;
+  /** The token signing key, at least 32 bytes. */
+  secret: Uint8Array;
+  clock?: () => Date;
+  /** The built console (dist/), served with history routing. */
+  staticDir?: string;
+  /** scrypt cost for new password hashes (default 2^17; tests use less). */
+  scryptN?: number;
+  tokenTtlSeconds?: number;
+  logger?: boolean;
+}
+
+const BODY_LIMIT = 10 * 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
+  const clock = options.clock ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT,
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+  });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.status, err.message, err.code === undefined ? {} : { code: err.code });
+    // Fastify's own client errors (body too large, ...) carry a safe message and a 4xx status.
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && err.code?.startsWith('FST_')) {
+      return sendError(reply, err.statusCode, err.message);
+    }
+    request.log.error({ err, correlationId: request.id }, 'unexpected error');
+    return sendError(reply, 500, 'Internal server error', { correlationId: request.id });
+  });
+
+  await app.register(compress, { global: true, threshold: 1024 });
+  registerApi(app, allHandlers, {
+    db: options.db,
+    secret: options.secret,
+    clock,
+    auth: authServices(options.secret, clock, options.scryptN ?? DEFAULT_SCRYPT_N, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS),
+    bodyLimit: BODY_LIMIT,
+  });
+  await registerStaticFiles(app, options.staticDir);
+  return app;
+}
+
+function authServices(secret: Uint8Array, clock: () => Date, scryptN: number, ttlSeconds: number): AuthServices {
+  let dummyHash: Promise<string> | undefined;
+  return {
+    hashPassword: (password) => hashPassword(password, scryptN),
+    verifyPassword,
+    async verifyNothing(password) {
+      dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
+      await verifyPassword(password, await dummyHash);
+    },
+    issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
+  };
+}

@@ -1,0 +1,167 @@
+/** Console users: list, form options, maker-checker create/edit, password changes. */
+import {
+  userApprove,
+  userChangePassword,
+  userCreate,
+  userEdit,
+  userGetForEdit,
+  userInitialData,
+  userList,
+  userResetPassword,
+  type UserRow,
+} from '../../api/users';
+import { permissionList, revokeSessions } from '../auth/sessionUser';
+import { decide, pendingChangeRequests, statusText, submit } from '../changeRequests';
+import { userEntity, type UserPayload } from '../entities/user';
+import { branchNameSql } from '../entities/userBranches';
+import { handle } from '../http/handle';
+import { HttpError, notFound } from '../http/httpError';
+import { permissionsList } from '../permissionOptions';
+import { exportFieldsOf } from '../../console/exportFields';
+import { usersScreen } from '../../../screens/users';
+
+/** The export columns of the users list: the screen definition's, so table, exports and reply agree. */
+const userExportFields = exportFieldsOf(usersScreen);
+
+interface UserListRow {
+  id: number;
+  name: string;
+  email: string;
+  contact: string;
+  username: string;
+  branch_code: string;
+  branch_name: string | null;
+  disabled: number;
+  locked: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toUserRow(r: UserListRow): UserRow {
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    contact_number: r.contact,
+    username: r.username,
+    branch: r.branch_name ?? r.branch_code,
+    status: statusText(r.disabled),
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    locked: r.locked,
+  };
+}
+
+export const userHandlers = [
+  handle(userList, async (ctx, { data: search, fetchCount }) => {
+    const text = search.trim();
+    const rows = await ctx.db.query<UserListRow>(
+      `SELECT u.id, u.name, u.email, u.contact, u.username, u.branch_code, ${branchNameSql('u.user_type', 'u.branch_code')} AS branch_name,
+              u.disabled, u.locked, u.created_at, u.updated_at
+         FROM console_users u
+        WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
+              OR strpos(lower(u.contact), lower($1)) > 0
+        ORDER BY u.id
+        LIMIT $2`,
+      [text, fetchCount],
+    );
+    return {
+      data: {
+        users: rows.map(toUserRow),
+        changeRequests: await pendingChangeRequests(ctx.db, userEntity),
+        fields: userExportFields,
+      },
+    };
+  }),
+
+  handle(userInitialData, async (ctx) => {
+    const items = (table: string, code = 'code') =>
+      ctx.db.query<{ id: number; code: string; name: string }>(`SELECT id, ${code} AS code, name FROM ${table} WHERE disabled = 0 ORDER BY name`);
+    const [branchList, exchangeHouseList, merchantList] = await Promise.all([items('branches'), items('exchange_houses'), items('merchants', 'id::text')]);
+    const providerList = await ctx.db.query<{ id: number; code: string; name: string }>(
+      'SELECT id, provider_bank_code AS code, provider_bank_name AS name FROM ipg_providers WHERE disabled = 0 ORDER BY provider_bank_name',
+    );
+    const bankList = await ctx.db.query<{ id: number; bankCode: string; bankName: string }>(
+      'SELECT id, bank_code AS "bankCode", bank_name AS "bankName" FROM banks WHERE disabled = 0 ORDER BY bank_name',
+    );
+    const roles = await ctx.db.query<{ id: number; role_name: string; user_type: string; permissions: unknown }>(
+      'SELECT id, role_name, user_type, permissions FROM roles WHERE disabled = 0 ORDER BY role_name',
+    );
+    return {
+      data: {
+        branchList,
+        bankList,
+        roleList: roles.map((r) => ({ roleId: r.id, roleName: r.role_name, userType: r.user_type, permissions: permissionList(r.permissions) })),
+        exchangeHouseList,
+        providerList,
+        merchantList,
+        permissionsList: permissionsList(),
+      },
+    };
+  }),
+
+  handle(userCreate, async (ctx, body) => {
+    const { password, ...fields } = body;
+    const payload: UserPayload = { ...fields, password_hash: await ctx.auth.hashPassword(password) };
+    const changeRequestId = await submit(ctx, userEntity, { action: 'CREATE', payload });
+    return { data: { message: 'User sent for approval', changeRequestId } };
+  }),
+
+  handle(userGetForEdit, async (ctx, { id }) => {
+    const row = await ctx.db.one<{
+      id: number;
+      name: string;
+      user_type: string;
+      username: string;
+      email: string;
+      contact: string;
+      branch_code: string;
+      role_id: number;
+      disabled: number;
+      locked: number;
+    }>('SELECT id, name, user_type, username, email, contact, branch_code, role_id, disabled, locked FROM console_users WHERE id = $1', [id]);
+    if (!row) throw notFound('User');
+    const { role_id, ...rest } = row;
+    return { data: { customUser: { ...rest, role: role_id } } };
+  }),
+
+  handle(userEdit, async (ctx, body) => {
+    const { id, ...payload } = body;
+    const changeRequestId = await submit(ctx, userEntity, { action: 'EDIT', recordId: id, payload });
+    return { data: { message: 'User sent for approval', changeRequestId } };
+  }),
+
+  handle(userChangePassword, async (ctx, { username, password }) => {
+    const target = await ctx.db.one<{ id: number; username: string; locked: number }>(
+      'SELECT id, username, locked FROM console_users WHERE lower(username) = lower($1)',
+      [username],
+    );
+    if (!target) throw notFound('User');
+    if (target.locked !== 0) throw new HttpError(422, 'User is locked');
+    const hash = await ctx.auth.hashPassword(password);
+    const changed = await ctx.db.query(
+      'UPDATE console_users SET password_hash = $2, session_version = session_version + 1, updated_at = $3 WHERE id = $1 AND locked = 0 RETURNING id',
+      [target.id, hash, ctx.clock()],
+    );
+    if (changed.length === 0) throw new HttpError(422, 'User is locked');
+    await ctx.log({ type: 'PASSWORD_CHANGED', description: `Changed the password of ${target.username} (their sessions were revoked)` });
+    return { data: { message: `Password changed for user "${target.username}" successfully` } };
+  }),
+
+  handle(userResetPassword, async (ctx, { username, old_password, new_password }) => {
+    if (username.toLowerCase() !== ctx.user.username.toLowerCase()) throw new HttpError(403, 'You can only reset your own password');
+    const row = await ctx.db.one<{ password_hash: string }>('SELECT password_hash FROM console_users WHERE id = $1', [ctx.user.id]);
+    if (!row || !(await ctx.auth.verifyPassword(old_password, row.password_hash))) {
+      await ctx.log({ level: 'WARN', type: 'PASSWORD_RESET_FAILED', description: 'Password reset refused: the old password was wrong' });
+      throw new HttpError(406, 'Old password is invalid');
+    }
+    const hash = await ctx.auth.hashPassword(new_password);
+    await ctx.db.query('UPDATE console_users SET password_hash = $2, updated_at = $3 WHERE id = $1', [ctx.user.id, hash, ctx.clock()]);
+    const sessionVersion = await revokeSessions(ctx.db, ctx.user.id);
+    await ctx.log({ type: 'PASSWORD_RESET', description: 'Reset own password (other sessions were revoked)' });
+    const token = await ctx.auth.issueToken({ ...ctx.user, sessionVersion });
+    return { data: { message: 'Password reset successful', token } };
+  }),
+
+  handle(userApprove, async (ctx, decision) => ({ data: await decide(ctx, userEntity, decision) })),
+];

@@ -1,0 +1,38 @@
+/**
+ * Password hashing with node:crypto scrypt. A stored hash reads `scrypt$N$r$p$saltB64$hashB64`, so a
+ * hash keeps verifying after the default cost changes.
+ */
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+export const DEFAULT_SCRYPT_N = 2 ** 17;
+const R = 8;
+const P = 1;
+const KEY_LENGTH = 64;
+const SALT_BYTES = 16;
+
+function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  // scrypt needs 128 * N * r bytes; allow twice that.
+  const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r };
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+export async function hashPassword(password: string, n: number = DEFAULT_SCRYPT_N): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await scrypt(password, salt, n, R, P);
+  return ['scrypt', n, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/** True when the password matches the stored hash; false for a malformed hash. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [n, r, p] = parts.slice(1, 4).map(Number);
+  if (![n, r, p].every((v) => Number.isInteger(v) && v > 0) || n > 2 ** 20) return false;
+  const salt = Buffer.from(parts[4], 'base64');
+  const expected = Buffer.from(parts[5], 'base64');
+  if (expected.length !== KEY_LENGTH) return false;
+  const key = await scrypt(password, salt, n, r, p);
+  return timingSafeEqual(key, expected);
+}

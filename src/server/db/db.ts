@@ -1,0 +1,62 @@
+/**
+ * The database interface the server uses. Two implementations: embedded PGlite (no DATABASE_URL) and
+ * a `pg` pool (DATABASE_URL). Both speak the same PostgreSQL, run the same migrations and return
+ * ids and counts as JS numbers and `timestamptz` as `Date`.
+ *
+ * Parameters: plain objects and arrays are sent as JSON text (for `jsonb` columns), never as
+ * PostgreSQL arrays; Dates, strings, numbers, booleans and null go as they are.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Db {
+  /** Which backend: 'pglite' (embedded) or 'pg' (a PostgreSQL server). */
+  readonly kind: 'pglite' | 'pg';
+  /** One statement with `$1..$n` parameters; the rows it returns. */
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  one<T = Row>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in one transaction; a nested call reuses the outer transaction. */
+  tx<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** postgres://... to use a PostgreSQL server; otherwise the embedded database. */
+  databaseUrl?: string;
+  /** The embedded database's folder, or 'memory://' (the default) for a throw-away one. */
+  dataDir?: string;
+  /** A schema to create and use (tests use a fresh one each). */
+  schema?: string;
+}
+
+export async function openDb(options: OpenDbOptions): Promise<Db> {
+  if (options.schema !== undefined) assertSchemaName(options.schema);
+  if (options.databaseUrl) {
+    const { openPgDb } = await import('./pg');
+    return openPgDb(options.databaseUrl, options.schema);
+  }
+  const { openPgliteDb } = await import('./pglite');
+  return openPgliteDb(options.dataDir ?? 'memory://', options.schema);
+}
+
+export function assertSchemaName(schema: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name: ${schema}`);
+}
+
+/** Objects and arrays become JSON text (for jsonb); everything else is passed through. */
+export function toParams(params: readonly unknown[] | undefined): unknown[] {
+  if (!params) return [];
+  return params.map((p) => {
+    if (p === undefined) return null;
+    if (p === null || p instanceof Date || typeof p !== 'object' || ArrayBuffer.isView(p)) return p;
+    return JSON.stringify(p);
+  });
+}
+
+/** The PostgreSQL error code of a database error (e.g. '23505' unique violation), if any. */
+export function pgErrorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

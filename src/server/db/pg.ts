@@ -1,0 +1,79 @@
+import pg from 'pg';
+import { pgErrorCode, toParams, type Db } from './db';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** bigint (counts, sums of integers) and numeric come back as JS numbers, as they do from PGlite. */
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export async function openPgDb(databaseUrl: string, schema?: string): Promise<Db> {
+  if (schema) {
+    const setup = new pg.Client({ connectionString: databaseUrl });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (err) {
+      // two processes creating the same schema at once: the loser sees a duplicate; it exists now.
+      if (pgErrorCode(err) !== '23505' && pgErrorCode(err) !== '42P06') throw err;
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    types: typeParsers,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // an idle client losing its connection must not crash the process
+  pool.on('error', (err) => console.error('PostgreSQL idle connection error:', err.message));
+
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+    (await client.query(sql, toParams(params))).rows as T[];
+
+  return {
+    kind: 'pg',
+    query: <T>(sql: string, params?: readonly unknown[]) => run<T>(pool, sql, params),
+    one: async <T>(sql: string, params?: readonly unknown[]) => (await run<T>(pool, sql, params))[0],
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    async tx<T>(fn: (tx: Db) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(clientDb(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+function clientDb(client: pg.PoolClient): Db {
+  const db: Db = {
+    kind: 'pg',
+    query: async (sql, params) => (await client.query(sql, toParams(params))).rows,
+    one: async (sql, params) => (await client.query(sql, toParams(params))).rows[0],
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+    tx: (fn) => fn(db),
+    close: async () => {
+      throw new Error('close() inside a transaction');
+    },
+  };
+  return db;
+}

@@ -1,0 +1,89 @@
+/**
+ * The API: one route, `POST /api/*`. The path picks a contract (case-insensitively); then, in order:
+ * the caller's token and permissions (401/403), the JSON body (415/400), the contract's request schema
+ * (400 naming the fields), the handler, and the reply parsed with the contract's reply schema.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CallContract } from '../../api/contract';
+import { allCalls } from '../../api/index';
+import { hasAnyPermission, isPermission } from '../../domain/permissions';
+import { authenticate } from '../auth/authenticate';
+import type { Db } from '../db/db';
+import { makeCtx, type AuthServices, type Handler } from './handle';
+import { HttpError } from './httpError';
+import { describeIssues, readJsonBody } from './requestBody';
+import { sendReply } from './reply';
+
+export interface ApiOptions {
+  db: Db;
+  secret: Uint8Array;
+  clock: () => Date;
+  auth: AuthServices;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+}
+
+export function registerApi(app: FastifyInstance, handlers: readonly Handler[], options: ApiOptions): void {
+  const byPath = handlerTable(allCalls, handlers);
+
+  // Bodies arrive as text; readJsonBody decides (after the access check) what is acceptable.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
+
+  app.post('/api/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = (request.params as { '*': string })['*'];
+    const handler = byPath.get(path.toLowerCase());
+    if (!handler) throw new HttpError(404, `Unknown API call: ${path}`);
+    const { contract } = handler;
+    const now = options.clock();
+
+    const user = contract.access === 'public' ? undefined : await authenticate(options.db, options.secret, now, request.headers.authorization);
+    if (user && typeof contract.access === 'object' && !hasAnyPermission(user.permissions, contract.access.anyOf)) {
+      throw new HttpError(403, `Forbidden: needs one of ${contract.access.anyOf.join(', ')}`);
+    }
+
+    const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body));
+    if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
+
+    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth) : makeCtx(options.db, undefined, options.clock, options.auth);
+    const result = await handler.run(ctx, parsed.data);
+    const data = contract.data.safeParse(result.data);
+    if (!data.success) throw new Error(`Reply of ${contract.path} does not match its contract: ${describeIssues(data.error)}`);
+    const top = contract.top && result.top !== undefined ? contract.top.parse(result.top) : {};
+    return sendReply(reply, 200, data.data, top as Record<string, unknown>);
+  });
+}
+
+/**
+ * Handlers by lower-case path. Refuses to start when a contract has no access rule (deny by default),
+ * names an unknown permission, lacks a handler, has two, or is handled as public when it is not (or
+ * the reverse), and when a handler serves a call that is not in the contract.
+ */
+export function handlerTable(calls: readonly CallContract[], handlers: readonly Handler[]): Map<string, Handler> {
+  const problems: string[] = [];
+  for (const c of calls) problems.push(...accessProblems(c));
+  const byPath = new Map<string, Handler>();
+  for (const h of handlers) {
+    const key = h.contract.path.toLowerCase();
+    if (!calls.includes(h.contract)) problems.push(`${h.contract.path}: handler for a call that is not in the contract`);
+    if (byPath.has(key)) problems.push(`${h.contract.path}: two handlers`);
+    if (h.isPublic !== (h.contract.access === 'public')) {
+      problems.push(`${h.contract.path}: use ${h.contract.access === 'public' ? 'handlePublic' : 'handle'} for this call`);
+    }
+    byPath.set(key, h);
+  }
+  for (const c of calls) if (!byPath.has(c.path.toLowerCase())) problems.push(`${c.path}: no handler`);
+  if (problems.length > 0) throw new Error(`The API cannot start:\n  ${problems.join('\n  ')}`);
+  return byPath;
+}
+
+function accessProblems(c: CallContract): string[] {
+  const access: unknown = c.access;
+  if (access === 'public' || access === 'authenticated') return [];
+  if (typeof access === 'object' && access !== null && Array.isArray((access as { anyOf?: unknown }).anyOf)) {
+    const anyOf = (access as { anyOf: unknown[] }).anyOf;
+    if (anyOf.length === 0) return [`${c.path}: access anyOf is empty`];
+    return anyOf.filter((p) => typeof p !== 'string' || !isPermission(p)).map((p) => `${c.path}: unknown permission ${String(p)}`);
+  }
+  return [`${c.path}: no access rule (deny by default)`];
+}

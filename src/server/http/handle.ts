@@ -1,0 +1,74 @@
+/**
+ * The typed way to implement a call: `handle(contract, async (ctx, body) => ({ data }))`. `body` is
+ * the contract's parsed request; the result is checked against the contract's `data` (and `top`) by
+ * the compiler, and at run time the reply is parsed with the contract's schema, so it carries exactly
+ * the contract's fields.
+ */
+import type { z } from 'zod';
+import type { CallContract, DataOf, TopOf } from '../../api/contract';
+import { writeActivity, type Activity } from '../activityLog';
+import type { Db } from '../db/db';
+import type { SessionUser } from '../auth/sessionUser';
+import type { TokenSubject } from '../auth/tokens';
+
+/** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
+export interface AuthServices {
+  hashPassword(password: string): Promise<string>;
+  verifyPassword(password: string, hash: string): Promise<boolean>;
+  /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
+  verifyNothing(password: string): Promise<void>;
+  issueToken(subject: TokenSubject): Promise<string>;
+}
+
+export type LogEntry = Omit<Activity, 'username'> & { username?: string };
+
+interface CtxOf<U> {
+  readonly db: Db;
+  readonly user: U;
+  readonly clock: () => Date;
+  readonly auth: AuthServices;
+  /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
+  log(entry: LogEntry): Promise<void>;
+  /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
+  tx<T>(fn: (ctx: CtxOf<U>) => Promise<T>): Promise<T>;
+}
+
+/** The context of an authenticated call. */
+export type Ctx = CtxOf<SessionUser>;
+/** The context of a public call (sign-in): nobody is signed in yet. */
+export type PublicCtx = CtxOf<undefined>;
+
+export type BodyOf<C> = C extends CallContract<string, infer R, z.ZodType, z.ZodType> ? z.output<R> : never;
+export type HandlerResult<C> = { data: DataOf<C>; top?: TopOf<C> };
+
+export interface Handler {
+  readonly contract: CallContract;
+  readonly isPublic: boolean;
+  run(ctx: Ctx | PublicCtx, body: unknown): Promise<{ data: unknown; top?: unknown }>;
+}
+
+/** A call for signed-in users (access 'authenticated' or `anyOf`). */
+export function handle<C extends CallContract>(contract: C, fn: (ctx: Ctx, body: BodyOf<C>) => Promise<HandlerResult<C>>): Handler {
+  return { contract, isPublic: false, run: (ctx, body) => fn(ctx as Ctx, body as BodyOf<C>) };
+}
+
+/** A call anyone may make (access 'public'). */
+export function handlePublic<C extends CallContract>(
+  contract: C,
+  fn: (ctx: PublicCtx, body: BodyOf<C>) => Promise<HandlerResult<C>>,
+): Handler {
+  return { contract, isPublic: true, run: (ctx, body) => fn(ctx as PublicCtx, body as BodyOf<C>) };
+}
+
+export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, clock: () => Date, auth: AuthServices): CtxOf<U> {
+  return {
+    db,
+    user,
+    clock,
+    auth,
+    async log(entry) {
+      await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
+    },
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth))),
+  };
+}

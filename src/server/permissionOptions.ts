@@ -1,0 +1,29 @@
+import { permissionGroups, type Permission } from '../domain/permissions';
+
+/** Permission groups an IPG bank role may hold; BACKEND roles may hold every group. */
+const ipgBankGroups: readonly (keyof typeof permissionGroups)[] = ['IPG Currency', 'Reports'];
+
+export interface PermissionGroupOption {
+  type: string;
+  userType: string;
+  permissions: string[];
+}
+
+/** The permission checkbox groups of the user and role forms: every group for BACKEND, some for IPGBANK. */
+export function permissionsList(): PermissionGroupOption[] {
+  const groups = Object.entries(permissionGroups) as [keyof typeof permissionGroups, readonly Permission[]][];
+  return [
+    ...groups.map(([type, permissions]) => ({ type, userType: 'BACKEND', permissions: [...permissions] })),
+    ...groups.filter(([type]) => ipgBankGroups.includes(type)).map(([type, permissions]) => ({ type, userType: 'IPGBANK', permissions: [...permissions] })),
+  ];
+}
+
+/** The permissions a role of this user type may hold. */
+export function permissionsForUserType(userType: string): Set<string> {
+  return new Set(permissionsList().filter((g) => g.userType === userType).flatMap((g) => g.permissions));
+}
+
+/** IPG bank users take IPGBANK roles; every other user type takes BACKEND roles. */
+export function roleSuitsUserType(roleUserType: string, userType: string): boolean {
+  return userType === 'IPGBANK' ? roleUserType === 'IPGBANK' : roleUserType === 'BACKEND';
+}

@@ -1,0 +1,182 @@
+/**
+ * Demo data: reference data, the four demo roles and users (admin, maker, checker, auditor, password
+ * Demo@Pass1) and a realistic staff list. Deterministic, with dates relative to `now`.
+ */
+import { allPermissions, SUPER_PERMISSION, type Permission } from '../../domain/permissions';
+import { DEFAULT_SCRYPT_N, hashPassword } from '../auth/passwords';
+import type { Db } from '../db/db';
+import { banks, branches, exchangeHouses, ipgProviders, merchants, userLevels } from './referenceData';
+
+export const DEMO_PASSWORD = 'Demo@Pass1';
+
+const isAuditorPermission = (p: Permission) => p.startsWith('auditor-');
+
+export const demoRoles = [
+  { name: 'Administrator', userType: 'BACKEND', level: 3, permissions: [SUPER_PERMISSION] },
+  {
+    name: 'Maker',
+    userType: 'BACKEND',
+    level: 1,
+    permissions: allPermissions.filter(
+      (p) =>
+        p !== SUPER_PERMISSION &&
+        !isAuditorPermission(p) &&
+        (/-(view|create|edit)$/.test(p) || ['user-password-reset', 'transaction-hold', 'transaction-retry', 'transaction-refund'].includes(p)),
+    ),
+  },
+  {
+    name: 'Checker',
+    userType: 'BACKEND',
+    level: 2,
+    permissions: allPermissions.filter((p) => p !== SUPER_PERMISSION && !isAuditorPermission(p) && /-(view|approve)$/.test(p)),
+  },
+  { name: 'Auditor', userType: 'BACKEND', level: 2, permissions: ['auditor-dashboard-view', 'auditor-report-view', 'auditor-app-user-view'] },
+  {
+    name: 'IPG Bank Officer',
+    userType: 'IPGBANK',
+    level: 1,
+    permissions: ['ipg-currency-view', 'ipg-currency-edit', 'settlement-report-view', 'send-money-report-view'],
+  },
+] as const satisfies readonly { name: string; userType: string; level: number; permissions: readonly string[] }[];
+
+type RoleName = (typeof demoRoles)[number]['name'];
+
+interface DemoUser {
+  username: string;
+  name: string;
+  role: RoleName;
+  userType?: string;
+  branch?: string;
+  disabled?: 0 | 1;
+  /** How long ago the account was created. */
+  daysAgo: number;
+}
+
+export const demoUsers: readonly DemoUser[] = [
+  { username: 'admin', name: 'System Administrator', role: 'Administrator', daysAgo: 400 },
+  { username: 'maker', name: 'Demo Maker', role: 'Maker', daysAgo: 380 },
+  { username: 'checker', name: 'Demo Checker', role: 'Checker', daysAgo: 380 },
+  { username: 'auditor', name: 'Demo Auditor', role: 'Auditor', userType: 'AUDITOR', branch: 'AUDITOR', daysAgo: 360 },
+  { username: 'nimal_perera', name: 'Nimal Perera', role: 'Maker', branch: 'CMBFORT', daysAgo: 320 },
+  { username: 'kumari_fernando', name: 'Kumari Fernando', role: 'Checker', branch: 'CMBFORT', daysAgo: 300 },
+  { username: 'sunil_jayasinghe', name: 'Sunil Jayasinghe', role: 'Maker', branch: 'KANDY', daysAgo: 280 },
+  { username: 'dilani_w', name: 'Dilani Wickramasinghe', role: 'Checker', branch: 'KANDY', daysAgo: 260 },
+  { username: 'ruwan_bandara', name: 'Ruwan Bandara', role: 'Maker', branch: 'GALLE', disabled: 1, daysAgo: 240 },
+  { username: 'chamari_silva', name: 'Chamari Silva', role: 'Checker', branch: 'GALLE', daysAgo: 220 },
+  { username: 'arjun_t', name: 'Arjun Thevarajah', role: 'Maker', branch: 'JAFFNA', daysAgo: 200 },
+  { username: 'nadeesha_g', name: 'Nadeesha Gunawardena', role: 'Auditor', userType: 'AUDITOR', branch: 'CBSL', daysAgo: 180 },
+  { username: 'kasun_herath', name: 'Kasun Herath', role: 'IPG Bank Officer', userType: 'IPGBANK', branch: '7010', daysAgo: 160 },
+  { username: 'ishara_d', name: 'Ishara Dissanayake', role: 'IPG Bank Officer', userType: 'IPGBANK', branch: '7056', daysAgo: 140 },
+  { username: 'lahiru_w', name: 'Lahiru Weerasinghe', role: 'IPG Bank Officer', userType: 'IPGBANK', branch: '7135', disabled: 1, daysAgo: 120 },
+  { username: 'sanduni_k', name: 'Sanduni Karunaratne', role: 'IPG Bank Officer', userType: 'IPGBANK', branch: '7278', daysAgo: 100 },
+  { username: 'mahesh_s', name: 'Mahesh Senanayake', role: 'Maker', branch: 'HO', daysAgo: 75 },
+  { username: 'priyanka_e', name: 'Priyanka Ekanayake', role: 'Checker', branch: 'HO', daysAgo: 50 },
+  { username: 'fathima_rizna', name: 'Fathima Rizna', role: 'Maker', branch: 'KANDY', disabled: 1, daysAgo: 30 },
+  { username: 'tharindu_r', name: 'Tharindu Rajapaksa', role: 'Checker', branch: 'JAFFNA', daysAgo: 7 },
+];
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A 10-digit Sri Lankan mobile number, the same for the same index. */
+function contactFor(index: number): string {
+  const prefixes = ['077', '071', '076', '078', '070', '075', '072'];
+  return prefixes[index % prefixes.length] + String(1234567 + index * 7919).slice(-7);
+}
+
+export interface SeedOptions {
+  scryptN?: number;
+  now?: Date;
+}
+
+export async function hasConsoleUsers(db: Db): Promise<boolean> {
+  return (await db.one('SELECT 1 FROM console_users LIMIT 1')) !== undefined;
+}
+
+/** Seeds the demo data into an empty database. Returns false (and changes nothing) when there are users. */
+export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boolean> {
+  if (await hasConsoleUsers(db)) return false;
+  const now = options.now ?? new Date();
+  const ago = (days: number) => new Date(now.getTime() - days * DAY);
+  const hashes = await hashAll(demoUsers.length, () => hashPassword(DEMO_PASSWORD, options.scryptN ?? DEFAULT_SCRYPT_N));
+
+  return db.tx(async (tx) => {
+    if (await hasConsoleUsers(tx)) return false;
+    await insertReferenceData(tx, ago(420));
+
+    const roleIds = new Map<string, number>();
+    for (const role of demoRoles) {
+      const row = await tx.one<{ id: number }>(
+        `INSERT INTO roles (role_name, user_type, user_level, permissions, created_at, updated_at)
+         VALUES ($1, $2, (SELECT id FROM user_levels WHERE level = $3), $4, $5, $5)
+         ON CONFLICT (lower(role_name)) DO UPDATE SET role_name = EXCLUDED.role_name RETURNING id`,
+        [role.name, role.userType, role.level, role.permissions, ago(410)],
+      );
+      roleIds.set(role.name, row!.id);
+    }
+
+    for (const [i, u] of demoUsers.entries()) {
+      const created = ago(u.daysAgo);
+      const updated = new Date(created.getTime() + ((i * 37) % Math.max(1, u.daysAgo)) * DAY);
+      await tx.query(
+        `INSERT INTO console_users
+           (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          u.name,
+          `${u.username.replace(/_/g, '.')}@remit.lk`,
+          contactFor(i),
+          u.username,
+          u.userType ?? 'BACKEND',
+          u.branch ?? 'HO',
+          roleIds.get(u.role),
+          u.disabled ?? 0,
+          hashes[i],
+          created,
+          updated,
+        ],
+      );
+    }
+    return true;
+  });
+}
+
+/** Reference data; rows that already exist (by code) are left as they are. */
+export async function insertReferenceData(db: Db, at: Date): Promise<void> {
+  for (const l of userLevels) {
+    await db.query('INSERT INTO user_levels (level, title) VALUES ($1, $2) ON CONFLICT (level) DO NOTHING', [l.level, l.title]);
+  }
+  for (const [table, rows] of [
+    ['branches', branches],
+    ['exchange_houses', exchangeHouses],
+    ['merchants', merchants],
+  ] as const) {
+    for (const r of rows) {
+      await db.query(`INSERT INTO ${table} (code, name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (code) DO NOTHING`, [
+        r.code,
+        r.name,
+        at,
+      ]);
+    }
+  }
+  for (const p of ipgProviders) {
+    await db.query(
+      `INSERT INTO ipg_providers (provider_bank_code, provider_bank_name, created_at, updated_at) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (provider_bank_code) DO NOTHING`,
+      [p.code, p.name, at],
+    );
+  }
+  for (const b of banks) {
+    await db.query('INSERT INTO banks (bank_code, bank_name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (bank_code) DO NOTHING', [
+      b.code,
+      b.name,
+      at,
+    ]);
+  }
+}
+
+/** Runs `count` password hashes two at a time (each scrypt at the default cost takes 128 MiB). */
+async function hashAll(count: number, hash: () => Promise<string>): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < count; i += 2) out.push(...(await Promise.all(Array.from({ length: Math.min(2, count - i) }, hash))));
+  return out;
+}

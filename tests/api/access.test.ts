@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCall, type CallContract } from '../../src/api/contract';
+import { allCalls } from '../../src/api/index';
+import { roleCalls } from '../../src/api/roles';
+import { userCalls } from '../../src/api/users';
+import { hasAnyPermission } from '../../src/domain/permissions';
+import { allHandlers } from '../../src/server/areas/index';
+import { handle } from '../../src/server/http/handle';
+import { handlerTable } from '../../src/server/http/api';
+import { startServer, type TestServer } from './harness';
+import { sampleBody } from './samples';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A fingerprint of everything users and roles calls could change. */
+async function storedState() {
+  const tables = ['console_users', 'roles', 'change_requests'];
+  const parts = await Promise.all(tables.map((t) => server.db.query(`SELECT * FROM ${t} ORDER BY id`)));
+  return JSON.stringify(parts);
+}
+
+describe('permissions', () => {
+  it('has a valid sample body for every call', () => {
+    for (const c of allCalls) expect(c.request.safeParse(sampleBody(c.path)).success, c.path).toBe(true);
+  });
+
+  it('refuses every users and roles call the auditor lacks a permission for with 403, and stores nothing', async () => {
+    const token = await server.login('auditor');
+    const auditorPermissions = ['auditor-dashboard-view', 'auditor-report-view', 'auditor-app-user-view'];
+    // a pending request exists, so the approve calls would have something to act on
+    await server.call('user/create', sampleBody('user/create'), await server.login('maker'));
+    const before = await storedState();
+    const guarded = ([...userCalls, ...roleCalls] as readonly CallContract[]).flatMap((c) =>
+      typeof c.access === 'object' && !hasAnyPermission(auditorPermissions, c.access.anyOf) ? [{ path: c.path, anyOf: c.access.anyOf }] : [],
+    );
+    expect(guarded.length).toBeGreaterThan(10);
+    for (const c of guarded) {
+      const reply = await server.call(c.path, sampleBody(c.path), token);
+      expect(reply, c.path).toEqual({ statusCode: 403, data: { message: `Forbidden: needs one of ${c.anyOf.join(', ')}` } });
+    }
+    expect(await storedState()).toBe(before);
+  });
+
+  it("lets a signed-in user reset only their own password", async () => {
+    const token = await server.login('auditor');
+    const reply = await server.call('user/reset-password', sampleBody('user/reset-password'), token); // username admin
+    expect(reply.statusCode).toBe(403);
+    expect((await server.call('auth/login', { username: 'admin', password: 'Demo@Pass1' })).statusCode).toBe(200);
+  });
+
+  it('checks the permission before the body, so a stranger learns nothing about the schema', async () => {
+    const token = await server.login('auditor');
+    expect((await server.call('user/create', { nonsense: true }, token)).statusCode).toBe(403);
+    expect((await server.call('user/create', { nonsense: true })).statusCode).toBe(401);
+  });
+
+  it('reads permissions from the database on every call, not from the token', async () => {
+    const token = await server.login('auditor');
+    await server.db.query(`UPDATE roles SET disabled = 1 WHERE role_name = 'Checker'`);
+    const checker = await server.login('checker');
+    try {
+      expect((await server.call('user/list', {}, checker)).statusCode).toBe(403);
+    } finally {
+      await server.db.query(`UPDATE roles SET disabled = 0 WHERE role_name = 'Checker'`);
+    }
+    expect((await server.call('user/list', {}, checker)).statusCode).toBe(200);
+    expect((await server.call('user/list', {}, token)).statusCode).toBe(403);
+  });
+});
+
+describe('the route', () => {
+  it('matches paths case-insensitively', async () => {
+    const token = await server.login('admin');
+    expect((await server.call('User/List', { fetchCount: 1 }, token)).data.users).toHaveLength(1);
+    expect((await server.call('ROLE/LIST', {}, token)).statusCode).toBe(200);
+  });
+
+  it('answers unknown paths and other methods with a 404 envelope', async () => {
+    const token = await server.login('admin');
+    expect(await server.call('user/nope', {}, token)).toEqual({ statusCode: 404, data: { message: 'Unknown API call: user/nope' } });
+    const get = await server.raw('/api/user/list');
+    expect(get.status).toBe(404);
+    expect((await get.json()).statusCode).toBe(404);
+  });
+});
+
+describe('registration', () => {
+  const probe = defineCall({ path: 'probe/call', access: 'authenticated', summary: 'x', request: z.strictObject({}), data: z.object({}) });
+  const probeHandler = handle(probe, async () => ({ data: {} }));
+
+  it('covers exactly the contract', () => {
+    expect(() => handlerTable(allCalls, allHandlers)).not.toThrow();
+    expect(() => handlerTable([...allCalls, probe], allHandlers)).toThrow(/probe\/call: no handler/);
+    expect(() => handlerTable(allCalls, [...allHandlers, probeHandler])).toThrow(/not in the contract/);
+  });
+
+  it('refuses to start a call with no access rule (deny by default) or an unknown permission', () => {
+    const noAccess = { ...probe, access: undefined } as unknown as CallContract;
+    expect(() => handlerTable([noAccess], [{ ...probeHandler, contract: noAccess }])).toThrow(/no access rule/);
+    const unknown = { ...probe, access: { anyOf: ['make-coffee'] } } as unknown as CallContract;
+    expect(() => handlerTable([unknown], [{ ...probeHandler, contract: unknown }])).toThrow(/unknown permission make-coffee/);
+    const empty = { ...probe, access: { anyOf: [] } } as unknown as CallContract;
+    expect(() => handlerTable([empty], [{ ...probeHandler, contract: empty }])).toThrow(/anyOf is empty/);
+  });
+});

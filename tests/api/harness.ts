@@ -1,0 +1,138 @@
+/**
+ * Starts the real server on a fresh database for a test file: PostgreSQL in a fresh random schema
+ * when TEST_DATABASE_URL is set, otherwise in-memory PGlite. Migrates, seeds the demo data (with a
+ * cheap scrypt cost), listens on a free port, and talks to it over HTTP only.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { CallContract } from '../../src/api/contract';
+import { buildApp } from '../../src/server/app';
+import { openDb, type Db } from '../../src/server/db/db';
+import { migrate } from '../../src/server/db/migrate';
+import { DEMO_PASSWORD, seedDemo } from '../../src/server/seed/demo';
+
+export const TEST_SCRYPT_N = 2 ** 10;
+
+/** Every reply's body: the HTTP status always equals statusCode (the harness checks it on each call). */
+export interface ApiReply {
+  statusCode: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+  [top: string]: unknown;
+}
+
+export interface ApiClient {
+  url: string;
+  /** POST /api/<path> with a JSON body (undefined = no body). Fails the test if HTTP status ≠ statusCode. */
+  call(path: string | CallContract, body?: unknown, token?: string): Promise<ApiReply>;
+  /** A raw request, for bodies and methods `call` does not make. */
+  raw(path: string, init?: RequestInit): Promise<Response>;
+  /** Signs in and returns the token (fails the test on anything but 200). */
+  login(username: string, password?: string): Promise<string>;
+}
+
+export interface TestServer extends ApiClient {
+  db: Db;
+  secret: Uint8Array;
+  backend: 'pg' | 'pglite';
+  /** Moves the server's clock (tokens, lockouts, timestamps) forward; `resetClock` undoes it. */
+  advanceClock(ms: number): void;
+  resetClock(): void;
+  now(): Date;
+  /** A second server process-alike (own app, own connections) on the same database. */
+  startPeer(): Promise<ApiClient & { close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+export async function startServer(): Promise<TestServer> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const db = await openDb(databaseUrl ? { databaseUrl, schema } : {});
+  await migrate(db);
+  await seedDemo(db, { scryptN: TEST_SCRYPT_N });
+
+  const secret = randomBytes(32);
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+
+  const listen = async (appDb: Db) => {
+    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    return { app, client: apiClient(`http://127.0.0.1:${address.port}`) };
+  };
+  const { app, client } = await listen(db);
+  const peers: { app: FastifyInstance; db?: Db }[] = [];
+
+  return {
+    ...client,
+    db,
+    secret,
+    backend: db.kind,
+    advanceClock: (ms) => {
+      offsetMs += ms;
+    },
+    resetClock: () => {
+      offsetMs = 0;
+    },
+    now: clock,
+    async startPeer() {
+      const peerDb = databaseUrl ? await openDb({ databaseUrl, schema }) : undefined;
+      const peer = await listen(peerDb ?? db);
+      peers.push({ app: peer.app, db: peerDb });
+      return {
+        ...peer.client,
+        close: async () => {
+          await peer.app.close();
+          await peerDb?.close();
+        },
+      };
+    },
+    async close() {
+      for (const p of peers) {
+        await p.app.close();
+        await p.db?.close().catch(() => {});
+      }
+      await app.close();
+      if (schema) await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+function apiClient(url: string): ApiClient {
+  const client: ApiClient = {
+    url,
+    raw: (path, init) => fetch(`${url}${path}`, init),
+    async call(path, body, token) {
+      const name = typeof path === 'string' ? path : path.path;
+      const headers: Record<string, string> = {};
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (token) headers.authorization = `Bearer ${token}`;
+      const res = await fetch(`${url}/api/${name}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const reply = (await res.json()) as ApiReply;
+      if (reply.statusCode !== res.status) throw new Error(`${name}: HTTP ${res.status} but statusCode ${reply.statusCode}`);
+      return reply;
+    },
+    async login(username, password = DEMO_PASSWORD) {
+      const reply = await client.call('auth/login', { username, password });
+      if (reply.statusCode !== 200) throw new Error(`login ${username}: ${reply.statusCode} ${JSON.stringify(reply.data)}`);
+      return reply.data.token as string;
+    },
+  };
+  return client;
+}
+
+/** The id of a demo role or user, read from the database. */
+export async function roleId(db: Db, name: string): Promise<number> {
+  const row = await db.one<{ id: number }>('SELECT id FROM roles WHERE role_name = $1', [name]);
+  if (!row) throw new Error(`no role ${name}`);
+  return row.id;
+}
+
+export async function userId(db: Db, username: string): Promise<number> {
+  const row = await db.one<{ id: number }>('SELECT id FROM console_users WHERE username = $1', [username]);
+  if (!row) throw new Error(`no user ${username}`);
+  return row.id;
+}

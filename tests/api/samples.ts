@@ -1,0 +1,48 @@
+/**
+ * A valid request body for every call of the contract (tests assert that each one parses), so that
+ * tests iterating over the contract can send something acceptable, then break it.
+ */
+export const sampleBodies: Record<string, unknown> = {
+  'auth/login': { username: 'admin', password: 'Demo@Pass1' },
+  'auth/token': {},
+  'auth/logout': {},
+  'user/list': { data: '', fetchCount: 10 },
+  'user/initial-create-data': {},
+  'user/create': {
+    type: 'BACKEND',
+    name: 'Sample User',
+    email: 'sample.user@remit.lk',
+    contact: '0770000001',
+    username: 'sample_user',
+    branch_code: 'HO',
+    role: 2,
+    password: 'Sample@Pass12',
+    disabled: 0,
+  },
+  'user/get-for-edit': { id: 5 },
+  'user/edit': {
+    id: 5,
+    type: 'BACKEND',
+    name: 'Nimal Perera',
+    email: 'nimal.perera@remit.lk',
+    contact: '0770000002',
+    username: 'nimal_perera',
+    branch_code: 'CMBFORT',
+    role: 2,
+    disabled: 1,
+  },
+  'user/change-password': { username: 'maker', password: 'Sample@Pass12' },
+  'user/reset-password': { username: 'admin', old_password: 'Demo@Pass1', new_password: 'Sample@Pass12' },
+  'user/approve': { changeRequestID: 1, actionTaken: 'approve' },
+  'role/list': {},
+  'role/initial-create-data': {},
+  'role/create': { role_name: 'Sample Role', user_type: 'BACKEND', user_level: 1, permissions: ['user-view', 'user-approve'], disabled: 0 },
+  'role/get-for-edit': { id: 2 },
+  'role/edit': { id: 4, role_name: 'Auditor', user_type: 'BACKEND', user_level: 2, permissions: ['user-view', 'super-permission'], disabled: 0 },
+  'role/approve': { changeRequestID: 1, actionTaken: 'approve' },
+};
+
+export function sampleBody(path: string): unknown {
+  if (!(path in sampleBodies)) throw new Error(`tests/api/samples.ts has no sample body for ${path}: add one`);
+  return structuredClone(sampleBodies[path]);
+}
