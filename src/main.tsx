@@ -5,9 +5,10 @@ import { RouterProvider } from '@tanstack/react-router';
 import { screens } from '../screens';
 import { buildRouter } from './console/router';
 import { assertDefinitions } from './console/checks';
+import { hasRowModal } from './console/views/RowActions';
 import './styles.css';
 
-assertDefinitions(screens);
+assertDefinitions(screens, { hasModal: hasRowModal, menuRoutes: ['/resetPassword'] });
 const router = buildRouter(screens);
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 0 } } });
 

@@ -14,6 +14,7 @@ import type { AuthServices } from './http/handle';
 import { HttpError } from './http/httpError';
 import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
+import { registerOpenApi } from './http/openapi';
 
 export interface AppOptions {
   db: Db;
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth: authServices(options.secret, clock, options.scryptN ?? DEFAULT_SCRYPT_N, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS),
     bodyLimit: BODY_LIMIT,
   });
+  registerOpenApi(app);
   await registerStaticFiles(app, options.staticDir);
   return app;
 }

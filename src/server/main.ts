@@ -1,3 +1,4 @@
+import { runStartupChecks } from './startupChecks';
 /**
  * Starts the server: PORT (default 8080), DATA_DIR, DATABASE_URL, SESSION_SECRET, NODE_ENV.
  * Migrates the database; outside production, seeds the demo data into a database with no users;
@@ -10,6 +11,7 @@ import { loadTokenSecret, openMigratedDb, readEnvironment } from './environment'
 import { seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
+  runStartupChecks();
   const environment = readEnvironment();
   const port = Number(process.env.PORT || 8080);
   const production = process.env.NODE_ENV === 'production';

@@ -49,26 +49,26 @@ describe('maker-checker round trip for a new console user', () => {
   it('the maker creates a user, which is sent for approval', async () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, 'maker');
-    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('link', { name: 'Create User' }).click();
     await page.getByRole('heading', { name: 'Create User' }).waitFor();
 
     // the rules speak the specification's messages on blur
-    await page.getByLabel('Name').fill('ab');
-    await page.getByLabel('Name').blur();
+    await page.getByLabel('Name', { exact: true }).fill('ab');
+    await page.getByLabel('Name', { exact: true }).blur();
     await expect(page.getByText('Name can only have alphanumeric characters and should be at least 3 characters long').isVisible()).resolves.toBe(true);
 
-    await page.getByLabel('Name').fill(newUser.name);
-    await page.getByLabel('Username').fill(newUser.username);
-    await page.getByLabel('Email').fill(newUser.email);
-    await page.getByLabel('Contact No').fill(newUser.contact);
-    await page.getByLabel('User Type').selectOption('BACKEND');
-    await page.getByLabel('Branch').selectOption({ label: 'Head Office' });
-    await page.getByLabel('Role').selectOption({ label: 'Maker' });
+    await page.getByLabel('Name', { exact: true }).fill(newUser.name);
+    await page.getByLabel('Username', { exact: true }).fill(newUser.username);
+    await page.getByLabel('Email', { exact: true }).fill(newUser.email);
+    await page.getByLabel('Contact No', { exact: true }).fill(newUser.contact);
+    await page.getByLabel('User Type', { exact: true }).selectOption('BACKEND');
+    await page.getByLabel('Branch', { exact: true }).selectOption({ label: 'Head Office' });
+    await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Maker' });
     // the role ticks its permissions in the read-only preview
-    await expect(page.getByRole('checkbox', { name: 'user-create' }).isChecked()).resolves.toBe(true);
-    await expect(page.getByRole('checkbox', { name: 'user-approve' }).isChecked()).resolves.toBe(false);
-    await page.getByLabel('Password').fill(newUser.password);
+    await expect(page.getByRole('checkbox', { name: 'user-create', exact: true }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'user-approve', exact: true }).isChecked()).resolves.toBe(false);
+    await page.getByLabel('Password', { exact: true }).fill(newUser.password);
     await screenshot(page, 'user-create-form');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('User sent for approval').waitFor();
@@ -94,7 +94,11 @@ describe('maker-checker round trip for a new console user', () => {
     await screenshot(page, 'approval-modal');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('User approved successfully').waitFor();
+    await expect(row.count()).resolves.toBe(0); // the request left the panel
+    await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(newUser.username);
+    await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: newUser.username, exact: true }).waitFor();
+    await screenshot(page, 'users-after-approval');
     await signOut(page);
     await context.close();
   });
@@ -110,7 +114,7 @@ describe('maker-checker round trip for a new console user', () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, 'admin');
     await page.goto('/users');
-    await page.getByLabel('Username/Email/Contact Number').fill('kasun');
+    await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill('kasun');
     // exports are disabled while the filter changed since the last search
     await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
     await page.getByRole('button', { name: 'Search' }).click();

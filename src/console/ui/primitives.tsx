@@ -158,10 +158,10 @@ export function ConfirmDialog({
 export function FieldRow({ label, htmlFor, error, required, children }: { label: string; htmlFor: string; error?: string; required?: boolean; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={htmlFor} className="text-sm font-medium text-ink">
-        {label}
-        {required && <span className="text-red-600"> *</span>}
-      </label>
+      <span className="text-sm font-medium text-ink">
+        <label htmlFor={htmlFor}>{label}</label>
+        {required && <span aria-hidden="true" className="text-red-600"> *</span>}
+      </span>
       {children}
       {error && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-400" id={`${htmlFor}-error`}>

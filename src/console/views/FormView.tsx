@@ -201,7 +201,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
                   <fieldset key={id} className="col-span-full flex flex-col gap-2" aria-describedby={err(f.key) ? `${id}-error` : undefined}>
                     <legend className="text-sm font-medium">
                       {f.label}
-                      {f.required && <span className="text-red-600"> *</span>}
+                      {f.required && <span aria-hidden="true" className="text-red-600"> *</span>}
                       {derived && <span className="ml-2 text-xs font-normal text-ink-soft">(follow the role)</span>}
                     </legend>
                     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">

@@ -1,0 +1,121 @@
+/**
+ * The permission matrix: each permission of the catalogue → the screens it opens, the actions it shows
+ * and the API calls it may make, read from the definitions in screens/ and the contracts in src/api/.
+ */
+import { permissionGroups, SUPER_PERMISSION } from '../src/domain/permissions';
+import { items, str, type Val, type Written } from './evaluate';
+import { code, document, GENERATED_MARK, table, text } from './markdown';
+import { compare, type ContractInfo, type ScreenInfo } from './read';
+import { asWritten } from './screenSpec';
+
+interface Grant {
+  readonly permission: string;
+  readonly column: 'screens' | 'actions';
+  readonly text: string;
+}
+
+function p(v: Val | undefined, name: string): Written | undefined {
+  return v?.kind === 'object' ? v.props.get(name) : undefined;
+}
+
+function labelOf(w: Written | undefined): string {
+  const s = str(w?.value);
+  return s !== undefined ? `“${text(s)}”` : asWritten(w);
+}
+
+/** Every permission a screen names, with what it unlocks there; unknown places are found by walking the definition. */
+function grantsOf(s: ScreenInfo): Grant[] {
+  const out: Grant[] = [];
+  const v = s.value;
+  const where = code(s.id);
+  const route = str(p(v, 'route')?.value) ?? '';
+  const access = p(v, 'access');
+  const accounted = new Set<Val>();
+  const rule = p(access?.value, 'rule');
+  for (const listName of ['anyOf', 'permissions']) {
+    const list = p(access?.value, listName);
+    if (!list) continue;
+    accounted.add(list.value);
+    for (const i of items(list.value)) {
+      const perm = str(i.value);
+      if (perm) out.push({ permission: perm, column: 'screens', text: `${where} (${code(route)})${rule ? `, with rule ${asWritten(rule)}` : ''}` });
+    }
+  }
+  const create = p(v, 'createButton');
+  const createPerm = p(create?.value, 'permission');
+  if (createPerm && str(createPerm.value)) {
+    accounted.add(createPerm.value);
+    out.push({ permission: str(createPerm.value)!, column: 'actions', text: `Create button ${labelOf(p(create!.value, 'label'))} on ${where}` });
+  }
+  const cr = p(v, 'changeRequests');
+  const crPerm = p(cr?.value, 'permission');
+  if (crPerm && str(crPerm.value)) {
+    accounted.add(crPerm.value);
+    out.push({ permission: str(crPerm.value)!, column: 'actions', text: `Approve or reject change requests on ${where}` });
+  }
+  for (const a of items(p(v, 'rowActions')?.value)) {
+    const perm = p(a.value, 'permission');
+    if (!perm || !str(perm.value)) continue;
+    accounted.add(perm.value);
+    const when = p(a.value, 'when');
+    out.push({ permission: str(perm.value)!, column: 'actions', text: `Row action ${labelOf(p(a.value, 'label'))} on ${where}${when ? `, guard ${asWritten(when).split(' (')[0]}` : ''}` });
+  }
+  // Any other `permission` / `permissions` a definition declares (a capability this generator does not know yet).
+  const walk = (val: Val, path: string, depth: number) => {
+    if (depth > 8) return;
+    if (val.kind === 'object') {
+      for (const [k, w] of val.props) {
+        const here = path ? `${path}.${k}` : k;
+        if (k === 'permission' && str(w.value) && !accounted.has(w.value)) out.push({ permission: str(w.value)!, column: 'actions', text: `${code(here)} on ${where}` });
+        else if ((k === 'permissions' || k === 'anyOf') && w.value.kind === 'array' && !accounted.has(w.value)) {
+          for (const i of w.value.items) if (str(i.value)) out.push({ permission: str(i.value)!, column: 'actions', text: `${code(here)} on ${where}` });
+        } else if (k !== 'call' && k !== 'approve') walk(w.value, here, depth + 1);
+      }
+    } else if (val.kind === 'array') val.items.forEach((i, n) => walk(i.value, `${path}[${n}]`, depth + 1));
+  };
+  walk(v, '', 0);
+  return out;
+}
+
+export function renderPermissionMatrix(screens: readonly ScreenInfo[], contracts: readonly ContractInfo[], servedPaths: ReadonlySet<string>): string {
+  const catalogue = Object.entries(permissionGroups).flatMap(([group, perms]) => (perms as readonly string[]).map((permission) => ({ permission, group })));
+  const known = new Set(catalogue.map((c) => c.permission));
+  const grants = screens.flatMap(grantsOf);
+  const callText = (c: ContractInfo) => `${code(`POST /api/${c.path}`)}${servedPaths.has(c.path.toLowerCase()) ? '' : ' (not in allCalls)'}`;
+
+  const unknownPerms = [...new Set([...grants.map((g) => g.permission), ...contracts.flatMap((c) => (c.access.kind === 'anyOf' ? c.access.permissions : []))])]
+    .filter((perm) => !known.has(perm))
+    .sort(compare);
+  const rows = [...catalogue, ...unknownPerms.map((permission) => ({ permission, group: '**not in the catalogue**' }))].map(({ permission, group }) => {
+    if (permission === SUPER_PERMISSION) return [code(permission), text(group), 'all (holds every permission)', 'all', 'all'];
+    const mine = grants.filter((g) => g.permission === permission);
+    const list = (xs: string[]) => (xs.length ? [...new Set(xs)].join('<br>') : '—');
+    const calls = contracts.filter((c) => c.access.kind === 'anyOf' && c.access.permissions.includes(permission)).map(callText);
+    return [code(permission), text(group), list(mine.filter((g) => g.column === 'screens').map((g) => g.text)), list(mine.filter((g) => g.column === 'actions').map((g) => g.text)), list(calls)];
+  });
+
+  const ruleScreens = screens
+    .filter((s) => p(s.value, 'access') && p(p(s.value, 'access')!.value, 'rule'))
+    .map((s) => {
+      const access = p(s.value, 'access')!.value;
+      const perms = items(p(access, 'permissions')?.value)
+        .map((i) => str(i.value))
+        .filter((x): x is string => !!x);
+      return [code(s.id), code(str(p(s.value, 'route')?.value) ?? '?'), asWritten(p(access, 'rule')), perms.length ? perms.map(code).join(', ') : '—'];
+    });
+  const openCalls = contracts
+    .filter((c) => c.access.kind !== 'anyOf')
+    .map((c) => [callText(c), code(c.name), c.access.kind === 'public' ? 'public (no sign-in)' : c.access.kind === 'authenticated' ? 'any signed-in user' : `not readable: ${code(c.access.kind === 'unknown' ? c.access.written : '?')}`]);
+
+  return document([
+    [
+      GENERATED_MARK,
+      '# Permission matrix',
+      '',
+      `What each permission unlocks: the screens it opens, the actions it shows and the API calls it may make. Read from the screen definitions in ${code('screens/')} and the call contracts in ${code('src/api/')}; the catalogue is ${code('src/domain/permissions.ts')}. A user holding ${code(SUPER_PERMISSION)} holds every permission. A screen or call open to any of several permissions appears under each of them.`,
+    ],
+    ['## By permission', '', ...table(['Permission', 'Group', 'Screens', 'Actions', 'API calls'], rows)],
+    ['## Screens behind a rule', '', 'Who may open these is decided by a named rule rather than a list of permissions alone.', '', ...table(['Screen', 'Route', 'Rule', 'Permissions listed'], ruleScreens)],
+    ['## Calls without a permission', '', ...table(['Call', 'Contract', 'Access'], openCalls)],
+  ]);
+}

@@ -1,0 +1,93 @@
+/** The published wire contract: OpenAPI 3.1 from the zod schemas of src/api, committed and served. */
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { allCalls } from '../../src/api';
+import { buildOpenApiDocument, openApiJson, operationIdOf } from '../../src/api/openapi';
+import { registerOpenApi } from '../../src/server/http/openapi';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const doc = buildOpenApiDocument() as Json;
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const result = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('has every call as POST /api/<path>, and nothing else', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(allCalls.map((c) => `/api/${c.path}`).sort());
+    for (const c of allCalls) {
+      const item = doc.paths[`/api/${c.path}`];
+      expect(Object.keys(item)).toEqual(['post']);
+      expect(item.post.operationId).toBe(operationIdOf(c.path));
+      expect(item.post.summary).toBe(c.summary);
+    }
+  });
+
+  it('states the access rule (x-permissions) and the bearer security, except for public calls', () => {
+    for (const c of allCalls) {
+      const op = doc.paths[`/api/${c.path}`].post;
+      expect(op['x-permissions']).toEqual(typeof c.access === 'string' ? c.access : { anyOf: [...c.access.anyOf] });
+      expect(op.security).toEqual(c.access === 'public' ? [] : [{ bearerAuth: [] }]);
+      expect(Object.keys(op.responses)).toEqual(c.access === 'public' ? ['200', '400'] : ['200', '400', '401', '403']);
+    }
+    expect(doc.paths['/api/user/list'].post['x-permissions']).toEqual({ anyOf: ['user-view'] });
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+
+  it('describes the request body from the request schema and the reply as { statusCode, data }', () => {
+    const create = doc.paths['/api/user/create'].post;
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UserCreateRequest' });
+    const req = doc.components.schemas.UserCreateRequest;
+    expect(req.additionalProperties).toBe(false);
+    expect(req.required).toContain('password');
+    expect(req.properties.contact.pattern).toBe('^\\d{10}$');
+    const reply = doc.components.schemas.UserCreateReply;
+    expect(reply.required).toEqual(['statusCode', 'data']);
+    expect(reply.properties.data).toEqual({ $ref: '#/components/schemas/UserCreateData' });
+    expect(doc.components.schemas.UserCreateData.properties.changeRequestId).toEqual({ type: 'number' });
+    // defaults make request fields optional: the list call accepts {}
+    expect(doc.components.schemas.UserListRequest.required ?? []).toEqual([]);
+    expect(doc.paths['/api/user/list'].post.requestBody.required).toBe(false);
+  });
+
+  it('describes the error replies as { statusCode, data: { message } }', () => {
+    expect(doc.components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorReply' });
+    const error = doc.components.schemas.ErrorReply;
+    expect(error.required).toEqual(['statusCode', 'data']);
+    expect(error.properties.data.required).toEqual(['message']);
+  });
+
+  it('every $ref resolves', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const r of new Set(refs)) {
+      const path = r.slice('"$ref":"#/'.length, -1).split('/');
+      let node: unknown = doc;
+      for (const part of path) node = (node as Json)?.[part];
+      expect(node, r).toBeDefined();
+    }
+  });
+});
+
+describe('publishing', () => {
+  it('generated/openapi.json is the document (run `npm run codegen` when this fails)', () => {
+    expect(readFileSync('generated/openapi.json', 'utf8')).toBe(openApiJson(buildOpenApiDocument()));
+  });
+
+  it('the server serves it at GET /api/openapi.json', async () => {
+    const app = Fastify();
+    registerOpenApi(app);
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toBe(readFileSync('generated/openapi.json', 'utf8'));
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The generated files: committed, and equal to a fresh generation (so a pull request that changes a
+ * definition shows its spec diff), read generically from source.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateAll, generateScreenSpecs, GENERATED_DIR } from '../../codegen/build';
+import { GENERATED_MARK } from '../../codegen/markdown';
+import { screens } from '../../screens';
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+}
+
+describe('generated/', () => {
+  let fresh = new Map<string, string>();
+  beforeAll(() => {
+    fresh = generateAll();
+  });
+
+  it('is up to date: every file equals a fresh generation (run `npm run codegen` when this fails)', () => {
+    const stale = [...fresh].filter(([path, content]) => !existsSync(path) || readFileSync(path, 'utf8') !== content).map(([path]) => path);
+    const extra = filesUnder(GENERATED_DIR).filter((f) => !fresh.has(f.split('\\').join('/')));
+    expect({ stale, extra }, 'generated/ is out of date: run npm run codegen').toEqual({ stale: [], extra: [] });
+  });
+
+  it('has one spec per registered screen, a permission matrix, the OpenAPI document and a README', () => {
+    for (const s of screens) expect(fresh.has(`generated/screens/${s.id}.md`), s.id).toBe(true);
+    for (const f of ['generated/permission-matrix.md', 'generated/openapi.json', 'generated/README.md']) expect(fresh.has(f), f).toBe(true);
+  });
+
+  it('marks every Markdown file generated, with no timestamp', () => {
+    for (const [path, content] of fresh) {
+      if (path.endsWith('.md')) expect(content.split('\n')[0], path).toBe(GENERATED_MARK);
+      expect(content, path).not.toMatch(/\b20\d\d-\d\d-\d\d[ T]\d\d:\d\d/);
+      expect(content.endsWith('\n') && !content.endsWith('\n\n'), path).toBe(true);
+    }
+  });
+
+  it('is the same on a second run (stable order)', () => {
+    expect([...generateAll()]).toEqual([...fresh]);
+  });
+
+  it('the users spec shows guard names with their doc comments and the form rules with exact messages', () => {
+    const users = fresh.get('generated/screens/users.md')!;
+    expect(users).toContain('| Access | any of `user-view` (or `super-permission`) |');
+    expect(users).toContain('| Menu | Administrator › Users (order 10; links to `/users`) |');
+    expect(users).toContain('| Contact Number | `contact_number` | text (default) |');
+    expect(users).toContain('### Change Password (`changePassword`)');
+    expect(users).toContain('- Guard: `isUnlocked` (`src/domain/guards.ts`) — The row is open for a new change (edit, password change, activate/deactivate).');
+    const create = fresh.get('generated/screens/users.create.md')!;
+    expect(create).toContain('| `contact` | `regex(/^\\d{10}$/)` | `.regex(patterns.contact10, messages.contact)` | `Please enter a valid contact number` |');
+    expect(create).toContain('| `password` | Password | password | yes | generate: true |');
+    expect(fresh.get('generated/screens/users.edit.md')).not.toContain('| `password` | Password |');
+  });
+
+  it('the permission matrix names screens, actions and calls per permission', () => {
+    const matrix = fresh.get('generated/permission-matrix.md')!;
+    expect(matrix).toContain('| `user-password-reset` | User | — | Row action “Change Password” on `users`, guard `isUnlocked` | `POST /api/user/change-password` |');
+    expect(matrix).toContain('| `POST /api/auth/login` | `login` | public (no sign-in) |');
+  });
+
+  it('a screen added to screens/ but not to the registry gets a spec that says so', () => {
+    const extra = `import type { CustomScreen } from '../src/console/definitions';
+export const helpScreen: CustomScreen = { kind: 'custom', id: 'help', route: '/help', title: 'Help', component: 'Help', access: { anyOf: ['user-view'] } };
+`;
+    const files = generateAll({ overrides: { 'screens/help.ts': extra } });
+    expect(files.get('generated/screens/help.md')).toContain('**Not in the registry** (`screens/index.ts`)');
+    expect(files.get('generated/permission-matrix.md')).toBe(fresh.get('generated/permission-matrix.md'));
+  });
+});
+
+describe('reading definitions generically', () => {
+  let specs = new Map<string, string>();
+  beforeAll(() => {
+    specs = generateScreenSpecs({ files: ['tests/fixtures/codegen/generic.ts'] });
+  });
+
+  it('reads screens made by a factory, with the factory arguments applied', () => {
+    const report = specs.get('fixture.role-report')!;
+    expect(report).toContain('| Route | `/fixture/role-report` |');
+    expect(report).toContain('| Level | `user_level` | integer | whole number, right-aligned; \'-\' when empty | no |');
+    expect(report).toContain('- Runs: go to `` (row) => `${route}/${row.id}` ``');
+  });
+
+  it('shows properties it does not know as written, on screens and on columns', () => {
+    const report = specs.get('fixture.role-report')!;
+    expect(report).toContain('| `helpUrl` | `/help/role-report` |');
+    expect(report).toContain('| Name | `role_name` | text (default) | as text; \'-\' when empty | yes | width: `240` |');
+    const approvals = specs.get('fixture.approvals')!;
+    expect(approvals).toContain('| Kind | approval |');
+    expect(approvals).toContain('| `queue` | `roles` |');
+  });
+
+  it('shows a call action: the contract followed to its path and access, confirm, comment and messages', () => {
+    const report = specs.get('fixture.role-report')!;
+    expect(report).toContain('- Runs: `POST /api/fixture/role/hold` (`roleHold`) — any of `role-edit`');
+    expect(report).toContain('- Guard: `canHoldRole` (`tests/fixtures/codegen/generic.ts`) — The role may be held: it is active and not locked.');
+    expect(report).toContain('- Guard: `({ row }) => row.user_level > 1`');
+    expect(report).toContain('- Asks for: Comment, at most 200 characters, required message `Please enter a comment`');
+  });
+
+  it('reads refinements of a form schema with their messages', () => {
+    expect(specs.get('fixture.hold')).toContain("| `(whole form)` | `refine((v) => v.comment.trim() !== '')` |");
+    expect(specs.get('fixture.hold')).toContain('| `Comment cannot be blank` |');
+  });
+});
