@@ -94,7 +94,7 @@ describe('maker-checker round trip for a new console user', () => {
     await screenshot(page, 'approval-modal');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('User approved successfully').waitFor();
-    await expect(row.count()).resolves.toBe(0); // the request left the panel
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0); // the request left the panel
     await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(newUser.username);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: newUser.username, exact: true }).waitFor();

@@ -7,13 +7,15 @@
  * `disabled` is 0 (active) or 1, `locked` is 1 while a change request on the row is pending, and
  * `version` counts applied changes (a change request remembers the version it was made against).
  */
+import { sharedDataMigrations } from './migrations/sharedData';
+
 export interface Migration {
   readonly id: number;
   readonly name: string;
   readonly sql: string;
 }
 
-export const migrations: readonly Migration[] = [
+const foundation: readonly Migration[] = [
   {
     id: 1,
     name: 'foundation: console users, roles, reference data, change requests, activity log, sign-in',
@@ -158,3 +160,10 @@ CREATE TABLE app_settings (
 `,
   },
 ];
+
+/**
+ * Every migration: the foundation above, then one file per area under ./migrations/, each owning a
+ * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
+ * KYC and reports 40..49, hardening 50..59).
+ */
+export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations];

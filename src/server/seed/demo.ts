@@ -2,6 +2,7 @@
  * Demo data: reference data, the four demo roles and users (admin, maker, checker, auditor, password
  * Demo@Pass1) and a realistic staff list. Deterministic, with dates relative to `now`.
  */
+import { insertCountries } from './countries';
 import { allPermissions, SUPER_PERMISSION, type Permission } from '../../domain/permissions';
 import { DEFAULT_SCRYPT_N, hashPassword } from '../auth/passwords';
 import type { Db } from '../db/db';
@@ -137,8 +138,22 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
       );
     }
     return true;
+  }).then(async (seeded) => {
+    if (seeded) for (const seedArea of areaSeeders) await seedArea(db, { now, scryptN: options.scryptN });
+    return seeded;
   });
 }
+
+export interface AreaSeedContext {
+  now: Date;
+  scryptN?: number;
+}
+
+/**
+ * The demo data of each area, run in this order after the console users (each area owns its seeder
+ * file under src/server/seed/; countries first, app users before the transactions that reference them).
+ */
+export const areaSeeders: readonly ((db: Db, ctx: AreaSeedContext) => Promise<void>)[] = [(db) => insertCountries(db)];
 
 /** Reference data; rows that already exist (by code) are left as they are. */
 export async function insertReferenceData(db: Db, at: Date): Promise<void> {
