@@ -6,7 +6,10 @@ import { screens } from '../screens';
 import { buildRouter } from './console/router';
 import { assertDefinitions } from './console/checks';
 import { hasRowModal } from './console/views/RowActions';
+import { applyTheme, currentTheme } from './console/shell';
 import './styles.css';
+
+applyTheme(currentTheme());
 
 assertDefinitions(screens, { hasModal: hasRowModal, menuRoutes: ['/resetPassword'] });
 const router = buildRouter(screens);

@@ -19,6 +19,41 @@ export function Logo({ className = '' }: { className?: string }) {
   );
 }
 
+export type Theme = 'light' | 'dark';
+const THEME_KEY = 'theme';
+
+/** The theme: the stored choice, else the system's preference. */
+export function currentTheme(): Theme {
+  const stored = localStorage.getItem(THEME_KEY);
+  if (stored === 'light' || stored === 'dark') return stored;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+export function applyTheme(theme: Theme) {
+  document.documentElement.classList.toggle('dark', theme === 'dark');
+  document.documentElement.classList.toggle('light', theme === 'light');
+}
+
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      type="button"
+      className="rounded-md px-2 py-1 text-sm text-ink-soft hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent"
+      aria-label={`Switch to ${next} theme`}
+      title={`Switch to ${next} theme`}
+      onClick={() => {
+        localStorage.setItem(THEME_KEY, next);
+        applyTheme(next);
+        setTheme(next);
+      }}
+    >
+      {theme === 'dark' ? '☀' : '☾'}
+    </button>
+  );
+}
+
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
@@ -35,14 +70,15 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
     <div className="flex min-h-screen flex-col bg-canvas text-ink">
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
-        <div className="relative">
+        <div className="relative flex items-center gap-2">
+          <ThemeToggle />
           <button type="button" className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
             <span className="grid h-7 w-7 place-items-center rounded-full bg-accent/15 text-xs font-semibold uppercase text-accent">{(user.username || 'U').slice(0, 1)}</span>
             <span data-testid="username">{user.username || 'User'}</span>
             <span aria-hidden="true">▾</span>
           </button>
           {menuOpen && (
-            <div role="menu" className="absolute right-0 mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg">
+            <div role="menu" className="absolute right-0 top-full mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg">
               <Link role="menuitem" to="/resetPassword" className="block px-3 py-1.5 text-sm hover:bg-muted" onClick={() => setMenuOpen(false)}>
                 Reset Password
               </Link>
