@@ -3,6 +3,11 @@ import type { AnyScreen } from '../src/console/definitions';
 import { auditDashboardScreen, dashboardScreen, loginScreen, resetPasswordScreen } from './session';
 import { userCreateScreen, userEditScreen, usersScreen } from './users';
 import { roleCreateScreen, roleEditScreen, rolesScreen } from './roles';
+import { transactionScreens } from './transactions';
+import { kycScreen } from './kyc';
+import { activityLogsScreen, userActivityLogsScreen } from './activityLogs';
+import { instantSettlementReportScreen, settlementReportScreen } from './settlement';
+import { masterDataScreens } from './masterData';
 
 export const screens: readonly AnyScreen[] = [
   loginScreen,
@@ -15,4 +20,11 @@ export const screens: readonly AnyScreen[] = [
   rolesScreen,
   roleCreateScreen,
   roleEditScreen,
+  ...transactionScreens,
+  kycScreen,
+  activityLogsScreen,
+  userActivityLogsScreen,
+  settlementReportScreen,
+  instantSettlementReportScreen,
+  ...masterDataScreens,
 ];

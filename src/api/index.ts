@@ -3,8 +3,13 @@ import type { CallContract } from './contract';
 import { authCalls } from './auth';
 import { userCalls } from './users';
 import { roleCalls } from './roles';
+import { transactionCalls } from './transactions';
+import { dashboardCalls } from './dashboard';
+import { kycCalls } from './kyc';
+import { reportCalls } from './reports';
+import { masterDataCalls } from './masterData';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

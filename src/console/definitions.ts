@@ -62,6 +62,12 @@ export type CellKind =
   | 'tags'
   | 'image'
   | 'yesNo'
+  /** A review state as a tag: APPROVED green, PENDING yellow, anything else red (e.g. KYC status). */
+  | 'approval'
+  /** A rate: 4 decimals with thousands separators, right-aligned (e.g. a settlement rate). */
+  | 'rate'
+  /** A payment state as a tag: SUCCESS green, PENDING and HOLD yellow, REFUNDED blue, anything else red; '-' when empty. */
+  | 'paymentStatus'
   /** A list of objects (e.g. dependants) shown in an expandable panel; exported as text lines. */
   | 'list';
 
@@ -116,16 +122,34 @@ export type RowActionRun<Row> =
       readonly input?: { readonly label: string; readonly maxLength: number; readonly requiredMessage: string };
       readonly success: (row: Row) => string;
       readonly failure: string;
+      /** Default true: a failure shows the server's message when it sends one; false: always `failure`. */
+      readonly serverMessage?: boolean;
     }
-  /** A modal registered with the runtime by name (e.g. 'changePassword', 'images'). */
-  | { readonly kind: 'modal'; readonly modal: string };
+  /** A modal registered with the runtime by name (e.g. 'changePassword'). */
+  | { readonly kind: 'modal'; readonly modal: string }
+  /**
+   * The row's images in a dialog titled `title` (e.g. 'User Images'): each image field of the row with
+   * its label; a missing image shows the placeholder, an `optional` one is left out when missing.
+   */
+  | { readonly kind: 'images'; readonly title: string; readonly images: readonly ImageOfRow<Row>[] };
+
+export interface ImageOfRow<Row> {
+  readonly key: Extract<keyof Row, string>;
+  readonly label: string;
+  /** Left out when the row has no image for it (e.g. a passport has no back). */
+  readonly optional?: boolean;
+}
 
 export interface RowAction<Row> {
   readonly id: string;
   readonly label: string | ((row: Row) => string);
   readonly permission: Permission;
+  /** Also shown to holders of any of these (e.g. an auditor's view permission for a view-only action). */
+  readonly anyOf?: readonly Permission[];
   /** Shown only when this guard holds. The server calls the same guard before acting. */
   readonly when?: Guard<Row>;
+  /** Shown on locked rows too, beside the lock: for actions that change nothing (viewing, navigating). */
+  readonly showWhenLocked?: boolean;
   readonly run: RowActionRun<Row>;
 }
 
@@ -181,8 +205,8 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   /** Totals under the table, read from the whole reply. */
   readonly footer?: TotalsFooter;
   /**
-   * Tabs over the same filters and columns: each tab may have its own source and footer, and may
-   * drop the row actions.
+   * Tabs over the same filters and columns: each tab may have its own source, footer and exports
+   * (else the screen's), and may drop the row actions.
    */
   readonly tabs?: readonly ListTab<Row>[];
 }
@@ -203,11 +227,20 @@ export interface TotalsFooter {
 export interface ListTab<Row> {
   readonly id: string;
   readonly label: string;
+  /** Default: the screen's source. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly source?: ListSource<Row, any>;
+  /** Default: the screen's footer. */
   readonly footer?: TotalsFooter;
   /** Default true. */
   readonly rowActions?: boolean;
+  /** Default: the screen's exports (file name and title). */
+  readonly exports?: { readonly fileBase: string; readonly title: string };
+}
+
+/** A source typed by its call, for a tab: `defineListSource<Row>()({ call, request, rows })`. */
+export function defineListSource<Row>() {
+  return <C extends CallContract>(source: ListSource<Row, C>): ListSource<Row, C> => source;
 }
 
 export function defineListScreen<Row>() {
@@ -256,7 +289,63 @@ export type FormField<Values, Options> =
       readonly groups: (ctx: FieldContext<Values, Options>) => readonly { readonly title: string; readonly items: readonly string[] }[];
       /** Display-only: the ticked items are derived, not edited. */
       readonly derived?: (ctx: FieldContext<Values, Options>) => readonly string[];
-    });
+    })
+  /**
+   * An image upload with a preview. The value is the new image's base64 text (no `data:` prefix) or,
+   * unchanged on edit, the stored path it was loaded with; '' when none.
+   */
+  | (FieldBase<Values> & { readonly kind: 'image' } & ImageSpec)
+  /**
+   * `count` image slots, each with a link. The value is a list of `count` `{ image, link }` (an empty
+   * slot has image ''); images as in the 'image' kind. Errors are read at `<key>.<n>.image` and `.link`.
+   */
+  | (FieldBase<Values> & { readonly kind: 'imageSlots'; readonly count: number; readonly image: ImageSpec; readonly linkLabel: string; readonly linkMaxLength: number })
+  /**
+   * A tag picker: a select of options, an Add button and removable tags. The value is the list of
+   * chosen option values; an option is offered only once. `exclusive`: a value that stands alone
+   * (e.g. 'ALL'): adding it replaces the others, adding another removes it.
+   */
+  | (FieldBase<Values> & { readonly kind: 'tags'; readonly options: (ctx: FieldContext<Values, Options>) => readonly Option[]; readonly exclusive?: string })
+  /**
+   * A date picker (value 'yyyy-MM-dd', locale en-CA). `follows`: another date field this one may not
+   * precede: its minimum is that field's value, and it moves up to it when that field passes it.
+   */
+  | (FieldBase<Values> & { readonly kind: 'date'; readonly follows?: Extract<keyof Values, string> })
+  /** A version in numeric boxes joined as major.minor.patch+build; `parts` are the boxes' labels. */
+  | (FieldBase<Values> & { readonly kind: 'version'; readonly parts: readonly string[]; readonly maxDigits: number })
+  /** Toggle buttons choosing any of the options; the value is the list of chosen values. */
+  | (FieldBase<Values> & { readonly kind: 'toggles'; readonly options: readonly Option[] })
+  /** An on/off switch; the value is 1 (on) or 0 (off). */
+  | (FieldBase<Values> & { readonly kind: 'switch' })
+  /**
+   * A rate: digits only, entered from the right (typing 1, 2 gives 0.0012 with 4 decimals), shown
+   * with comma grouping; Backspace resets it to zero. The value is a number.
+   */
+  | (FieldBase<Values> & { readonly kind: 'rate' } & RateSpec);
+
+/** How an image field accepts and shows an image. */
+export interface ImageSpec {
+  /** The formats accepted as uploaded ('png', 'jpeg'), unless `toPng`. */
+  readonly formats: readonly ('png' | 'jpeg')[];
+  /** The image (after conversion) must be smaller than this many bytes. */
+  readonly maxBytes: number;
+  /** Any picture the browser can read is converted to PNG, scaled to fit this box (pixels). */
+  readonly toPng?: { readonly maxWidth: number; readonly maxHeight: number };
+  /** The preview's display size, in CSS pixels. */
+  readonly width: number;
+  readonly height: number;
+  /** A hint under the picker (e.g. 'Image size should be under 100 KB'). */
+  readonly hint?: string;
+  /** The message for a file that is not an accepted image or is too large. */
+  readonly invalidMessage: string;
+}
+
+export interface RateSpec {
+  /** Decimal places (e.g. 4). */
+  readonly decimals: number;
+  /** Most digits the input takes (e.g. 10). */
+  readonly maxDigits: number;
+}
 
 export interface FormScreen<Values extends Record<string, unknown>, Options = unknown> extends ScreenBase {
   readonly kind: 'form';

@@ -11,6 +11,15 @@ export function formatAmount(value: unknown): string {
 }
 
 /** Date-times in local format; '-' for missing, unreadable, or a year before 1000 (placeholder times). */
+const rateFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+/** Rates: 4 decimals with thousands separators. */
+export function formatRate(value: unknown): string {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (value === null || value === undefined || value === '' || Number.isNaN(n)) return '-';
+  return rateFormat.format(n);
+}
+
 export function formatDateTime(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   const d = value instanceof Date ? value : parseISO(String(value));
@@ -27,8 +36,8 @@ export function formatDate(value: unknown): string {
 
 /** A comparable key for sorting a cell: numbers as numbers, dates as epoch ms, the rest as lower-case text. */
 export function sortKeyOf(value: unknown, kind: string | undefined): number | string {
-  if (value === null || value === undefined) return kind === 'integer' || kind === 'amount' || kind === 'datetime' ? -Infinity : '';
-  if (kind === 'integer' || kind === 'amount') {
+  if (value === null || value === undefined) return kind === 'integer' || kind === 'amount' || kind === 'rate' || kind === 'datetime' ? -Infinity : '';
+  if (kind === 'integer' || kind === 'amount' || kind === 'rate') {
     const n = Number(value);
     return Number.isNaN(n) ? -Infinity : n;
   }

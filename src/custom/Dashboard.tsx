@@ -1,35 +1,189 @@
-/** The home screen after sign-in. The charts of the app and audit dashboards are their own issue. */
-import { Link } from '@tanstack/react-router';
-import { useSession } from '../console/session';
-import { menuFor } from '../console/access';
-import { screens } from '../../screens';
+/**
+ * The app dashboard (/dashboard, spec 000 §2): the counts strip, the All Transactions table with its
+ * period filter, and five charts. Each widget makes its own call and fails on its own.
+ */
+import { useState } from 'react';
+import {
+  appUsersByCountry,
+  currencyWiseTransactionValues,
+  overallTransactionCounts,
+  totalAppUsersByMonth,
+  totalCountsAndValues,
+  totalTransactionsByMonth,
+  totalTransactionValues,
+  TRANSACTION_TABLE_LIMIT,
+  type TransactionTableRow,
+} from '../api/dashboard';
+import { BarChart, formatCount, formatMoney, LineChart, PieChart } from '../console/charts';
+import { DataTable } from '../console/views/DataTable';
 import { PageHeader } from '../console/views/PageHeader';
+import { defaultPeriod, PeriodFilter, periodBodyOf } from '../console/ui/PeriodFilter';
+import type { Column } from '../console/definitions';
+import { formatAmount } from '../console/format';
+import { Figures, Panel, shown, StatCard } from './dashboard/parts';
+import { useDashboardCall } from './dashboard/useDashboardCall';
 
-export default function Dashboard({ title = 'Dashboard' }: { title?: string }) {
-  const user = useSession();
-  const groups = menuFor(screens, user?.permissions ?? []).filter((g) => g.section !== 'Main');
+export const DASHBOARD_PAGE_SIZE = 5;
+const STRIP_SERVICES = 'Remittances, bill payments, EChannelling and Thyaga';
+
+const transactionColumns: readonly Column<TransactionTableRow>[] = [
+  { key: 'id', header: 'ID', kind: 'integer' },
+  { key: 'type', header: 'Type' },
+  { key: 'amount', header: 'Amount (LKR)', kind: 'amount' },
+  { key: 'initiated_time', header: 'Initiated Time', kind: 'datetime' },
+];
+
+export default function Dashboard() {
   return (
-    <div className="flex flex-col gap-6">
-      <PageHeader screen={{ title, breadcrumb: [{ label: title }] }} />
-      <p className="text-sm text-ink-soft">
-        Signed in as <strong className="text-ink">{user?.username || 'User'}</strong>.
-      </p>
-      <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
-        {groups.map((g) => (
-          <section key={g.section} className="rounded-md border border-line bg-surface p-4">
-            <h2 className="mb-2 text-sm font-semibold">{g.section}</h2>
-            <ul className="flex flex-col gap-1 text-sm">
-              {g.items.map((i) => (
-                <li key={i.to}>
-                  <Link to={i.to} className="text-accent hover:underline">
-                    {i.label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+    <div className="flex flex-col gap-4">
+      <PageHeader screen={{ title: 'Dashboard', breadcrumb: [{ label: 'Dashboard' }] }} />
+      <CountsStrip />
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <AllTransactions />
+        <CategoryPie />
+      </div>
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <UsersByCountryPie />
+        <CurrencyBars />
+      </div>
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <MonthlyTransactionBars />
+        <RegistrationsLine />
       </div>
     </div>
+  );
+}
+
+function CountsStrip() {
+  const { data, status } = useDashboardCall(totalCountsAndValues, {});
+  const count = (v: number | undefined) => shown(status, v === undefined ? undefined : formatCount(v));
+  return (
+    <section aria-label="Totals" className="flex flex-col gap-3">
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
+        <StatCard accent label="Total no of Remittance Transactions" value={count(data?.totalTransactions)} status={status} tip={`${STRIP_SERVICES}, every status.`} />
+        <StatCard
+          accent
+          label="Total Value of Transactions (LKR)"
+          value={shown(status, data && formatAmount(data.totalValueLKR))}
+          status={status}
+          tip={
+            <Figures
+              rows={[
+                ['All four services', data ? formatAmount(data.totalValueLKR) : '–'],
+                ['Remittances', data ? formatAmount(data.totalCeftValueLKR) : '–'],
+              ]}
+            />
+          }
+          sub={<span className="text-xs text-ink-soft">Successful transactions only</span>}
+        />
+      </div>
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
+        <StatCard label="Remittances" value={count(data?.ceftTransactions)} status={status} />
+        <StatCard label="Bill Payments" value={count(data?.billTransactions)} status={status} />
+        <StatCard label="EChannelling" value={count(data?.ecTransactions)} status={status} />
+        <StatCard label="Thyaga" value={count(data?.thyagaTransactions)} status={status} />
+        <StatCard label="Users" value={count(data?.appUsers)} status={status} />
+      </div>
+    </section>
+  );
+}
+
+function AllTransactions() {
+  const [period, setPeriod] = useState(() => defaultPeriod(7));
+  const body = periodBodyOf(period);
+  const { data, status, busy } = useDashboardCall(totalTransactionValues, body);
+  const rows = data?.transactions ?? [];
+  const note =
+    status === 'failed'
+      ? 'The transactions could not be loaded.'
+      : data
+        ? data.count > rows.length
+          ? `The latest ${formatCount(rows.length)} of ${formatCount(data.count)} transactions from ${data.from} to ${data.to}.`
+          : `${formatCount(data.count)} ${data.count === 1 ? 'transaction' : 'transactions'} from ${data.from} to ${data.to}.`
+        : 'Loading…';
+  return (
+    <Panel title="All Transactions" busy={busy} controls={<PeriodFilter value={period} onChange={setPeriod} />}>
+      <p className="text-xs text-ink-soft" aria-live="polite" data-testid="transactions-note">
+        {note}
+      </p>
+      <DataTable
+        columns={transactionColumns}
+        rows={rows}
+        pageSize={DASHBOARD_PAGE_SIZE}
+        defaultSort={{ key: 'initiated_time', desc: true }}
+        caption={`All Transactions (at most ${TRANSACTION_TABLE_LIMIT})`}
+        emptyMessage={status === 'loading' ? 'Loading…' : 'No transactions in this period.'}
+      />
+    </Panel>
+  );
+}
+
+function CategoryPie() {
+  const { data, status } = useDashboardCall(overallTransactionCounts, {});
+  return (
+    <PieChart
+      title="Transactions by Category"
+      status={status}
+      valueLabel="Transactions"
+      slices={(data?.categories ?? []).map((label, i) => ({ label, value: data?.counts[i] ?? 0 }))}
+      emptyMessage="No transactions yet."
+    />
+  );
+}
+
+function UsersByCountryPie() {
+  const { data, status } = useDashboardCall(appUsersByCountry, {});
+  return (
+    <PieChart
+      title="App Users by Country"
+      status={status}
+      valueLabel="App users"
+      slices={(data?.countries ?? []).map((label, i) => ({ label, value: data?.counts[i] ?? 0 }))}
+      emptyMessage="No app users yet."
+    />
+  );
+}
+
+function CurrencyBars() {
+  const { data, status } = useDashboardCall(currencyWiseTransactionValues, {});
+  return (
+    <BarChart
+      title="Transaction Value by Currency (USD)"
+      status={status}
+      categories={data?.currencies ?? []}
+      series={[{ name: 'Amount (USD)', data: data?.amounts ?? [] }]}
+      valueFormat={formatMoney}
+      categoryLabel="Currency"
+      emptyMessage="No successful transactions yet."
+    />
+  );
+}
+
+function MonthlyTransactionBars() {
+  const { data, status } = useDashboardCall(totalTransactionsByMonth, {});
+  return (
+    <BarChart
+      title="Transactions per Month"
+      status={status}
+      categories={data?.monthNames ?? []}
+      series={data?.transactions ?? []}
+      layout="stacked"
+      categoryLabel="Month"
+      emptyMessage="No transactions in the last 12 months."
+    />
+  );
+}
+
+function RegistrationsLine() {
+  const { data, status } = useDashboardCall(totalAppUsersByMonth, {});
+  return (
+    <LineChart
+      title="App User Registrations per Month"
+      status={status}
+      categories={data?.monthNames ?? []}
+      series={[{ name: 'Registrations', data: data?.users ?? [] }]}
+      categoryLabel="Month"
+      emptyMessage="No registrations in the last 12 months."
+    />
   );
 }

@@ -80,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);
+  (await import('./http/images')).registerImages(app, options.db);
   await registerStaticFiles(app, options.staticDir);
   return app;
 }

@@ -2,7 +2,14 @@
  * A valid request body for every call of the contract (tests assert that each one parses), so that
  * tests iterating over the contract can send something acceptable, then break it.
  */
+import { kycReportsSamples } from './samplesKycReports';
+import { masterDataSamples } from './samplesMasterData';
+import { transactionSamples } from './samplesTransactions';
+
 export const sampleBodies: Record<string, unknown> = {
+  ...kycReportsSamples,
+  ...masterDataSamples,
+  ...transactionSamples,
   'auth/login': { username: 'admin', password: 'Demo@Pass1' },
   'auth/token': {},
   'auth/logout': {},
@@ -40,6 +47,26 @@ export const sampleBodies: Record<string, unknown> = {
   'role/get-for-edit': { id: 2 },
   'role/edit': { id: 4, role_name: 'Auditor', user_type: 'BACKEND', user_level: 2, permissions: ['user-view', 'super-permission'], disabled: 0 },
   'role/approve': { changeRequestID: 1, actionTaken: 'approve' },
+  // dashboards
+  'dashboard/totalTransactionValues': { range: 7 },
+  'dashboard/overallTransactionCounts': {},
+  'dashboard/getAppUsersByCountry': {},
+  'dashboard/currencyWiseTransactionValues': {},
+  'dashboard/getTotalTransactionsByMonth': {},
+  'dashboard/totalCountsAndValues': {},
+  'dashboard/getTotalAppUsersByMonth': {},
+  'dashboard/getActiveUsers': {},
+  'dashboard/getAppUsersAndBeneficiariesCount': {},
+  'dashboard/getTransactionValues': { range: 30, fromDate: '', toDate: '' },
+  'dashboard/getCeftTransactionTableData': { range: 'MONTHLY' },
+  'dashboard/getBillerTransactionTableData': { range: 'YEARLY' },
+  'dashboard/getThyagaTransactionTableData': { range: 'WEEKLY' },
+  'dashboard/getEchTransactionTableData': { range: 'MONTHLY' },
+  'dashboard/TopUsers': { range: 1 },
+  'dashboard/getTopBillers': { range: 365 },
+  'dashboard/AllTranCount': { range: 'WEEKLY' },
+  'dashboard/CountryWiseAppUserCount': { range: 0, fromDate: '2026-01-01T00:00:00', toDate: '2026-01-31T23:59:59' },
+  'dashboard/remittanceByYear': { year: 2026, measure: 'count' },
 };
 
 export function sampleBody(path: string): unknown {

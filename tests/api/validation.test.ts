@@ -34,10 +34,12 @@ describe('request bodies', () => {
 
   it('refuses extra properties such as locked and status, naming them', async () => {
     for (const c of allCalls) {
-      const body = { ...(sampleBody(c.path) as object), locked: 0, status: 'Active' };
+      // a call whose body has a status of its own (the Send Money status filter) gets only locked
+      const ownsStatus = 'status' in shapeOf(c.request);
+      const body = { ...(sampleBody(c.path) as object), locked: 0, ...(ownsStatus ? {} : { status: 'Active' }) };
       const reply = await server.call(c.path, body, tokenFor(c.path));
       expect(reply.statusCode, c.path).toBe(400);
-      expect(reply.data.message, c.path).toBe('locked, status: Unrecognized keys: "locked", "status"');
+      expect(reply.data.message, c.path).toBe(ownsStatus ? 'locked: Unrecognized key: "locked"' : 'locked, status: Unrecognized keys: "locked", "status"');
     }
   });
 

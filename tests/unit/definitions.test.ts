@@ -26,14 +26,15 @@ describe('the screen registry', () => {
 describe('menus by permission (spec 000 §2)', () => {
   const labels = (perms: string[]) => menuFor(screens, perms).map((g) => `${g.section}: ${g.items.map((i) => i.label).join(', ')}`);
   it('super user sees everything but the audit dashboard', () => {
-    expect(labels(['super-permission'])).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
+    // the IPG Provider Currencies entry is hidden from super users (spec 002 §2)
+    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
   });
   it('maker and checker see the administrator menu', () => {
-    expect(labels(maker)).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
-    expect(labels(checker)).toEqual(['Main: Dashboard', 'Administrator: Users, Roles']);
+    expect(labels(maker)).toEqual(['Main: Dashboard, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
+    expect(labels(checker)).toEqual(['Main: Dashboard, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
   });
-  it('the auditor sees only the audit dashboard', () => {
-    expect(menuFor(screens, auditor).map((g) => g.items.map((i) => i.to))).toEqual([['/AuditDashboard']]);
+  it('the auditor sees the audit dashboard, App Users (auditor-app-user-view) and the auditor reports', () => {
+    expect(menuFor(screens, auditor).map((g) => g.items.map((i) => i.to))).toEqual([['/AuditDashboard'], ['/appUsers'], ['/AllCeftTransactions', '/AuditerBillPayments', '/AuditerThyaga', '/AuditerEChanneling']]);
   });
   it('nobody without a view permission sees Users', () => {
     expect(labels(['role-view'])).toEqual(['Main: Dashboard', 'Administrator: Roles']);

@@ -23,11 +23,17 @@ export interface DataTableProps<Row extends object> {
   caption?: string;
 }
 
-/** Row indexes ordered by one column: keys are computed once, then compared as numbers or strings. */
-export function sortedIndexes<Row>(rows: readonly Row[], key: string, kind: string | undefined, desc: boolean): Uint32Array {
+/**
+ * Row indexes ordered by one column: keys are computed once, then compared as numbers or strings.
+ * `sortValue` turns a cell's value into the value sorted on (e.g. a list into its length).
+ */
+export function sortedIndexes<Row>(rows: readonly Row[], key: string, kind: string | undefined, desc: boolean, sortValue?: (value: unknown) => unknown): Uint32Array {
   const n = rows.length;
   const keys = new Array<number | string>(n);
-  for (let i = 0; i < n; i++) keys[i] = sortKeyOf((rows[i] as Record<string, unknown>)[key], kind);
+  for (let i = 0; i < n; i++) {
+    const v = (rows[i] as Record<string, unknown>)[key];
+    keys[i] = sortKeyOf(sortValue ? sortValue(v) : v, kind);
+  }
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
   const dir = desc ? -1 : 1;
@@ -44,16 +50,27 @@ export function sortedIndexes<Row>(rows: readonly Row[], key: string, kind: stri
   return idx;
 }
 
+/**
+ * How a column sorts: a panel column by its own key's field (with that field's kind), a list column
+ * by its number of items, any other by its value and kind.
+ */
+export function sortingOf<Row>(c: Column<Row>): { kind: string | undefined; sortValue?: (value: unknown) => unknown } {
+  if (c.kind === 'list') return { kind: 'integer', sortValue: (v) => (Array.isArray(v) ? v.length : 0) };
+  if (c.panel) return { kind: c.panel.find((p) => p.key === c.key)?.kind ?? c.kind };
+  return { kind: c.kind };
+}
+
 export function DataTable<Row extends object>({ columns, rows, pageSize, defaultSort = { key: 'id', desc: false }, actions, emptyMessage = 'No records found.', caption }: DataTableProps<Row>) {
   const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort.key, desc: defaultSort.desc }]);
   const [page, setPage] = useState(0);
   const sort = sorting[0];
   const sortColumn = columns.find((c) => c.key === sort?.id);
 
-  const order = useMemo(
-    () => (sort && sortColumn ? sortedIndexes(rows, sort.id, sortColumn.kind, sort.desc) : null),
-    [rows, sort?.id, sort?.desc, sortColumn],
-  );
+  const order = useMemo(() => {
+    if (!sort || !sortColumn) return null;
+    const { kind, sortValue } = sortingOf(sortColumn);
+    return sortedIndexes(rows, sort.id, kind, sort.desc, sortValue);
+  }, [rows, sort?.id, sort?.desc, sortColumn]);
   const pageCount = Math.max(1, Math.ceil(rows.length / pageSize));
   const current = Math.min(page, pageCount - 1);
   const pageRows = useMemo(() => {
@@ -69,7 +86,7 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       id: c.key,
       accessorFn: (r: Row) => (r as Record<string, unknown>)[c.key],
       header: c.header,
-      enableSorting: c.sortable !== false && !c.panel && c.kind !== 'list',
+      enableSorting: c.sortable !== false,
       cell: (info) => {
         if (c.panel) return <PanelCell title={c.header} fields={c.panel as readonly PanelField<unknown>[]} row={info.row.original as Record<string, unknown>} />;
         if (c.kind === 'list') return <ListCell title={c.header} items={info.getValue()} fields={c.itemFields ?? []} />;

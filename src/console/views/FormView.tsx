@@ -13,6 +13,7 @@ import { toast } from '../ui/toast';
 import { Button, FieldRow, Loader, inputClass } from '../ui/primitives';
 import { PageHeader } from './PageHeader';
 import { generatePassword } from '../../domain/password';
+import { ImagePicker, ImageSlots, RateField, SwitchField, TagPicker, ToggleButtons, VersionBoxes, type ImageSlot } from './FormFields';
 
 type Values = Record<string, unknown>;
 
@@ -108,7 +109,12 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
   }
 
   const errors = form.formState.errors;
-  const err = (k: string) => (errors[k]?.message as string | undefined) ?? undefined;
+  const err = (k: string) => (errors[k]?.message as string | undefined) ?? (errors[k]?.root?.message as string | undefined) ?? undefined;
+  /** Sets a value from a custom control: revalidates once the field was validated (or submitted). */
+  const put = (k: string, v: unknown, validate = false) =>
+    form.setValue(k, v, { shouldDirty: true, shouldValidate: validate || !!errors[k] || form.formState.isSubmitted });
+  /** The date fields that follow this one (their minimum is its value). */
+  const followersOf = (k: string) => fields.filter((f) => f.kind === 'date' && f.follows === k).map((f) => f.key);
 
   return (
     <div className="flex flex-col gap-4">
@@ -225,6 +231,130 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
                   </fieldset>
                 );
               }
+              case 'image':
+                return (
+                  <ImagePicker
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    value={String(values[f.key] ?? '')}
+                    spec={f}
+                    required={f.required}
+                    error={err(f.key)}
+                    disabled={readOnly}
+                    onValue={(v) => put(f.key, v, true)}
+                    onInvalid={(message) => form.setError(f.key, { message })}
+                  />
+                );
+              case 'imageSlots': {
+                const slotErrors = Array.from({ length: f.count }, (_, n) => {
+                  const e = (errors[f.key] as unknown as Record<number, { image?: { message?: string }; link?: { message?: string } }> | undefined)?.[n];
+                  return { image: e?.image?.message, link: e?.link?.message };
+                });
+                return (
+                  <ImageSlots
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    count={f.count}
+                    slots={(values[f.key] as ImageSlot[] | undefined) ?? []}
+                    spec={f.image}
+                    linkLabel={f.linkLabel}
+                    linkMaxLength={f.linkMaxLength}
+                    required={f.required}
+                    error={err(f.key)}
+                    slotErrors={slotErrors}
+                    onSlots={(v) => put(f.key, v)}
+                    onSlotInvalid={(n, message) => form.setError(`${f.key}.${n}.image`, { message })}
+                    onLinkBlur={() => void form.trigger(f.key)}
+                  />
+                );
+              }
+              case 'tags':
+                return (
+                  <TagPicker
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    values={(values[f.key] as string[] | undefined) ?? []}
+                    options={f.options(ctx)}
+                    exclusive={f.exclusive}
+                    required={f.required}
+                    error={err(f.key)}
+                    disabled={readOnly}
+                    onValues={(v) => put(f.key, v, true)}
+                  />
+                );
+              case 'date': {
+                const min = f.follows ? String(values[f.follows] ?? '') || undefined : undefined;
+                return (
+                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+                    <input
+                      id={id}
+                      type="date"
+                      lang="en-CA"
+                      className={inputClass}
+                      min={min}
+                      readOnly={readOnly}
+                      aria-invalid={!!err(f.key)}
+                      value={String(values[f.key] ?? '')}
+                      onChange={(e) => {
+                        const v = e.target.value;
+                        put(f.key, v, true);
+                        // the dates that follow this one move up to it when it passes them
+                        for (const k of followersOf(f.key)) if (v && String(values[k] ?? '') && String(values[k]) < v) put(k, v, true);
+                      }}
+                    />
+                  </FieldRow>
+                );
+              }
+              case 'version': {
+                const parts = String(values[f.key] ?? '').split(/[.+]/);
+                return (
+                  <VersionBoxes
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    labels={f.parts}
+                    parts={f.parts.map((_, n) => parts[n] ?? '')}
+                    maxDigits={f.maxDigits}
+                    required={f.required}
+                    error={err(f.key)}
+                    onParts={(p) => put(f.key, p.slice(0, -1).join('.') + (p.length > 1 ? `+${p[p.length - 1]}` : ''))}
+                    onLeave={() => void form.trigger(f.key)}
+                  />
+                );
+              }
+              case 'toggles':
+                return (
+                  <ToggleButtons
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    options={f.options}
+                    values={(values[f.key] as string[] | undefined) ?? []}
+                    required={f.required}
+                    error={err(f.key)}
+                    onValues={(v) => put(f.key, v, true)}
+                  />
+                );
+              case 'switch':
+                return <SwitchField key={id} id={id} label={f.label} on={Number(values[f.key]) === 1} onToggle={(on) => put(f.key, on ? 1 : 0)} />;
+              case 'rate':
+                return (
+                  <RateField
+                    key={id}
+                    id={id}
+                    label={f.label}
+                    value={Number(values[f.key] ?? 0)}
+                    spec={f}
+                    required={f.required}
+                    error={err(f.key)}
+                    readOnly={readOnly}
+                    onValue={(v) => put(f.key, v)}
+                    onBlur={() => void form.trigger(f.key)}
+                  />
+                );
             }
           })}
         </div>

@@ -36,6 +36,28 @@ export function appliedFilters(screen: AnyListScreen, search: Record<string, unk
   return out;
 }
 
+/**
+ * The rows as the exports take them: a 'list' column's items become one text line each, labelled by
+ * its itemFields ('Title: Mr, Name: …'); every other value is passed as it is.
+ */
+export function exportRowsOf(columns: AnyListScreen['columns'], rows: readonly object[]): Record<string, unknown>[] {
+  const lists = columns.filter((c) => c.kind === 'list' && c.itemFields && c.itemFields.length > 0);
+  if (lists.length === 0) return rows as Record<string, unknown>[];
+  return rows.map((row) => {
+    const out = { ...(row as Record<string, unknown>) };
+    for (const c of lists) {
+      const items = out[c.key];
+      if (!Array.isArray(items)) continue;
+      out[c.key] = items
+        .map((item: Record<string, unknown>) =>
+          c.itemFields!.map((f) => `${f.label}: ${item?.[f.key] === null || item?.[f.key] === undefined ? '' : String(item[f.key])}`).join(', '),
+        )
+        .join('\n');
+    }
+    return out;
+  });
+}
+
 /** The Duration line of exports: the applied date range or date, if the screen filters by one. */
 export function durationOf(screen: AnyListScreen, applied: FilterValues): string | undefined {
   for (const f of screen.filters ?? []) {
@@ -57,7 +79,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const tabId = typeof search.tab === 'string' && tabs.some((t) => t.id === search.tab) ? search.tab : tabs[0]?.id;
   const tab = tabs.find((t) => t.id === tabId);
   const source = tab?.source ?? screen.source;
-  const footer = tab ? tab.footer : screen.footer;
+  const footer = tab?.footer ?? screen.footer;
+  const exportsDef = tab?.exports ?? screen.exports;
   const withActions = tab?.rowActions !== false;
 
   const queryKey = useMemo(() => ['list', screen.id, tabId ?? '', applied], [screen.id, tabId, applied]);
@@ -72,7 +95,11 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     placeholderData: (prev) => prev,
     retry: false,
   });
-  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: ['list', screen.id] }), [queryClient, screen.id]);
+  const reload = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ['list', screen.id] });
+    // an action may have moved a transaction between statuses: the count cards follow
+    if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
+  }, [queryClient, screen.id, screen.countCards]);
 
   const reply = query.data;
   const data = reply?.data;
@@ -105,13 +132,13 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   }
 
   async function runExport(kind: 'xlsx' | 'pdf') {
-    if (!screen.exports) return;
+    if (!exportsDef) return;
     setExporting(kind);
     try {
       const { downloadExport } = await import('../exports');
-      await downloadExport(kind, exportFieldsOf(screen), rows as Record<string, unknown>[], {
-        title: screen.exports.title,
-        fileBase: screen.exports.fileBase,
+      await downloadExport(kind, exportFieldsOf(screen), exportRowsOf(screen.columns, rows), {
+        title: exportsDef.title,
+        fileBase: exportsDef.fileBase,
         username: user.username,
         now: new Date(),
         duration: durationOf(screen, applied),
@@ -141,13 +168,13 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           exportsEnabled={exportsEnabled}
           onExport={(k) => void runExport(k)}
           exporting={exporting}
-          showExports={!!screen.exports}
+          showExports={!!exportsDef}
           data={data}
           onClear={screen.clearButton ? clearAll : undefined}
           clearEnabled={exportsEnabled}
         />
       ) : (
-        screen.exports && (
+        exportsDef && (
           <div className="flex justify-end gap-2">
             <Button onClick={() => void runExport('xlsx')} disabled={!exportsEnabled}>
               Download as Excel

@@ -5,14 +5,20 @@
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { RowAction, SessionUser } from '../definitions';
-import { hasPermission } from '../../domain/permissions';
+import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
+import { RowImagesModal } from './RowImagesModal';
 
-/** The actions a user may take on a row: permission held and guard true. */
+/** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
-  return actions.filter((a) => hasPermission(user.permissions, a.permission) && (!a.when || a.when({ row, user })));
+  return actions.filter((a) => (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && (!a.when || a.when({ row, user })));
+}
+
+/** The actions a locked row still shows beside its lock. */
+export function actionsOnLockedRow<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
+  return visibleActions(actions, row, user).filter((a) => a.showWhenLocked);
 }
 
 export interface RowModalProps {
@@ -39,8 +45,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
   const [active, setActive] = useState<RowAction<Row> | null>(null);
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | null>(null);
-  if (locked) return <LockIcon />;
-  const shown = visibleActions(actions, row, user);
+  const shown = locked ? actionsOnLockedRow(actions, row, user) : visibleActions(actions, row, user);
 
   async function runCall(a: RowAction<Row>) {
     if (a.run.kind !== 'call') return;
@@ -59,7 +64,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
       toast('success', run.success(row));
       reload();
     } else {
-      toast('warning', failureMessage(res) ?? run.failure);
+      toast('warning', run.serverMessage === false ? run.failure : (failureMessage(res) ?? run.failure));
     }
   }
 
@@ -79,15 +84,18 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
 
   const ActiveModal = active?.run.kind === 'modal' ? rowModals.get(active.run.modal) : undefined;
   const callRun = active?.run.kind === 'call' ? active.run : null;
+  const imagesRun = active?.run.kind === 'images' ? active.run : null;
 
   return (
-    <span className="flex flex-wrap gap-1">
+    <span className="flex items-center gap-1 whitespace-nowrap">
+      {locked && <LockIcon />}
       {shown.map((a) => (
         <Button key={a.id} variant="ghost" className="px-2 py-0.5" onClick={() => start(a)}>
           {labelOf(a, row)}
         </Button>
       ))}
       {ActiveModal && <ActiveModal row={row as Record<string, unknown>} close={() => setActive(null)} reload={reload} />}
+      {imagesRun && <RowImagesModal title={imagesRun.title} images={imagesRun.images} row={row as Record<string, unknown>} close={() => setActive(null)} />}
       {active && callRun && (
         <ConfirmDialog
           open

@@ -1,8 +1,8 @@
 /** Cell renderers by column kind. Text is always rendered as text (React escapes it), never as HTML. */
 import { useState, type ReactNode } from 'react';
 import type { CellKind, PanelField } from '../definitions';
-import { formatAmount, formatDateTime } from '../format';
-import { Tag, statusTone } from '../ui/primitives';
+import { formatAmount, formatDateTime, formatRate } from '../format';
+import { Tag, statusTone, type TagTone } from '../ui/primitives';
 
 /** Image paths are served by the API host with a cache-busting query. */
 export function imageUrl(path: unknown): string | null {
@@ -16,8 +16,31 @@ export const PLACEHOLDER_IMAGE =
   'data:image/svg+xml;utf8,' +
   encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"><rect width="80" height="60" fill="#e5e7eb"/><text x="40" y="34" font-size="9" text-anchor="middle" fill="#6b7280">No image</text></svg>');
 
+/** Review states: APPROVED green, PENDING yellow, anything else red. */
+export function approvalTone(value: unknown): TagTone {
+  const s = String(value ?? '').toUpperCase();
+  return s === 'APPROVED' ? 'green' : s === 'PENDING' ? 'yellow' : 'red';
+}
+
+/** Payment states: SUCCESS green, PENDING and HOLD yellow, REFUNDED blue, anything else red. */
+export function paymentStatusTone(value: unknown): TagTone {
+  switch (String(value ?? '').toUpperCase()) {
+    case 'SUCCESS':
+      return 'green';
+    case 'PENDING':
+    case 'HOLD':
+      return 'yellow';
+    case 'REFUNDED':
+      return 'blue';
+    default:
+      return 'red';
+  }
+}
+
 export function renderCell(kind: CellKind | undefined, value: unknown): ReactNode {
   switch (kind) {
+    case 'rate':
+      return formatRate(value);
     case 'amount':
       return formatAmount(value);
     case 'integer':
@@ -26,6 +49,10 @@ export function renderCell(kind: CellKind | undefined, value: unknown): ReactNod
       return formatDateTime(value);
     case 'status':
       return <Tag tone={statusTone(value)}>{String(value ?? '')}</Tag>;
+    case 'paymentStatus':
+      return value === null || value === undefined || value === '' ? '-' : <Tag tone={paymentStatusTone(value)}>{String(value)}</Tag>;
+    case 'approval':
+      return <Tag tone={approvalTone(value)}>{String(value ?? '')}</Tag>;
     case 'yesNo':
       return value === true || value === 1 || value === 'yes' || value === 'Yes' ? 'Yes' : 'No';
     case 'tags': {
@@ -53,7 +80,7 @@ export function renderCell(kind: CellKind | undefined, value: unknown): ReactNod
 }
 
 export function isNumericKind(kind: CellKind | undefined): boolean {
-  return kind === 'amount' || kind === 'integer';
+  return kind === 'amount' || kind === 'integer' || kind === 'rate';
 }
 
 /** The arrow button of expandable panels (tooltip 'Click to view'). */

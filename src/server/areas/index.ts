@@ -3,5 +3,10 @@ import type { Handler } from '../http/handle';
 import { authHandlers } from './auth';
 import { roleHandlers } from './roles';
 import { userHandlers } from './users';
+import { transactionHandlers } from './transactions';
+import { dashboardHandlers } from './dashboard';
+import { kycHandlers } from './kyc';
+import { reportHandlers } from './reports';
+import { masterDataHandlers } from './masterData';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers];

@@ -8,6 +8,10 @@
  * `version` counts applied changes (a change request remembers the version it was made against).
  */
 import { sharedDataMigrations } from './migrations/sharedData';
+import { masterDataMigrations } from './migrations/masterData';
+import { kycReportsMigrations } from './migrations/kycReports';
+import { transactionMigrations } from './migrations/transactions';
+import { dashboardMigrations } from './migrations/dashboards';
 
 export interface Migration {
   readonly id: number;
@@ -166,4 +170,4 @@ CREATE TABLE app_settings (
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59).
  */
-export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations];
+export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations];

@@ -1,0 +1,134 @@
+/**
+ * The Scheduled and the Instant Settlement Report (spec 002 §2, §4, §8; README "Settlement").
+ *
+ * Each is a list definition with a toolbar action (Generate Report) and notices (the rate messages),
+ * src/console/toolbar.ts. Until the generic list view renders toolbar actions, the registry serves them
+ * through the hand-written screens ScheduledSettlementReport and InstantSettlementReport
+ * (src/custom/SettlementReport.tsx), which render these definitions.
+ */
+import type { Column, CustomScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/console/definitions';
+import type { ToolbarAction, ToolbarListScreen } from '../src/console/toolbar';
+import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../src/api/reports';
+import {
+  canGenerateSettlement,
+  REPORT_PAGE_SIZE,
+  reportMessages,
+  settlementFailure,
+  settlementMessages,
+  settlementNeedsRateConfirmation,
+  settlementRatesAlert,
+} from '../src/domain/reports';
+import type { CallContract } from '../src/api/contract';
+
+const columns: readonly Column<SettlementRow>[] = [
+  { key: 'id', header: 'ID', kind: 'integer' },
+  { key: 'tran_date', header: 'Tran Date' },
+  { key: 'batch_date', header: 'Batch Date' },
+  { key: 'currency_code', header: 'Currency' },
+  { key: 'account_number', header: 'Account Number' },
+  { key: 'fc_amount', header: 'FC Amount', kind: 'amount' },
+  { key: 'fc_commission', header: 'FC Commission', kind: 'amount' },
+  { key: 'fc_net_amount', header: 'FC Net Amount', kind: 'amount' },
+  { key: 'fc_rate', header: 'Rate', kind: 'rate' },
+  { key: 'lkr_amount', header: 'LKR Amount', kind: 'amount' },
+  { key: 'created_at', header: 'Created At', kind: 'datetime' },
+  { key: 'updated_at', header: 'Updated At', kind: 'datetime' },
+];
+
+function generateAction(call: CallContract, instant: boolean): ToolbarAction {
+  return {
+    id: 'generate',
+    label: 'Generate Report',
+    busyLabel: 'Generating…',
+    permission: 'settlement-report-view',
+    when: canGenerateSettlement,
+    call,
+    body: ({ confirmed }) => ({ useYesterdaysRates: confirmed }),
+    confirm: {
+      when: settlementNeedsRateConfirmation,
+      title: reportMessages.ratesNotUpdated,
+      message: reportMessages.useYesterdaysRates,
+      lines: ({ reply }) => settlementMessages(reply),
+      confirmLabel: 'Continue',
+    },
+    success: reportMessages.settlementGenerated,
+    failure: settlementFailure(instant),
+  };
+}
+
+const notices = { alert: settlementRatesAlert, lines: settlementMessages };
+
+export const settlementScreen: ToolbarListScreen<SettlementRow> = {
+  ...defineListScreen<SettlementRow>()({
+    kind: 'list',
+    id: 'settlementReport',
+    route: '/settlementReport',
+    title: 'Scheduled Settlement Report',
+    breadcrumb: [{ label: 'Scheduled Settlement Report' }],
+    access: { anyOf: ['settlement-report-view'] },
+    source: {
+      call: settlementReport,
+      request: (f) => ({ date: String(f.date), fetchCount: Number(f.fetchCount ?? 10) }),
+      rows: (d) => d.transactions,
+    },
+    filters: [
+      { kind: 'date', key: 'date', label: 'Date' },
+      { kind: 'fetchCount', key: 'fetchCount' },
+    ],
+    columns,
+    pageSize: REPORT_PAGE_SIZE,
+    defaultSort: { key: 'id', desc: false },
+    emptyMessage: 'No settlement records found.',
+    exports: { fileBase: 'Scheduled_Settlement_Report', title: 'Scheduled Settlement Report' },
+  }),
+  toolbarActions: [generateAction(generateSettlement, false)],
+  notices,
+};
+
+export const instantSettlementScreen: ToolbarListScreen<SettlementRow> = {
+  ...defineListScreen<SettlementRow>()({
+    kind: 'list',
+    id: 'instantSettlementReport',
+    route: '/instantSettlementReport',
+    title: 'Instant Settlement Report',
+    breadcrumb: [{ label: 'Instant Settlement Report' }],
+    access: { anyOf: ['settlement-report-view'] },
+    source: {
+      call: instantSettlementReport,
+      request: (f) => ({ date: String(f.date) }),
+      rows: (d) => d.transactions,
+    },
+    filters: [{ kind: 'date', key: 'date', label: 'Date' }],
+    columns,
+    pageSize: REPORT_PAGE_SIZE,
+    defaultSort: { key: 'id', desc: false },
+    emptyMessage: 'No settlement records found.',
+    exports: { fileBase: 'Instant_Settlement_Report', title: 'Instant Settlement Report' },
+  }),
+  toolbarActions: [generateAction(generateInstantSettlement, true)],
+  notices,
+};
+
+/** The registry entries: the hand-written screens that render the definitions above. */
+export const settlementReportScreen: CustomScreen = {
+  kind: 'custom',
+  id: settlementScreen.id,
+  route: settlementScreen.route,
+  title: settlementScreen.title,
+  breadcrumb: settlementScreen.breadcrumb,
+  access: settlementScreen.access,
+  menu: { section: 'Reports', label: 'Settlement Report', order: 80 },
+  component: 'ScheduledSettlementReport',
+};
+
+export const instantSettlementReportScreen: CustomScreen = {
+  kind: 'custom',
+  id: instantSettlementScreen.id,
+  route: instantSettlementScreen.route,
+  title: instantSettlementScreen.title,
+  breadcrumb: instantSettlementScreen.breadcrumb,
+  access: instantSettlementScreen.access,
+  menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },
+  component: 'InstantSettlementReport',
+};

@@ -1,0 +1,77 @@
+/**
+ * Images in forms: reading a chosen file as the wire value (base64 without prefix), converting a
+ * picture to PNG when a field asks for it, and the preview source of a value (a new upload or the
+ * stored path it was loaded with).
+ */
+import { decodeBase64, imageFormatOf, isImagePath } from '../../api/imageUpload';
+import type { ImageSpec } from '../definitions';
+import { imageUrl } from '../views/cells';
+
+/** The MIME type of a base64 image, from its first bytes. */
+export function base64MimeOf(value: string): 'image/png' | 'image/jpeg' | null {
+  const head = decodeBase64(value.slice(0, 48));
+  const format = head ? imageFormatOf(head) : null;
+  return format === 'png' ? 'image/png' : format === 'jpeg' ? 'image/jpeg' : null;
+}
+
+/** Where the preview of an image value comes from: the stored path (cache-busted), the upload, or nothing. */
+export function imageSource(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  if (isImagePath(value)) return imageUrl(value);
+  const mime = base64MimeOf(value);
+  return mime ? `data:${mime};base64,${value}` : null;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+function loadPicture(file: Blob): Promise<HTMLImageElement | null> {
+  return new Promise((resolve) => {
+    const url = URL.createObjectURL(file);
+    const img = new Image();
+    img.onload = () => {
+      URL.revokeObjectURL(url);
+      resolve(img);
+    };
+    img.onerror = () => {
+      URL.revokeObjectURL(url);
+      resolve(null);
+    };
+    img.src = url;
+  });
+}
+
+/** The picture as PNG base64, scaled to fit the box and, if needed, further until it is under maxBytes. */
+async function asPng(file: Blob, spec: ImageSpec & { toPng: NonNullable<ImageSpec['toPng']> }): Promise<string | null> {
+  const img = await loadPicture(file);
+  if (!img || !img.naturalWidth || !img.naturalHeight) return null;
+  let scale = Math.min(1, spec.toPng.maxWidth / img.naturalWidth, spec.toPng.maxHeight / img.naturalHeight);
+  for (let attempt = 0; attempt < 4; attempt++, scale /= 1.6) {
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(img.naturalWidth * scale));
+    canvas.height = Math.max(1, Math.round(img.naturalHeight * scale));
+    const g = canvas.getContext('2d');
+    if (!g) return null;
+    g.drawImage(img, 0, 0, canvas.width, canvas.height);
+    const value = canvas.toDataURL('image/png').replace(/^data:image\/png;base64,/, '');
+    if ((value.length * 3) / 4 < spec.maxBytes) return value;
+  }
+  return null;
+}
+
+/**
+ * A chosen file as the wire value (base64, no prefix), or null when it is not an accepted image or is
+ * too large: with `toPng`, any picture the browser reads, converted; else the file itself, whose bytes
+ * must be a PNG or JPEG the field accepts, under maxBytes.
+ */
+export async function readImageFile(file: File, spec: ImageSpec): Promise<string | null> {
+  if (spec.toPng) return asPng(file, { ...spec, toPng: spec.toPng });
+  if (file.size >= spec.maxBytes) return null;
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const format = imageFormatOf(bytes);
+  if (!format || !spec.formats.includes(format)) return null;
+  return toBase64(bytes);
+}

@@ -1,0 +1,453 @@
+/**
+ * The dashboards (spec 000 §2, §7): every figure is an SQL aggregate. Counts and sums by day, kind,
+ * currency and status come from the daily roll-up `transaction_daily_stats` (kept equal to the
+ * transaction tables by the transactions area); what the roll-up does not carry (the latest rows, the
+ * active app users and beneficiaries, billers) comes from the transaction tables through their
+ * indexes; app users and beneficiaries are counted on their own tables.
+ *
+ * Days are calendar days in the server's local time zone, as in the roll-up (`localDay`); the time
+ * bounds of a day are its local midnights.
+ */
+import {
+  activeUsers,
+  ACTIVE_DAYS,
+  addDays,
+  ALL_PERIOD,
+  allTransactionCount,
+  appUsersAndBeneficiariesCount,
+  appUsersByCountry,
+  billerTransactionTableData,
+  ceftTransactionTableData,
+  countryWiseAppUserCount,
+  currencyWiseTransactionValues,
+  CUSTOM_RANGE,
+  dashboardKinds,
+  echTransactionTableData,
+  kindLabels,
+  kindTypeNames,
+  messages,
+  overallTransactionCounts,
+  periodDaysOf,
+  remittanceByYear,
+  thyagaTransactionTableData,
+  TOP_BILLERS_LIMIT,
+  topBillers,
+  topUsers,
+  totalAppUsersByMonth,
+  totalCountsAndValues,
+  totalTransactionsByMonth,
+  totalTransactionValues,
+  TRANSACTION_TABLE_LIMIT,
+  transactionValues,
+  type ChartPoint,
+  type ChartRange,
+  type DashboardKind,
+  type PeriodCounts,
+  type Series,
+  type ValueBlock,
+} from '../../api/dashboard';
+import { canSeeAppDashboard } from '../../domain/access';
+import { parseLocal } from '../../domain/dates';
+import type { Db } from '../db/db';
+import { handle, type Ctx } from '../http/handle';
+import { HttpError } from '../http/httpError';
+import { localDay } from './transactionsStats';
+
+// ---- tables and names ------------------------------------------------------------------------
+
+export const kindTables: Record<DashboardKind, string> = {
+  ceft: 'ceft_transactions',
+  bill: 'bill_transactions',
+  echannelling: 'echannelling_transactions',
+  thyaga: 'thyaga_transactions',
+  insurance: 'insurance_transactions',
+};
+
+/** The billers' display names by biller code (reference data; an unknown code shows as itself). */
+export const billerNames: Readonly<Record<string, string>> = {
+  CEB: 'Ceylon Electricity Board',
+  LECO: 'Lanka Electricity Company',
+  NWSDB: 'National Water Supply and Drainage Board',
+  DIALOG: 'Dialog Axiata',
+  DIALOGTV: 'Dialog Television',
+  SLTMOBITEL: 'SLT-Mobitel',
+  SLTBB: 'SLT Broadband',
+  HUTCH: 'Hutchison Telecommunications Lanka',
+  AIA: 'AIA Insurance Lanka',
+  CEYLINCO: 'Ceylinco Life Insurance',
+};
+
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+// ---- calendar --------------------------------------------------------------------------------
+
+/** Local midnight at the start of a yyyy-MM-dd day. */
+export function startOfDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y, m - 1, d);
+}
+
+/** The last 12 months, this one included, oldest first: yyyy-MM keys and 'Mon yyyy' names. */
+export function lastMonths(today: string, count = 12): { key: string; name: string; first: string }[] {
+  const [y, m] = today.split('-').map(Number);
+  const out: { key: string; name: string; first: string }[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const idx = y * 12 + (m - 1) - i;
+    const yy = Math.floor(idx / 12);
+    const mm = (idx % 12) + 1;
+    const key = `${yy}-${String(mm).padStart(2, '0')}`;
+    out.push({ key, name: `${SHORT_MONTHS[mm - 1]} ${yy}`, first: `${key}-01` });
+  }
+  return out;
+}
+
+/** The last 7 days, today included, oldest first. */
+export function lastDays(today: string, count = 7): { day: string; dayOfWeek: string }[] {
+  return Array.from({ length: count }, (_, i) => {
+    const day = addDays(today, i - (count - 1));
+    return { day, dayOfWeek: SHORT_DAYS[startOfDay(day).getDay()] };
+  });
+}
+
+/** The first day of the next month of a yyyy-MM key. */
+function nextMonthFirst(key: string): string {
+  const [y, m] = key.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+}
+
+function todayOf(ctx: Ctx): string {
+  return localDay(ctx.clock());
+}
+
+/** The days of a period body; a custom range may not end after today. */
+function periodOf(ctx: Ctx, body: { range: number; fromDate?: string; toDate?: string }): { from: string; to: string } | null {
+  const today = todayOf(ctx);
+  if (body.range === CUSTOM_RANGE && (body.toDate ?? '').slice(0, 10) > today) throw new HttpError(400, `toDate: ${messages.future}`);
+  return periodDaysOf(body, today);
+}
+
+// ---- access ----------------------------------------------------------------------------------
+
+/** The app dashboard's calls: whoever may see /dashboard (no auditor permission, or super-permission). */
+function assertAppDashboard(ctx: Ctx) {
+  if (!canSeeAppDashboard(ctx.user.permissions)) throw new HttpError(403, 'Forbidden: the app dashboard is for users without an auditor permission');
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+const n = (v: unknown) => Number(v ?? 0);
+const money = (v: unknown) => Math.round(n(v) * 100) / 100;
+
+/** Counts (every status) and successful USD/LKR sums per kind over a range of days (null: all days). */
+async function kindTotals(db: Db, days: { from: string; to: string } | null) {
+  const rows = await db.query<{ kind: string; count: number; failed: number; refunded: number; hold: number; usd: number; lkr: number }>(
+    `SELECT kind, sum(count) AS count,
+            coalesce(sum(count) FILTER (WHERE status = 'FAILED'), 0) AS failed,
+            coalesce(sum(count) FILTER (WHERE status = 'REFUNDED'), 0) AS refunded,
+            coalesce(sum(count) FILTER (WHERE status = 'HOLD'), 0) AS hold,
+            coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd,
+            coalesce(sum(amount_lkr) FILTER (WHERE status = 'SUCCESS'), 0) AS lkr
+       FROM transaction_daily_stats
+      WHERE ($1::date IS NULL OR day >= $1::date) AND ($2::date IS NULL OR day <= $2::date)
+      GROUP BY kind`,
+    [days?.from ?? null, days?.to ?? null],
+  );
+  const byKind = new Map(rows.map((r) => [r.kind, r]));
+  const of = (k: DashboardKind) => {
+    const r = byKind.get(k);
+    return { count: n(r?.count), failed: n(r?.failed), refunded: n(r?.refunded), hold: n(r?.hold), usd: money(r?.usd), lkr: money(r?.lkr) };
+  };
+  return of;
+}
+
+/** App users (or beneficiaries) created in [from, to), by country, most first; null bounds: open. */
+async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | null) {
+  return db.query<{ country: string; count: number }>(
+    `SELECT c.name AS country, count(*) AS count
+       FROM app_users u JOIN countries c ON c.code = u.country
+      WHERE ($1::timestamptz IS NULL OR u.created_at >= $1::timestamptz) AND ($2::timestamptz IS NULL OR u.created_at < $2::timestamptz)
+      GROUP BY c.name
+      ORDER BY count(*) DESC, c.name`,
+    [from, to],
+  );
+}
+
+/** Counts of rows of `table` whose created_at falls in each [lo, hi) bucket. */
+async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buckets: readonly { lo: Date; hi: Date }[]): Promise<number[]> {
+  const rows = await db.query<{ i: number; count: number }>(
+    `SELECT b.i, (SELECT count(*) FROM ${table} t WHERE t.created_at >= b.lo AND t.created_at < b.hi) AS count
+       FROM (SELECT (e->>'i')::int AS i, (e->>'lo')::timestamptz AS lo, (e->>'hi')::timestamptz AS hi FROM json_array_elements($1::json) e) b
+      ORDER BY b.i`,
+    [buckets.map((b, i) => ({ i, lo: b.lo.toISOString(), hi: b.hi.toISOString() }))],
+  );
+  const out = buckets.map(() => 0);
+  for (const r of rows) out[r.i] = n(r.count);
+  return out;
+}
+
+/** Total, today, this week (from Monday), this month and this year of `table`'s created_at. */
+async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: Date): Promise<PeriodCounts> {
+  const today = localDay(now);
+  const d = startOfDay(today);
+  const monday = addDays(today, -((d.getDay() + 6) % 7));
+  const bounds = [startOfDay(today), startOfDay(monday), new Date(d.getFullYear(), d.getMonth(), 1), new Date(d.getFullYear(), 0, 1)];
+  const row = await db.one<{ total: number; today: number; week: number; month: number; year: number }>(
+    `SELECT count(*) AS total,
+            count(*) FILTER (WHERE created_at >= $1) AS today,
+            count(*) FILTER (WHERE created_at >= $2) AS week,
+            count(*) FILTER (WHERE created_at >= $3) AS month,
+            count(*) FILTER (WHERE created_at >= $4) AS year
+       FROM ${table}`,
+    bounds,
+  );
+  return { total: n(row?.total), today: n(row?.today), week: n(row?.week), month: n(row?.month), year: n(row?.year) };
+}
+
+/** The years from the first with a transaction (of any kind) to this one. */
+async function chartYears(db: Db, today: string): Promise<number[]> {
+  const row = await db.one<{ first: string | null }>(`SELECT to_char(min(day), 'YYYY') AS first FROM transaction_daily_stats WHERE count > 0`);
+  const thisYear = Number(today.slice(0, 4));
+  const first = Math.min(thisYear, Number(row?.first ?? thisYear));
+  return Array.from({ length: thisYear - first + 1 }, (_, i) => first + i);
+}
+
+type Bucket = { key: string; label: string; point: Omit<ChartPoint, 'amount'> };
+
+/** The buckets of a chart range: years, the last 12 months, or the last 7 days. */
+async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ buckets: Bucket[]; from: string; keyExpr: string }> {
+  if (range === 'YEARLY') {
+    const years = await chartYears(db, today);
+    return {
+      buckets: years.map((y) => ({ key: String(y), label: String(y), point: { year: String(y) } })),
+      from: `${years[0]}-01-01`,
+      keyExpr: `to_char(day, 'YYYY')`,
+    };
+  }
+  if (range === 'MONTHLY') {
+    const months = lastMonths(today);
+    return {
+      buckets: months.map((m) => ({ key: m.key, label: m.name, point: { month: m.name.slice(0, 3), year: m.key.slice(0, 4) } })),
+      from: months[0].first,
+      keyExpr: `to_char(day, 'YYYY-MM')`,
+    };
+  }
+  const days = lastDays(today);
+  return {
+    buckets: days.map((d) => ({ key: d.day, label: d.dayOfWeek, point: { dayOfWeek: d.dayOfWeek, date: d.day } })),
+    from: days[0].day,
+    keyExpr: `to_char(day, 'YYYY-MM-DD')`,
+  };
+}
+
+/** USD value of one kind's successful transactions per bucket of a chart range. */
+async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Promise<ChartPoint[]> {
+  const today = todayOf(ctx);
+  const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+  const rows = await ctx.db.query<{ key: string; usd: number }>(
+    `SELECT ${keyExpr} AS key, sum(amount_usd) AS usd
+       FROM transaction_daily_stats
+      WHERE kind = $1 AND status = 'SUCCESS' AND day >= $2::date AND day <= $3::date
+      GROUP BY 1`,
+    [kind, from, today],
+  );
+  const byKey = new Map(rows.map((r) => [r.key, money(r.usd)]));
+  return buckets.map((b) => ({ ...b.point, amount: byKey.get(b.key) ?? 0 }));
+}
+
+// ---- handlers --------------------------------------------------------------------------------
+
+export const dashboardHandlers = [
+  // the app dashboard
+
+  handle(totalTransactionValues, async (ctx, body) => {
+    assertAppDashboard(ctx);
+    const days = periodOf(ctx, body)!;
+    const lo = startOfDay(days.from);
+    const hi = startOfDay(addDays(days.to, 1));
+    const parts = dashboardKinds.map(
+      (k) =>
+        `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${kindTables[k]}
+           WHERE initiated_time >= $1 AND initiated_time < $2 ORDER BY initiated_time DESC, id DESC LIMIT $3)`,
+    );
+    const rows = await ctx.db.query<{ id: number; kind: DashboardKind; amount_lkr: number; initiated_time: Date }>(
+      `SELECT id, kind, amount_lkr, initiated_time FROM (${parts.join(' UNION ALL ')}) t ORDER BY initiated_time DESC, kind, id DESC LIMIT $3`,
+      [lo, hi, TRANSACTION_TABLE_LIMIT],
+    );
+    const count = await ctx.db.one<{ count: number }>(
+      'SELECT coalesce(sum(count), 0) AS count FROM transaction_daily_stats WHERE day >= $1::date AND day <= $2::date',
+      [days.from, days.to],
+    );
+    return {
+      data: {
+        transactions: rows.map((r) => ({ id: r.id, type: kindTypeNames[r.kind], amount: money(r.amount_lkr), initiated_time: r.initiated_time.toISOString() })),
+        count: n(count?.count),
+        from: days.from,
+        to: days.to,
+      },
+    };
+  }),
+
+  handle(overallTransactionCounts, async (ctx) => {
+    assertAppDashboard(ctx);
+    const of = await kindTotals(ctx.db, null);
+    return { data: { categories: dashboardKinds.map((k) => kindLabels[k]), counts: dashboardKinds.map((k) => of(k).count) } };
+  }),
+
+  handle(appUsersByCountry, async (ctx) => {
+    assertAppDashboard(ctx);
+    const rows = await appUsersByCountryBetween(ctx.db, null, null);
+    return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
+  }),
+
+  handle(currencyWiseTransactionValues, async (ctx) => {
+    assertAppDashboard(ctx);
+    const rows = await ctx.db.query<{ currency_code: string; usd: number }>(
+      `SELECT currency_code, sum(amount_usd) AS usd FROM transaction_daily_stats WHERE status = 'SUCCESS'
+        GROUP BY currency_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, currency_code`,
+    );
+    return { data: { currencies: rows.map((r) => r.currency_code), amounts: rows.map((r) => money(r.usd)) } };
+  }),
+
+  handle(totalTransactionsByMonth, async (ctx) => {
+    assertAppDashboard(ctx);
+    const today = todayOf(ctx);
+    const months = lastMonths(today);
+    const rows = await ctx.db.query<{ kind: string; month: string; count: number }>(
+      `SELECT kind, to_char(day, 'YYYY-MM') AS month, sum(count) AS count FROM transaction_daily_stats
+        WHERE day >= $1::date AND day <= $2::date GROUP BY 1, 2`,
+      [months[0].first, today],
+    );
+    const at = new Map(rows.map((r) => [`${r.kind}|${r.month}`, n(r.count)]));
+    const transactions: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: months.map((m) => at.get(`${k}|${m.key}`) ?? 0) }));
+    return { data: { transactions, monthNames: months.map((m) => m.name) } };
+  }),
+
+  handle(totalCountsAndValues, async (ctx) => {
+    assertAppDashboard(ctx);
+    const of = await kindTotals(ctx.db, null);
+    const users = await ctx.db.one<{ count: number }>('SELECT count(*) AS count FROM app_users');
+    const strip = ['ceft', 'bill', 'echannelling', 'thyaga'] as const;
+    return {
+      data: {
+        ceftTransactions: of('ceft').count,
+        billTransactions: of('bill').count,
+        ecTransactions: of('echannelling').count,
+        thyagaTransactions: of('thyaga').count,
+        insuranceTransactions: of('insurance').count,
+        totalTransactions: strip.reduce((s, k) => s + of(k).count, 0),
+        appUsers: n(users?.count),
+        totalCeftValueLKR: of('ceft').lkr,
+        totalValueLKR: money(strip.reduce((s, k) => s + of(k).lkr, 0)),
+      },
+    };
+  }),
+
+  handle(totalAppUsersByMonth, async (ctx) => {
+    assertAppDashboard(ctx);
+    const months = lastMonths(todayOf(ctx));
+    const users = await countInBuckets(
+      ctx.db,
+      'app_users',
+      months.map((m) => ({ lo: startOfDay(m.first), hi: startOfDay(nextMonthFirst(m.key)) })),
+    );
+    return { data: { users, monthNames: months.map((m) => m.name) } };
+  }),
+
+  // the audit dashboard
+
+  handle(activeUsers, async (ctx) => {
+    const since = new Date(ctx.clock().getTime() - ACTIVE_DAYS * 24 * 60 * 60 * 1000);
+    const union = dashboardKinds.map((k) => `SELECT app_user_id FROM ${kindTables[k]} WHERE initiated_time >= $1 AND app_user_id IS NOT NULL`).join(' UNION ');
+    const users = await ctx.db.one<{ count: number }>(`SELECT count(*) AS count FROM (${union}) u`, [since]);
+    const beneficiaries = await ctx.db.one<{ count: number }>(
+      `SELECT count(*) AS count FROM beneficiaries b
+        WHERE EXISTS (SELECT 1 FROM ceft_transactions t
+                       WHERE t.app_user_id = b.app_user_id AND t.bank_code = b.bank_code AND t.account_number = b.account_number
+                         AND t.status = 'SUCCESS' AND t.initiated_time >= $1)`,
+      [since],
+    );
+    return { data: { activeUserCount: n(users?.count), activeBeneficiariesCount: n(beneficiaries?.count) } };
+  }),
+
+  handle(appUsersAndBeneficiariesCount, async (ctx) => {
+    const now = ctx.clock();
+    return { data: { appUsersValues: await periodCounts(ctx.db, 'app_users', now), beneficiariesValues: await periodCounts(ctx.db, 'beneficiaries', now) } };
+  }),
+
+  handle(transactionValues, async (ctx, body) => {
+    const of = await kindTotals(ctx.db, periodOf(ctx, body));
+    const block = (k: DashboardKind): ValueBlock => ({ totalValue: of(k).usd, count: of(k).count, failed: of(k).failed, refunded: of(k).refunded });
+    return { data: { ceft: { ...block('ceft'), hold: of('ceft').hold }, biller: block('bill'), thyaga: block('thyaga'), echanneling: block('echannelling') } };
+  }),
+
+  handle(ceftTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'ceft', range) })),
+  handle(billerTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'bill', range) })),
+  handle(thyagaTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'thyaga', range) })),
+  handle(echTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'echannelling', range) })),
+
+  handle(topUsers, async (ctx, body) => {
+    const days = body.range === ALL_PERIOD.value ? null : periodOf(ctx, body);
+    const rows = await appUsersByCountryBetween(ctx.db, days && startOfDay(days.from), days && startOfDay(addDays(days.to, 1)));
+    return { data: rows.map((r) => ({ country: r.country, count: n(r.count) })) };
+  }),
+
+  handle(topBillers, async (ctx, body) => {
+    const days = periodOf(ctx, body)!;
+    const rows = await ctx.db.query<{ biller_code: string; usd: number }>(
+      `SELECT biller_code, sum(amount_usd) AS usd FROM bill_transactions
+        WHERE status = 'SUCCESS' AND initiated_time >= $1 AND initiated_time < $2
+        GROUP BY biller_code ORDER BY sum(amount_usd) DESC, biller_code LIMIT $3`,
+      [startOfDay(days.from), startOfDay(addDays(days.to, 1)), TOP_BILLERS_LIMIT],
+    );
+    return { data: rows.map((r) => ({ billerName: billerNames[r.biller_code] ?? r.biller_code, totalAmount: money(r.usd) })) };
+  }),
+
+  handle(allTransactionCount, async (ctx, { range }) => {
+    const today = todayOf(ctx);
+    const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+    const rows = await ctx.db.query<{ kind: string; key: string; count: number }>(
+      `SELECT kind, ${keyExpr} AS key, sum(count) AS count FROM transaction_daily_stats
+        WHERE day >= $1::date AND day <= $2::date GROUP BY 1, 2`,
+      [from, today],
+    );
+    const at = new Map(rows.map((r) => [`${r.kind}|${r.key}`, n(r.count)]));
+    const perKind: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: buckets.map((b) => at.get(`${k}|${b.key}`) ?? 0) }));
+    const total: Series = { name: 'All', data: buckets.map((_, i) => perKind.reduce((s, x) => s + x.data[i], 0)) };
+    return { data: { transactions: [total, ...perKind], labels: buckets.map((b) => b.label) } };
+  }),
+
+  handle(countryWiseAppUserCount, async (ctx, body) => {
+    let lo: Date;
+    let hi: Date;
+    if (body.range === CUSTOM_RANGE) {
+      const today = todayOf(ctx);
+      if ((body.toDate ?? '').slice(0, 10) > today) throw new HttpError(400, `toDate: ${messages.future}`);
+      lo = parseLocal(body.fromDate!)!;
+      hi = new Date(parseLocal(body.toDate!)!.getTime() + 1000);
+    } else {
+      const days = periodOf(ctx, body)!;
+      lo = startOfDay(days.from);
+      hi = startOfDay(addDays(days.to, 1));
+    }
+    const rows = await appUsersByCountryBetween(ctx.db, lo, hi);
+    return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
+  }),
+
+  handle(remittanceByYear, async (ctx, body) => {
+    const yearRows = await ctx.db.query<{ year: string }>(
+      `SELECT DISTINCT to_char(day, 'YYYY') AS year FROM transaction_daily_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
+    );
+    const years = yearRows.map((r) => Number(r.year));
+    const year = body.year ?? years[years.length - 1] ?? Number(todayOf(ctx).slice(0, 4));
+    const rows = await ctx.db.query<{ month: number; count: number; usd: number }>(
+      `SELECT extract(month FROM day)::int AS month, sum(count) AS count, coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd
+         FROM transaction_daily_stats
+        WHERE kind = 'ceft' AND day >= $1::date AND day < $2::date
+        GROUP BY 1`,
+      [`${year}-01-01`, `${year + 1}-01-01`],
+    );
+    const byMonth = new Map(rows.map((r) => [n(r.month), body.measure === 'count' ? n(r.count) : money(r.usd)]));
+    return { data: { year, years, measure: body.measure, months: SHORT_MONTHS.slice(), values: SHORT_MONTHS.map((_, i) => byMonth.get(i + 1) ?? 0) } };
+  }),
+];

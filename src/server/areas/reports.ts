@@ -1,0 +1,92 @@
+/**
+ * Reports: the server's own activity log, the mobile app users' activity events, the settlement
+ * reports (src/server/settlement.ts), and the export log.
+ */
+import { activityReport, logExport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../../api/reports';
+import { parseLocal } from '../../domain/dates';
+import { canOpen } from '../../console/access';
+import { exportFieldsOf } from '../../console/exportFields';
+import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
+import { screens } from '../../../screens';
+import { handle } from '../http/handle';
+import { HttpError } from '../http/httpError';
+import { settlementHandlers } from '../settlement';
+
+const activityFields = exportFieldsOf(activityLogsScreen);
+const mobileActivityFields = exportFieldsOf(userActivityLogsScreen);
+
+const MINUTE = 60_000;
+
+/**
+ * A report range at minute precision: from the start of the minute of `from` to the end of the minute
+ * of `to` (the console sends From with seconds 1 and To with seconds 0).
+ */
+export function minuteRange(from: string, to: string): { start: Date; end: Date } {
+  const f = parseLocal(from);
+  const t = parseLocal(to);
+  if (!f || !t) throw new HttpError(400, 'from: Please enter a valid date and time');
+  return { start: new Date(Math.floor(f.getTime() / MINUTE) * MINUTE), end: new Date(Math.floor(t.getTime() / MINUTE) * MINUTE + MINUTE) };
+}
+
+export const reportHandlers = [
+  handle(activityReport, async (ctx, { from, to, fetchCount, username }) => {
+    const { start, end } = minuteRange(from, to);
+    const rows = await ctx.db.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
+      `SELECT id, level, type, username, description, created_at
+         FROM activity_logs
+        WHERE created_at >= $1 AND created_at < $2
+          AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)
+        ORDER BY created_at DESC, id DESC
+        LIMIT $4`,
+      [start, end, username.trim(), fetchCount],
+    );
+    const logs: ActivityLogRow[] = rows.map((r) => ({
+      id: r.id,
+      level: r.level,
+      type: r.type,
+      user: r.username,
+      description: r.description,
+      created_at: r.created_at.toISOString(),
+    }));
+    return { data: { logs, filteredList: logs, fields: activityFields } };
+  }),
+
+  handle(mobileActivityReport, async (ctx, { from, to, fetchCount, searchParameter }) => {
+    const { start, end } = minuteRange(from, to);
+    const text = searchParameter.trim();
+    const rows = await ctx.db.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
+      `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
+         FROM mobile_activity_logs m
+         JOIN app_users u ON u.id = m.app_user_id
+        WHERE m.created_at >= $1 AND m.created_at < $2
+          AND ($3 = '' OR strpos(lower(u.first_name || ' ' || u.last_name), lower($3)) > 0
+               OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT $4`,
+      [start, end, text, fetchCount],
+    );
+    const filteredList: MobileActivityRow[] = rows.map((r) => ({
+      id: r.id,
+      mobile_user_name: r.name,
+      mobile_user_email: r.email,
+      device_name: r.device_name,
+      event_description: r.event_description,
+      created_at: r.created_at.toISOString(),
+    }));
+    return { data: { filteredList, fields: mobileActivityFields } };
+  }),
+
+  handle(logExport, async (ctx, { screen: screenId, fileName, rows }) => {
+    const screen = screens.find((s) => s.id === screenId);
+    if (!screen) throw new HttpError(400, `screen: Unknown screen ${screenId}`);
+    if (!canOpen(screen, ctx.user.permissions)) throw new HttpError(403, `Forbidden: you may not open ${screen.title}`);
+    await ctx.log({
+      type: 'EXPORT',
+      description: `Exported ${rows} row${rows === 1 ? '' : 's'} of ${screen.title} as ${fileName}`,
+      after: { screen: screen.id, fileName, rows },
+    });
+    return { data: { message: 'Export logged' } };
+  }),
+
+  ...settlementHandlers,
+];

@@ -1,0 +1,28 @@
+/**
+ * GET /images/...: the images stored in the database (bank and provider logos, advertisement images,
+ * app users' documents), by the path a record holds. The console adds a cache-busting query (`?t=`),
+ * which is ignored here. Only PNG and JPEG are served (never SVG, which could carry script), with
+ * `x-content-type-options: nosniff`. Paths carry a random part, so they cannot be guessed.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/db';
+import { IMAGE_PATH } from '../../api/imageUpload';
+import { sendError } from './reply';
+
+const SERVED_TYPES = new Set(['image/png', 'image/jpeg']);
+
+export function registerImages(app: FastifyInstance, db: Db): void {
+  app.get('/images/*', async (request, reply) => {
+    const path = `images/${(request.params as { '*': string })['*']}`;
+    if (!IMAGE_PATH.test(path)) return sendError(reply, 404, 'Not found');
+    const image = await db.one<{ content_type: string; bytes: Uint8Array }>('SELECT content_type, bytes FROM images WHERE path = $1', [path]);
+    if (!image || !SERVED_TYPES.has(image.content_type)) return sendError(reply, 404, 'Not found');
+    return reply
+      .code(200)
+      .header('content-type', image.content_type)
+      .header('cache-control', 'private, max-age=86400, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'")
+      .send(Buffer.from(image.bytes));
+  });
+}

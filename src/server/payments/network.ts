@@ -1,0 +1,68 @@
+/**
+ * The payment networks the send-money actions reach: the card payment gateway (IPG: void and refund
+ * of the card payment) and the CEFT switch (fund transfer, hold of a queued transfer). The actions
+ * call this interface only; the default implementation is a simulator (./simulator.ts); a real
+ * adapter is plugged in by configuration (./index.ts, PAYMENT_ADAPTER).
+ *
+ * An adapter never throws for a declined or failed operation: it answers `ok: false` with the
+ * network's code and message, as a real network replies. It throws only when it cannot reach the
+ * network at all; the action then changes nothing and the caller gets a 502.
+ */
+
+/** What a network answers: its status, time, reference and texts, as the transaction records them. */
+export interface NetworkResult {
+  readonly ok: boolean;
+  /** The status the transaction records: SUCCESS or FAILED (HOLD for an accepted hold). */
+  readonly status: 'SUCCESS' | 'FAILED' | 'HOLD';
+  /** When the network processed it. */
+  readonly time: Date;
+  /** The network's reference for the operation (void/refund tran id, CEFT transaction id), when it gave one. */
+  readonly transactionId: string | null;
+  /** The network's response code ('00' approved). */
+  readonly code: string;
+  /** The network's message, e.g. 'Approved' or 'Insufficient funds in settlement account'. */
+  readonly message: string;
+  /** A description for the console's columns. */
+  readonly description: string;
+}
+
+/** A void or refund of a card payment taken through the IPG. */
+export interface CardReversalRequest {
+  /** Our trace of the transaction. */
+  readonly reference: string;
+  readonly ipgTransactionId: string | null;
+  readonly amount: number;
+  readonly currency: string;
+  readonly cardPaymentTime: Date | null;
+  /** The refund commission (%) kept by the service on a refund. */
+  readonly refundCommission: number | null;
+}
+
+/** A CEFT fund transfer to a beneficiary's account at a Sri Lankan bank. */
+export interface TransferRequest {
+  readonly reference: string;
+  readonly bankCode: string;
+  readonly accountNumber: string;
+  readonly amountLkr: number;
+  /** 1 for the first try. */
+  readonly attempt: number;
+}
+
+/** A hold of a transfer that has not been paid out yet. */
+export interface HoldRequest {
+  readonly reference: string;
+  readonly reason: string;
+}
+
+export interface PaymentNetwork {
+  /** A name for logs ('simulator', or the real adapter's). */
+  readonly name: string;
+  /** Voids a card payment made today (before the IPG settles the day's batch). */
+  voidCardPayment(request: CardReversalRequest, now: Date): Promise<NetworkResult>;
+  /** Refunds a settled card payment. */
+  refundCardPayment(request: CardReversalRequest, now: Date): Promise<NetworkResult>;
+  /** Sends the money to the beneficiary's account through CEFT. */
+  transferFunds(request: TransferRequest, now: Date): Promise<NetworkResult>;
+  /** Stops a queued transfer from being paid out. */
+  holdTransfer(request: HoldRequest, now: Date): Promise<NetworkResult>;
+}

@@ -1,0 +1,780 @@
+/**
+ * Demo transactions: a deterministic generator (fixed seed, times relative to `now`) of the five
+ * kinds with realistic distributions — corridors and their currencies, amounts, card and payout
+ * outcomes, try counts, refunds, voids and holds, billers, hospitals and doctors, Thyaga receivers,
+ * insurance plans with dependants — spread over the last two years with growth, and with a busy
+ * today so that the default filter (today) shows rows. Customers are the app users when there are
+ * any, else a generated pool (app_user_id null).
+ *
+ * Rows go in batches through json_populate_recordset (one parameter per batch, the same SQL on
+ * PGlite and PostgreSQL); the daily roll-up is computed while generating and written at the end.
+ */
+import { overallStatusOf, type TransactionKind } from '../../domain/transactionStatus';
+import type { Db } from '../db/db';
+import { banks } from './referenceData';
+import { addDailyStats, localDay, type StatsDelta } from '../areas/transactionsStats';
+
+/** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
+export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
+/** The generator's fixed seed. */
+export const TRANSACTION_SEED = 20_240_611;
+
+const DAY = 24 * 60 * 60 * 1000;
+const YEARS = 2;
+
+// ---- randomness ------------------------------------------------------------------------------
+
+/** mulberry32: a small, fast PRNG; the same seed gives the same sequence. */
+export class Rng {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+  digits(n: number): string {
+    let s = '';
+    while (s.length < n) s += String(Math.floor(this.next() * 1e9)).padStart(9, '0');
+    return s.slice(0, n);
+  }
+  /** A standard normal variate (Box-Muller). */
+  normal(): number {
+    const u = Math.max(this.next(), 1e-12);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+  logNormal(median: number, sigma: number): number {
+    return median * Math.exp(sigma * this.normal());
+  }
+}
+
+/** A picker by weights (cumulative table, binary search). */
+class Weighted<T> {
+  private readonly cumulative: number[] = [];
+  private readonly total: number;
+  constructor(private readonly items: readonly (readonly [T, number])[]) {
+    let sum = 0;
+    for (const [, w] of items) this.cumulative.push((sum += w));
+    this.total = sum;
+  }
+  pick(rng: Rng): T {
+    const x = rng.next() * this.total;
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid] > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.items[lo][0];
+  }
+}
+
+// ---- the world -------------------------------------------------------------------------------
+
+/** Sending corridors and their share of customers. */
+const corridors = new Weighted<string>([
+  ['AE', 24],
+  ['SA', 18],
+  ['QA', 10],
+  ['KW', 9],
+  ['OM', 5],
+  ['BH', 3],
+  ['IT', 6],
+  ['KR', 6],
+  ['JP', 5],
+  ['GB', 4],
+  ['AU', 3],
+  ['CA', 3],
+  ['US', 1.5],
+  ['IL', 1.5],
+  ['CY', 1],
+  ['MV', 0.5],
+]);
+
+const currencyOf: Record<string, string> = {
+  AE: 'AED', SA: 'SAR', QA: 'QAR', KW: 'KWD', OM: 'OMR', BH: 'BHD', IT: 'EUR', CY: 'EUR', JP: 'JPY', KR: 'KRW',
+  GB: 'GBP', AU: 'AUD', CA: 'CAD', US: 'USD', IL: 'ILS', MV: 'MVR', LK: 'LKR',
+};
+
+/** US dollars per unit of each currency (mid-market, roughly). */
+const usdPerUnit: Record<string, number> = {
+  AED: 0.2723, SAR: 0.2667, QAR: 0.2747, KWD: 3.25, OMR: 2.6, BHD: 2.65, EUR: 1.08, JPY: 0.0067, KRW: 0.00073,
+  GBP: 1.27, AUD: 0.66, CAD: 0.73, USD: 1, ILS: 0.27, MVR: 0.065, LKR: 1 / 300,
+};
+
+/** Rupees per US dollar at a time: drifting between about 292 and 318 over the two years. */
+function lkrPerUsd(t: number, now: number): number {
+  const days = (now - t) / DAY;
+  return 300 + 12 * Math.sin(days / 110) + days * 0.012;
+}
+
+const maleNames = ['Nimal', 'Kamal', 'Sunil', 'Chaminda', 'Ruwan', 'Kasun', 'Tharindu', 'Lahiru', 'Dinesh', 'Mahesh', 'Pradeep', 'Asanka', 'Nuwan', 'Saman', 'Roshan', 'Janaka', 'Mohamed', 'Fazil', 'Rizwan', 'Suresh'];
+const femaleNames = ['Kumari', 'Dilani', 'Chamari', 'Nadeesha', 'Ishara', 'Sanduni', 'Priyanka', 'Fathima', 'Anjali', 'Shanika', 'Malini', 'Thilini', 'Nirosha', 'Hasini', 'Kavindi', 'Sewwandi'];
+const firstNames = [...maleNames, ...femaleNames];
+const lastNames = ['Perera', 'Fernando', 'Silva', 'Jayasinghe', 'Bandara', 'Wickramasinghe', 'Herath', 'Dissanayake', 'Karunaratne', 'Senanayake', 'Ekanayake', 'Rajapaksa', 'Gunawardena', 'Weerasinghe', 'Thevarajah', 'Rizna', 'Kumara', 'Rathnayake', 'Samarasinghe', 'Wijesinghe', 'Liyanage', 'Mendis', 'De Silva', 'Amarasinghe', 'Jayawardena', 'Nawaz', 'Sivakumar', 'Pathirana'];
+
+const cardDeclines = ['Do not honour', 'Insufficient funds', 'Card expired', '3-D Secure authentication failed', 'Transaction not permitted to cardholder'];
+const transferFailures = ['Invalid beneficiary account number', 'Beneficiary account closed', 'Beneficiary bank unavailable', 'Response received too late from LankaPay'];
+const staff = ['nimal_perera', 'sunil_jayasinghe', 'arjun_t', 'mahesh_s', 'maker'];
+const holdReasons = ['Compliance review', 'Beneficiary name mismatch', 'Customer requested hold', 'Sanctions screening'];
+
+/** Banks weighted by their share of remittance payouts. */
+const payoutBanks = new Weighted<string>(banks.map((b, i) => [b.code, i < 10 ? 12 - i : 2] as const));
+
+/** Billers: code, share, and the shape of their account numbers. */
+const billers = new Weighted<{ code: string; account: (r: Rng) => string; medianUsd: number }>([
+  [{ code: 'CEB', account: (r) => r.digits(10), medianUsd: 30 }, 22],
+  [{ code: 'NWSDB', account: (r) => r.digits(11), medianUsd: 12 }, 12],
+  [{ code: 'LECO', account: (r) => r.digits(10), medianUsd: 25 }, 5],
+  [{ code: 'DIALOG', account: (r) => `07${r.pick(['7', '6'])}${r.digits(7)}`, medianUsd: 8 }, 24],
+  [{ code: 'SLTMOBITEL', account: (r) => `07${r.pick(['1', '0'])}${r.digits(7)}`, medianUsd: 8 }, 14],
+  [{ code: 'SLTBB', account: (r) => `0${r.pick(['11', '81', '91'])}${r.digits(7)}`, medianUsd: 20 }, 8],
+  [{ code: 'HUTCH', account: (r) => `078${r.digits(7)}`, medianUsd: 5 }, 5],
+  [{ code: 'DIALOGTV', account: (r) => r.digits(8), medianUsd: 10 }, 6],
+  [{ code: 'AIA', account: (r) => `P${r.digits(8)}`, medianUsd: 60 }, 2],
+  [{ code: 'CEYLINCO', account: (r) => `CL${r.digits(8)}`, medianUsd: 55 }, 2],
+]);
+const billPaymentFailures = ['Invalid account number', 'Biller system unavailable', 'Account inactive at the biller'];
+
+const hospitals = [
+  { name: 'Asiri Central Hospital', integrated: false },
+  { name: 'Nawaloka Hospital', integrated: true },
+  { name: 'Lanka Hospitals', integrated: true },
+  { name: 'Durdans Hospital', integrated: false },
+  { name: 'Hemas Hospital Wattala', integrated: false },
+  { name: 'Ninewells Hospital', integrated: false },
+  { name: 'Kings Hospital', integrated: true },
+  { name: 'Co-op Hospital Kandy', integrated: false },
+  { name: 'Suwasevana Hospital Kandana', integrated: false },
+] as const;
+const specialties = ['Cardiologist', 'Consultant Physician', 'Paediatrician', 'Gynaecologist', 'Dermatologist', 'ENT Surgeon', 'Neurologist', 'Psychiatrist', 'Eye Surgeon', 'Orthopaedic Surgeon'];
+const doctors = Array.from({ length: 60 }, (_, i) => `Dr. ${firstNames[(i * 7) % firstNames.length]} ${lastNames[(i * 11) % lastNames.length]} (${specialties[i % specialties.length]})`);
+const sessionTimes = ['08:00', '09:30', '14:00', '16:30', '17:00', '17:30', '18:30', '19:00', '20:00'];
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+const insurancePlans = new Weighted([
+  [{ cover: 'Foreign Employment Cover', plan: 'SLI-FEC-365', price: 48, family: false }, 40],
+  [{ cover: 'Individual Travel', plan: 'SLI-TRV-030', price: 36, family: false }, 20],
+  [{ cover: 'Individual Travel', plan: 'SLI-TRV-090', price: 72, family: false }, 10],
+  [{ cover: 'Family Travel', plan: 'SLI-FAM-030', price: 110, family: true }, 12],
+  [{ cover: 'Family Health Shield', plan: 'SLI-FHS-365', price: 240, family: true }, 10],
+  [{ cover: 'Annual Multi-trip', plan: 'SLI-AMT-365', price: 185, family: false }, 8],
+] as const);
+const relations = ['Spouse', 'Son', 'Daughter', 'Father', 'Mother'] as const;
+
+/** The placeholder time the networks record for a stage that has not happened (shown as '-'). */
+const NOT_HAPPENED = '0001-01-01T00:00:00.000Z';
+
+// ---- customers -------------------------------------------------------------------------------
+
+interface Customer {
+  readonly appUserId: number | null;
+  readonly uid: string;
+  readonly country: string;
+  readonly name: string;
+  readonly email: string;
+}
+
+function nicOf(rng: Rng): string {
+  if (rng.chance(0.45)) return `${rng.int(60, 99)}${rng.digits(7)}${rng.pick(['V', 'V', 'V', 'X'])}`;
+  return `${rng.int(1960, 2004)}${rng.digits(8)}`;
+}
+
+function generatedCustomers(rng: Rng, count: number): Customer[] {
+  return Array.from({ length: count }, () => {
+    const first = rng.pick(firstNames);
+    const last = rng.pick(lastNames);
+    const passport = rng.chance(0.3);
+    return {
+      appUserId: null,
+      uid: passport ? `N${rng.digits(7)}` : nicOf(rng),
+      country: corridors.pick(rng),
+      name: `${first} ${last}`,
+      email: `${first}.${last.replace(/\s/g, '')}${rng.int(1, 999)}@gmail.com`.toLowerCase(),
+    };
+  });
+}
+
+async function loadCustomers(db: Db, rng: Rng, transactions: number): Promise<Customer[]> {
+  const users = await db.query<{ id: number; uid: string; country: string; first_name: string; last_name: string; email: string }>(
+    'SELECT id, uid, country, first_name, last_name, email FROM app_users WHERE disabled = 0 ORDER BY id',
+  );
+  if (users.length > 0) {
+    return users.map((u) => ({ appUserId: u.id, uid: u.uid.toUpperCase(), country: u.country, name: `${u.first_name} ${u.last_name}`, email: u.email }));
+  }
+  return generatedCustomers(rng, Math.min(50_000, Math.max(300, Math.round(transactions / 25))));
+}
+
+/** Some customers send far more often than others. */
+function pickCustomer(rng: Rng, customers: readonly Customer[]): Customer {
+  const u = rng.next();
+  return customers[Math.floor(customers.length * u * u)];
+}
+
+// ---- times -----------------------------------------------------------------------------------
+
+/**
+ * `count` initiated times, ascending: `today` of them between local midnight and `now`, the rest
+ * over the two years before, denser towards the present (the service grows).
+ */
+export function initiatedTimes(rng: Rng, count: number, today: number, now: Date): Float64Array {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const start = midnight - YEARS * 365 * DAY;
+  const out = new Float64Array(count);
+  const a = 0.35; // density at the start relative to the end
+  const norm = a + (1 - a) / 2;
+  for (let i = 0; i < count; i++) {
+    if (i < today) {
+      out[i] = midnight + rng.next() * Math.max(1000, now.getTime() - midnight);
+    } else {
+      // inverse CDF of the density a + (1 - a) x on [0, 1]
+      const u = rng.next() * norm;
+      const x = (-a + Math.sqrt(a * a + 2 * (1 - a) * u)) / (1 - a);
+      out[i] = start + x * (midnight - start);
+    }
+  }
+  return out.sort();
+}
+
+// ---- one row of each kind --------------------------------------------------------------------
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function yymmdd(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getFullYear() % 100).padStart(2, '0')}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+}
+
+interface Money {
+  currency: string;
+  amount: number;
+  amount_usd: number;
+  amount_lkr: number;
+  /** LKR per unit of the currency. */
+  rate: number;
+}
+
+function moneyFor(rng: Rng, country: string, medianUsd: number, sigma: number, t: number, now: number): Money {
+  const currency = currencyOf[country] ?? 'USD';
+  const usd = Math.min(8000, Math.max(3, rng.logNormal(medianUsd, sigma)));
+  const perUnit = usdPerUnit[currency] ?? 1;
+  let amount = usd / perUnit;
+  amount = currency === 'JPY' || currency === 'KRW' ? Math.round(amount / 100) * 100 : round2(amount);
+  const rate = Math.round(lkrPerUsd(t, now) * perUnit * 10_000) / 10_000;
+  return { currency, amount, amount_usd: round2(amount * perUnit), amount_lkr: round2(amount * rate), rate };
+}
+
+/** The card payment through the IPG, and the deductions when it succeeded. */
+function cardStage(rng: Rng, t: number, age: number) {
+  const r = rng.next();
+  const pendingShare = age < 30 * 60 * 1000 ? 0.25 : 0.006;
+  if (r < pendingShare) {
+    return { card_payment_time: NOT_HAPPENED, card_payment_status: 'PENDING', card_payment_description: 'Awaiting IPG response', ipg_transaction_id: null, paidAt: null };
+  }
+  const paidAt = t + rng.int(8, 120) * 1000;
+  if (r < pendingShare + 0.035) {
+    return { card_payment_time: iso(paidAt), card_payment_status: 'FAILED', card_payment_description: rng.pick(cardDeclines), ipg_transaction_id: rng.digits(12), paidAt: null };
+  }
+  return { card_payment_time: iso(paidAt), card_payment_status: 'SUCCESS', card_payment_description: 'Approved', ipg_transaction_id: rng.digits(12), paidAt };
+}
+
+function deductions(rng: Rng, m: Money) {
+  const ipg_rate = rng.pick([2.5, 2.75, 3, 3.25]);
+  const ipg_commission = round2((m.amount * ipg_rate) / 100);
+  const bank_charge = round2(rng.pick([0.5, 0.75, 1]) / (usdPerUnit[m.currency] ?? 1));
+  return {
+    ipg_rate,
+    ipg_commission,
+    bank_charge,
+    refund_commission: rng.pick([1, 1.5, 2]),
+    beneficiary_received_amount_lkr: round2(Math.max(0, m.amount - ipg_commission - bank_charge) * m.rate),
+  };
+}
+
+/** The IPG void of a card payment, done the same day (automatic when the payout failed). */
+function voidStage(rng: Rng, paidAt: number, ok: boolean, now = Infinity) {
+  const at = Math.min(paidAt + rng.int(2, 50) * 60 * 1000, now - 1000);
+  return {
+    ipg_void_payment_time: iso(at),
+    ipg_void_status: ok ? 'SUCCESS' : 'FAILED',
+    ipg_void_tran_id: ok ? `VD${rng.digits(10)}` : null,
+    ipg_void_description: ok ? 'Card payment voided' : 'Void declined by the IPG: Issuer or switch inoperative',
+    ipg_void_code: ok ? '00' : '91',
+    ipg_void_message: ok ? 'Approved' : 'Issuer or switch inoperative',
+  };
+}
+
+const noVoid = { ipg_void_payment_time: null, ipg_void_status: null, ipg_void_tran_id: null, ipg_void_description: null, ipg_void_code: null, ipg_void_message: null };
+
+interface Generated {
+  row: Record<string, unknown>;
+  dependants?: Record<string, unknown>[];
+}
+
+interface RowContext {
+  rng: Rng;
+  id: number;
+  t: number;
+  now: number;
+  customer: Customer;
+}
+
+/** A payout stage (bill payment, booking, Thyaga or insurance payment) after a successful card payment. */
+function payoutOutcome(rng: Rng, age: number): 'SUCCESS' | 'FAILED' | 'PENDING' {
+  const r = rng.next();
+  if (age < 15 * 60 * 1000 && r < 0.3) return 'PENDING';
+  if (r < 0.94) return 'SUCCESS';
+  if (r < 0.975) return 'FAILED';
+  return 'PENDING';
+}
+
+function ceftRow({ rng, id, t, now, customer }: RowContext): Generated {
+  const age = now - t;
+  const m = moneyFor(rng, customer.country, 320, 0.75, t, now);
+  const card = cardStage(rng, t, age);
+  const row: Record<string, unknown> = {
+    tran_type: rng.chance(0.88) ? 'CEFT' : 'SLIPS',
+    bank_code: payoutBanks.pick(rng),
+    account_number: rng.digits(rng.pick([10, 11, 12])),
+    exchange_rate_final: m.rate,
+    ...deductions(rng, m),
+    ceft_payment_time: null,
+    ceft_payment_status: null,
+    ceft_payment_description: null,
+    ceft_transaction_id: null,
+    ceft_try_count: 0,
+    refund_requested: false,
+    ...noVoid,
+    ipg_refund_payment_time: null,
+    ipg_refund_status: null,
+    ipg_refund_tran_id: null,
+    ipg_refund_description: null,
+    ipg_refund_code: null,
+    ipg_refund_message: null,
+  };
+  let updated = card.paidAt ?? t;
+  if (card.paidAt !== null) {
+    const r = rng.next();
+    const fresh = age < 10 * 60 * 1000 && rng.chance(0.4);
+    if (fresh || (r >= 0.91 && r < 0.935)) {
+      Object.assign(row, { ceft_payment_status: 'PENDING', ceft_payment_description: 'Queued for the next CEFT cycle', ceft_try_count: rng.int(0, 3) });
+    } else if (r < 0.91) {
+      const at = card.paidAt + rng.int(10, 600) * 1000;
+      Object.assign(row, {
+        ceft_payment_time: iso(at),
+        ceft_payment_status: 'SUCCESS',
+        ceft_payment_description: 'Fund transfer completed',
+        ceft_transaction_id: `CEFT${rng.digits(12)}`,
+        ceft_try_count: rng.chance(0.94) ? 1 : rng.int(2, 4),
+      });
+      updated = at;
+    } else if (r < 0.985) {
+      const at = card.paidAt + rng.int(10, 3600) * 1000;
+      // a few transfers kept failing through the automatic retries
+      const tries = rng.chance(0.06) ? rng.int(100, 140) : rng.int(1, 6);
+      Object.assign(row, { ceft_payment_time: iso(at), ceft_payment_status: 'FAILED', ceft_payment_description: rng.pick(transferFailures), ceft_try_count: tries, refund_requested: rng.chance(0.75) });
+      updated = at;
+    } else {
+      Object.assign(row, {
+        ceft_payment_status: 'HOLD',
+        ceft_payment_description: `Held by ${rng.pick(staff)}: ${rng.pick(holdReasons)}`,
+        ceft_try_count: rng.int(0, 2),
+        refund_requested: rng.chance(0.4),
+      });
+    }
+    // refunds the operations team has already dealt with: voids on the day of the card payment, refunds later
+    const dealtWith = row.refund_requested && (age > DAY ? rng.chance(0.75) : age > 3600 * 1000 && rng.chance(0.35));
+    if (dealtWith) {
+      const sameDay = age <= DAY || rng.chance(0.3);
+      if (sameDay) {
+        Object.assign(row, voidStage(rng, card.paidAt, rng.chance(0.95), now));
+        updated = Date.parse(row.ipg_void_payment_time as string);
+      } else {
+        const at = card.paidAt + rng.int(1, 20) * DAY + rng.int(0, 8 * 3600) * 1000;
+        const ok = rng.chance(0.94);
+        Object.assign(row, {
+          ipg_refund_payment_time: iso(Math.min(at, now - 60_000)),
+          ipg_refund_status: ok ? 'SUCCESS' : 'FAILED',
+          ipg_refund_tran_id: ok ? `RF${rng.digits(10)}` : null,
+          ipg_refund_description: ok ? `Card payment refunded (${String(row.refund_commission)}% commission retained)` : 'Refund declined by the IPG: Do not honour',
+          ipg_refund_code: ok ? '00' : '05',
+          ipg_refund_message: ok ? 'Approved' : 'Do not honour',
+        });
+        updated = Math.min(at, now - 60_000);
+      }
+    }
+  }
+  row.status = overallStatusOf({ card: card.card_payment_status, payout: row.ceft_payment_status as string | null, void: row.ipg_void_status as string | null, refund: row.ipg_refund_status as string | null });
+  return { row: common(id, 1, t, updated, customer, m, card, row) };
+}
+
+function common(id: number, kindDigit: number, t: number, updated: number, customer: Customer, m: Money, card: ReturnType<typeof cardStage>, rest: Record<string, unknown>): Record<string, unknown> {
+  const { paidAt: _paidAt, ...cardColumns } = card;
+  return {
+    id,
+    trace: `${yymmdd(t)}${kindDigit}${String(id).padStart(8, '0')}`,
+    uid: customer.uid,
+    app_user_id: customer.appUserId,
+    country: customer.country,
+    currency_code: m.currency,
+    amount: m.amount,
+    amount_usd: m.amount_usd,
+    amount_lkr: m.amount_lkr,
+    account_number: '',
+    initiated_time: iso(t),
+    ...cardColumns,
+    ...rest,
+    action_seq: 0,
+    created_at: iso(t),
+    updated_at: iso(Math.max(t, updated)),
+  };
+}
+
+/** Payout columns and the automatic void when the payout failed. */
+function payoutStage(rng: Rng, prefix: string, paidAt: number | null, age: number, texts: { ok: string; failures: readonly string[]; pending: string }, timeKey = `${prefix}_time`) {
+  const none: Record<string, unknown> = {};
+  if (paidAt === null) return { cols: { [timeKey]: null, [`${prefix}_status`]: null, [`${prefix}_description`]: null }, status: null as string | null, at: null as number | null, voided: none };
+  const outcome = payoutOutcome(rng, age);
+  if (outcome === 'PENDING') return { cols: { [timeKey]: null, [`${prefix}_status`]: 'PENDING', [`${prefix}_description`]: texts.pending }, status: 'PENDING', at: null, voided: none };
+  const at = paidAt + rng.int(5, 300) * 1000;
+  const cols = { [timeKey]: iso(at), [`${prefix}_status`]: outcome, [`${prefix}_description`]: outcome === 'SUCCESS' ? texts.ok : rng.pick(texts.failures) };
+  const voided: Record<string, unknown> = outcome === 'FAILED' && age > 3600 * 1000 && rng.chance(0.8) ? voidStage(rng, at, rng.chance(0.96)) : {};
+  const last = typeof voided.ipg_void_payment_time === 'string' ? Date.parse(voided.ipg_void_payment_time) : at;
+  return { cols, status: outcome, at: last, voided };
+}
+
+function statusOf(card: string | null, payout: string | null, voided: Record<string, unknown>): string {
+  return overallStatusOf({ card, payout, void: (voided.ipg_void_status as string | undefined) ?? null });
+}
+
+function billRowOf({ rng, id, t, now, customer }: RowContext): Generated {
+  const age = now - t;
+  const biller = billers.pick(rng);
+  const m = moneyFor(rng, customer.country, biller.medianUsd, 0.6, t, now);
+  const card = cardStage(rng, t, age);
+  const p = payoutStage(rng, 'bill_payment', card.paidAt, age, { ok: 'Bill payment successful', failures: billPaymentFailures, pending: 'Awaiting biller confirmation' });
+  const row = {
+    biller_code: biller.code,
+    account_number: biller.account(rng),
+    exchange_rate_lkr: m.rate,
+    ...deductions(rng, m),
+    ...p.cols,
+    ...noVoid,
+    ...p.voided,
+    status: statusOf(card.card_payment_status, p.status, p.voided),
+  };
+  return { row: common(id, 2, t, p.at ?? t, customer, m, card, row) };
+}
+
+function eChannellingRowOf({ rng, id, t, now, customer }: RowContext): Generated {
+  const age = now - t;
+  const hospital = rng.pick(hospitals);
+  const doctor = rng.pick(doctors);
+  const doctorCharge = rng.int(8, 18) * 250;
+  const hospitalCharge = rng.int(6, 15) * 100;
+  const ecCharge = rng.pick([300, 350, 400, 450]);
+  const itg = hospital.integrated ? doctorCharge + hospitalCharge : 0;
+  const charges = hospital.integrated ? { doctor_charge_lkr: 0, hospital_charge_lkr: 0, itg_amount: itg } : { doctor_charge_lkr: doctorCharge, hospital_charge_lkr: hospitalCharge, itg_amount: 0 };
+  const totalLkr = doctorCharge + hospitalCharge + ecCharge;
+  const currency = currencyOf[customer.country] ?? 'USD';
+  const perUnit = usdPerUnit[currency] ?? 1;
+  const rate = Math.round(lkrPerUsd(t, now) * perUnit * 10_000) / 10_000;
+  const amount = currency === 'JPY' || currency === 'KRW' ? Math.ceil(totalLkr / rate / 100) * 100 : round2(totalLkr / rate);
+  const m: Money = { currency, amount, amount_usd: round2(amount * perUnit), amount_lkr: totalLkr, rate };
+  const card = cardStage(rng, t, age);
+  const p = payoutStage(rng, 'ec_booking', card.paidAt, age, { ok: 'Appointment booked', failures: ['Session full', 'Doctor not available on this date', 'Hospital system unavailable'], pending: 'Awaiting hospital confirmation' });
+  const appointment = new Date(t + rng.int(1, 14) * DAY);
+  const { beneficiary_received_amount_lkr: _none, ...ded } = deductions(rng, m);
+  const row = {
+    ec_transaction_id: p.status === 'SUCCESS' ? `EC${rng.digits(9)}` : null,
+    patient_name: rng.chance(0.6) ? `${rng.pick(firstNames)} ${customer.name.split(' ').slice(-1)[0]}` : customer.name,
+    patient_mobile: `07${rng.pick(['0', '1', '2', '5', '6', '7', '8'])}${rng.digits(7)}`,
+    hospital_name: hospital.name,
+    doctor_name: doctor,
+    appointment_day: weekdays[appointment.getDay()],
+    appointment_date: localDay(appointment),
+    start_time: rng.pick(sessionTimes),
+    ...charges,
+    ec_charge_lkr: ecCharge,
+    total_lkr: totalLkr,
+    exchange_rate_lkr: rate,
+    ...ded,
+    beneficiary_received_amount_lkr: null,
+    ...p.cols,
+    ...noVoid,
+    ...p.voided,
+    status: statusOf(card.card_payment_status, p.status, p.voided),
+  };
+  return { row: common(id, 3, t, p.at ?? t, customer, m, card, row) };
+}
+
+function thyagaRowOf({ rng, id, t, now, customer }: RowContext): Generated {
+  const age = now - t;
+  const m = moneyFor(rng, customer.country, 45, 0.6, t, now);
+  const card = cardStage(rng, t, age);
+  const sendLater = rng.chance(0.15);
+  const sendAt = sendLater ? t + rng.int(1, 10) * DAY : null;
+  const scheduled = sendAt !== null && sendAt > now && card.paidAt !== null;
+  const p = scheduled
+    ? { cols: { thyaga_payment_time: NOT_HAPPENED, thyaga_payment_status: 'PENDING', thyaga_payment_description: 'Scheduled for delivery' }, status: 'PENDING', at: null, voided: {} as Record<string, unknown> }
+    : payoutStage(rng, 'thyaga_payment', card.paidAt === null ? null : Math.max(card.paidAt, sendAt ?? 0), age, { ok: 'Gift voucher delivered', failures: ['Receiver mobile number unreachable', 'Thyaga system unavailable'], pending: 'Awaiting Thyaga confirmation' });
+  const row = {
+    account_number: `6${rng.digits(15)}`,
+    mobile_number: `07${rng.pick(['0', '1', '2', '5', '6', '7', '8'])}${rng.digits(7)}`,
+    receiver_name: `${rng.pick(firstNames)} ${rng.pick(lastNames)}`,
+    sender_name: customer.name,
+    send_later: sendLater,
+    send_at: sendAt === null ? null : iso(sendAt),
+    via_email: rng.chance(0.4),
+    via_sms: rng.chance(0.92),
+    exchange_rate_lkr: m.rate,
+    ...deductions(rng, m),
+    ...p.cols,
+    ...noVoid,
+    ...p.voided,
+    status: statusOf(card.card_payment_status, p.status, p.voided),
+  };
+  return { row: common(id, 4, t, p.at ?? t, customer, m, card, row) };
+}
+
+function insuranceRowOf({ rng, id, t, now, customer }: RowContext, dependantId: () => number): Generated {
+  const age = now - t;
+  const plan = insurancePlans.pick(rng);
+  const rate = Math.round(lkrPerUsd(t, now) * 10_000) / 10_000;
+  const amount = round2(plan.price + rng.pick([0, 0, 1, 1.5, 2]));
+  const m: Money = { currency: 'USD', amount, amount_usd: amount, amount_lkr: round2(amount * rate), rate };
+  const card = cardStage(rng, t, age);
+  const p = payoutStage(rng, 'insurance_payment', card.paidAt, age, { ok: 'Policy issued', failures: ['Insurer system unavailable', 'Policy holder details rejected'], pending: 'Awaiting insurer confirmation' });
+  const ipgRate = rng.pick([2.5, 3]);
+  const row = {
+    nic: customer.uid.startsWith('N') ? nicOf(rng) : customer.uid,
+    email: customer.email,
+    cover_package: plan.cover,
+    plan_no: plan.plan,
+    insurance_package_price: plan.price,
+    exchange_rate_lkr: rate,
+    ipg_rate: ipgRate,
+    refund_commission: null,
+    ipg_commission_lkr: round2((m.amount_lkr * ipgRate) / 100),
+    bank_charge_lkr: rng.pick([150, 200, 250]),
+    insurer_reserved_amount_lkr: round2(plan.price * rate * 0.85),
+    ...p.cols,
+    insurance_transaction_id: p.status === 'SUCCESS' ? `POL${rng.digits(9)}` : null,
+    ...noVoid,
+    ...p.voided,
+    status: statusOf(card.card_payment_status, p.status, p.voided),
+  };
+  const surname = customer.name.split(' ').slice(-1)[0];
+  const dependants = plan.family
+    ? Array.from({ length: rng.int(1, 4) }, (_, i) => {
+        const relation = i === 0 ? 'Spouse' : rng.pick(relations.slice(1));
+        const female = relation === 'Mother' || relation === 'Daughter' || (relation === 'Spouse' && !femaleNames.includes(customer.name.split(' ')[0]));
+        const first = rng.pick(female ? femaleNames : maleNames);
+        return {
+          id: dependantId(),
+          insurance_transaction_id: id,
+          title: relation === 'Daughter' ? 'Miss' : relation === 'Son' ? 'Master' : female ? 'Mrs' : 'Mr',
+          name: `${first} ${surname}`,
+          nic_number: relation === 'Son' || relation === 'Daughter' ? '' : nicOf(rng),
+          relation_type: relation,
+          mobile_number: relation === 'Son' || relation === 'Daughter' ? '' : `07${rng.pick(['1', '6', '7'])}${rng.digits(7)}`,
+          email: rng.chance(0.3) ? `${first}.${surname}@gmail.com`.toLowerCase() : '',
+        };
+      })
+    : [];
+  return { row: common(id, 5, t, p.at ?? t, customer, m, card, row), dependants };
+}
+
+// ---- the kinds and their shares --------------------------------------------------------------
+
+interface KindPlan {
+  readonly kind: TransactionKind;
+  readonly table: string;
+  readonly share: number;
+  readonly seed: number;
+}
+
+export const kindPlans: readonly KindPlan[] = [
+  { kind: 'ceft', table: 'ceft_transactions', share: 0.55, seed: 1 },
+  { kind: 'bill', table: 'bill_transactions', share: 0.25, seed: 2 },
+  { kind: 'echannelling', table: 'echannelling_transactions', share: 0.08, seed: 3 },
+  { kind: 'thyaga', table: 'thyaga_transactions', share: 0.07, seed: 4 },
+  { kind: 'insurance', table: 'insurance_transactions', share: 0.05, seed: 5 },
+];
+
+/** How many of `total` each kind gets (the rounding goes to send money). */
+export function countsByKind(total: number): Record<TransactionKind, number> {
+  const out = {} as Record<TransactionKind, number>;
+  let rest = total;
+  for (const p of kindPlans.slice(1)) rest -= out[p.kind] = Math.round(total * p.share);
+  out.ceft = Math.max(0, rest);
+  return out;
+}
+
+// ---- loading ---------------------------------------------------------------------------------
+
+export interface TransactionSeedOptions {
+  readonly now: Date;
+  /** How many transactions, over all kinds. */
+  readonly count: number;
+  /** Rows per INSERT (default 5000). */
+  readonly batchSize?: number;
+  readonly seed?: number;
+  /** Called after each batch with the rows loaded so far. */
+  readonly onProgress?: (loaded: number, total: number) => void;
+}
+
+export interface TransactionSeedSummary {
+  readonly byKind: Record<TransactionKind, number>;
+  readonly today: number;
+}
+
+/** How many of `count` fall on today: a busy day, between 50 and 3,000. */
+export function todayShare(count: number): number {
+  return Math.min(3000, Math.max(Math.min(50, count), Math.round(count * 0.015)));
+}
+
+/**
+ * Runs a bulk load into empty tables with their secondary indexes dropped, then builds them again
+ * (building an index once is far cheaper than maintaining it row by row). The primary keys stay.
+ * The indexes are rebuilt from their stored definitions even when the load fails.
+ */
+async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+  const empty: string[] = [];
+  for (const t of tables) if (!(await db.one(`SELECT 1 FROM ${t} LIMIT 1`))) empty.push(t);
+  const indexes = empty.length
+    ? await db.query<{ indexname: string; indexdef: string }>(
+        `SELECT i.indexname, i.indexdef FROM pg_indexes i
+          WHERE i.schemaname = current_schema() AND i.tablename = ANY (string_to_array($1, ','))
+            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+        [empty.join(',')],
+      )
+    : [];
+  for (const i of indexes) await db.exec(`DROP INDEX ${i.indexname}`);
+  try {
+    return await load();
+  } finally {
+    for (const i of indexes) await db.exec(i.indexdef);
+  }
+}
+
+async function insertJson(db: Db, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [rows]);
+}
+
+/**
+ * Adds `count` generated transactions (ids continue after the existing ones) and their roll-up.
+ * Deterministic for a given `now`, count and seed.
+ */
+export async function seedTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
+  return withIndexesDeferred(db, [...kindPlans.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
+}
+
+async function loadTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
+  const now = options.now.getTime();
+  const seed = options.seed ?? TRANSACTION_SEED;
+  const batchSize = options.batchSize ?? 5000;
+  const byKind = countsByKind(options.count);
+  const todayTotal = todayShare(options.count);
+  const customers = await loadCustomers(db, new Rng(seed), options.count);
+  const stats = new Map<string, StatsDelta>();
+  let loaded = 0;
+
+  for (const plan of kindPlans) {
+    const n = byKind[plan.kind];
+    if (n === 0) continue;
+    const rng = new Rng(seed * 31 + plan.seed);
+    const today = Math.round((todayTotal * n) / Math.max(1, options.count));
+    const times = initiatedTimes(rng, n, today, options.now);
+    const base = Number((await db.one<{ max: number | null }>(`SELECT max(id) AS max FROM ${plan.table}`))?.max ?? 0);
+    let nextDependant = plan.kind === 'insurance' ? Number((await db.one<{ max: number | null }>('SELECT max(id) AS max FROM insurance_dependants'))?.max ?? 0) : 0;
+    const dependantId = () => ++nextDependant;
+
+    let pending: Promise<void> = Promise.resolve();
+    for (let start = 0; start < n; start += batchSize) {
+      const rows: Record<string, unknown>[] = [];
+      const dependants: Record<string, unknown>[] = [];
+      for (let i = start; i < Math.min(n, start + batchSize); i++) {
+        const ctx: RowContext = { rng, id: base + i + 1, t: times[i], now, customer: pickCustomer(rng, customers) };
+        const g =
+          plan.kind === 'ceft'
+            ? ceftRow(ctx)
+            : plan.kind === 'bill'
+              ? billRowOf(ctx)
+              : plan.kind === 'echannelling'
+                ? eChannellingRowOf(ctx)
+                : plan.kind === 'thyaga'
+                  ? thyagaRowOf(ctx)
+                  : insuranceRowOf(ctx, dependantId);
+        rows.push(g.row);
+        if (g.dependants) dependants.push(...g.dependants);
+        countInto(stats, plan.kind, g.row);
+      }
+      // generate the next batch while this one is being written
+      await pending;
+      pending = insertJson(db, plan.table, rows).then(() => insertJson(db, 'insurance_dependants', dependants));
+      loaded += rows.length;
+      options.onProgress?.(loaded, options.count);
+    }
+    await pending;
+    await db.query(`SELECT setval(pg_get_serial_sequence('${plan.table}', 'id'), (SELECT max(id) FROM ${plan.table}))`);
+  }
+  if (byKind.insurance > 0) {
+    await db.query(`SELECT setval(pg_get_serial_sequence('insurance_dependants', 'id'), greatest(1, (SELECT max(id) FROM insurance_dependants)))`);
+  }
+  const deltas = [...stats.values()];
+  for (let i = 0; i < deltas.length; i += 5000) await addDailyStats(db, deltas.slice(i, i + 5000));
+  return { byKind, today: todayTotal };
+}
+
+function countInto(stats: Map<string, StatsDelta>, kind: TransactionKind, row: Record<string, unknown>) {
+  const day = localDay(new Date(row.initiated_time as string));
+  const key = `${day}|${kind}|${String(row.country)}|${String(row.currency_code)}|${String(row.status)}`;
+  const s = stats.get(key);
+  const amount = Number(row.amount);
+  const usd = Number(row.amount_usd);
+  const lkr = Number(row.amount_lkr);
+  if (s) stats.set(key, { ...s, count: s.count + 1, amount: round2(s.amount + amount), amount_usd: round2(s.amount_usd + usd), amount_lkr: round2(s.amount_lkr + lkr) });
+  else stats.set(key, { day, kind, country: String(row.country), currency_code: String(row.currency_code), status: String(row.status), count: 1, amount, amount_usd: usd, amount_lkr: lkr });
+}
+
+/**
+ * The transaction tables, the roll-up and the action log, emptied (ids restart at 1). Tables of other
+ * areas that reference transactions (e.g. settled_transactions) are emptied with them (CASCADE): the
+ * rows they pointed at are gone.
+ */
+export async function clearTransactions(db: Db): Promise<void> {
+  await db.exec(
+    `TRUNCATE insurance_dependants, ${kindPlans.map((p) => p.table).join(', ')}, transaction_daily_stats, transaction_actions RESTART IDENTITY CASCADE`,
+  );
+}
+
+/** Replaces every transaction with `count` generated ones (npm run seed -- --transactions N). */
+export async function replaceTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
+  await clearTransactions(db);
+  const summary = await seedTransactions(db, options);
+  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats`);
+  return summary;
+}
+
+/** The demo's transactions, for areaSeeders: SEED_TRANSACTIONS of them (default 20,000). */
+export async function seedDemoTransactions(db: Db, ctx: { now: Date }): Promise<void> {
+  const wanted = process.env.SEED_TRANSACTIONS === undefined || process.env.SEED_TRANSACTIONS === '' ? DEFAULT_DEMO_TRANSACTIONS : Number(process.env.SEED_TRANSACTIONS);
+  if (!Number.isInteger(wanted) || wanted < 0) throw new Error('SEED_TRANSACTIONS must be a whole number');
+  await seedTransactions(db, { now: ctx.now, count: wanted });
+}

@@ -1,0 +1,178 @@
+/**
+ * KYC review and the reports, end to end in Chromium: a checker reviews a KYC submission, rejects one
+ * group with a reason and sees the status change; an operator generates today's settlement (confirming
+ * yesterday's rates when today's are not approved) and exports it; the activity log shows both.
+ */
+import { readFileSync } from 'node:fs';
+import { format } from 'date-fns';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshot, signIn, startServer, DEMO_PASSWORD, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path: string, body: unknown, username = 'admin') {
+  const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const res = await fetch(`${server.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return (await res.json()) as { statusCode: number; data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function toast(page: Page, text: string) {
+  await page.locator('[data-toast]').filter({ hasText: text }).first().waitFor();
+}
+
+describe('KYC review', () => {
+  it('a checker rejects one group of a first submission with a reason and sees the status change', async () => {
+    const pending = (await api('kyc/get-all', { kycStatus: 'PENDING', fetchCount: 99999999 })).data.kycList as { kycId: number; uid: string; submittedData: unknown }[];
+    const target = pending.find((r) => r.submittedData === null)!;
+    expect(target).toBeDefined();
+
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'checker');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'KYC', exact: true }).click();
+    await page.getByRole('heading', { name: 'KYC User Information' }).waitFor();
+    await page.getByLabel('UID/Email/Contact Number', { exact: true }).fill(`  ${target.uid} `);
+    await page.getByLabel('UID/Email/Contact Number', { exact: true }).blur();
+    expect(await page.getByLabel('UID/Email/Contact Number', { exact: true }).inputValue()).toBe(target.uid); // trimmed on blur
+    await page.getByLabel('KYC Status', { exact: true }).selectOption({ label: 'Pending' });
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = page.getByRole('row').filter({ hasText: target.uid });
+    await row.getByText('PENDING', { exact: true }).waitFor();
+    await screenshot(page, 'kyc-list');
+
+    await row.getByRole('button', { name: 'Review' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'KYC Information' });
+    await dialog.getByText(`UID: ${target.uid}`).waitFor();
+    // a first submission: every field starts rejected, so only Reject is offered
+    await expect(dialog.getByRole('button', { name: 'Approve', exact: true }).count()).resolves.toBe(0);
+    const switches = dialog.getByRole('switch');
+    const n = await switches.count();
+    for (let i = 0; i < n; i++) if ((await switches.nth(i).getAttribute('aria-checked')) === 'false') await switches.nth(i).click();
+    // the UID switch also approved both document images
+    await expect(dialog.getByRole('switch', { name: 'Other Document Back Image', exact: true }).getAttribute('aria-checked')).resolves.toBe('true');
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).waitFor();
+
+    await dialog.getByRole('switch', { name: 'Address', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+    await toast(page, 'Reject reason is required for fields marked as rejected.');
+    await expect(page.getByRole('heading', { name: 'Reject the KYC Information!' }).count()).resolves.toBe(0);
+
+    await dialog.getByLabel('Address Reject Reason', { exact: true }).fill('Address is incomplete: please add the street');
+    await screenshot(page, 'kyc-review');
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Reject the KYC Information!' });
+    await confirm.getByText('Do you want Reject the KYC information?').waitFor();
+    await confirm.getByRole('button', { name: 'Reject', exact: true }).click();
+    await toast(page, 'KYC request created');
+    await page.getByRole('dialog').filter({ hasText: 'KYC Information' }).waitFor({ state: 'detached' });
+
+    // the list reloads: the record is no longer pending
+    await page.getByLabel('KYC Status', { exact: true }).selectOption({ label: 'All' });
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('row').filter({ hasText: target.uid }).getByText('REJECTED', { exact: true }).waitFor();
+    await screenshot(page, 'kyc-after-reject');
+
+    const after = (await api('kyc/get-all', { data: target.uid, fetchCount: 10 })).data.kycList[0];
+    expect(after.status).toBe('REJECTED');
+    expect(after.currentData.city).toMatchObject({ approved: false, reason: 'Address is incomplete: please add the street' });
+    expect(after.currentData.addressLine1.reason).toBe('Address is incomplete: please add the street');
+    expect(after.currentData.uid.approved).toBe(true);
+    await context.close();
+  });
+
+  it('shows a re-submission beside the earlier one, read-only', async () => {
+    const rows = (await api('kyc/get-all', { kycStatus: 'PENDING', fetchCount: 99999999 })).data.kycList as { kycId: number; uid: string; submittedData: unknown }[];
+    const target = rows.find((r) => r.submittedData !== null)!;
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'checker');
+    await page.goto(`/kyc?data=${encodeURIComponent(target.uid)}&kycStatus=&fetchCount=10`);
+    await page.getByRole('row').filter({ hasText: target.uid }).getByRole('button', { name: 'Review' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'KYC Information' });
+    await dialog.getByRole('heading', { name: 'Earlier Submission read-only' }).waitFor();
+    await expect(dialog.getByRole('switch', { name: 'Earlier Contact', exact: true }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'kyc-review-resubmission');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await context.close();
+  });
+});
+
+describe('scheduled settlement report', () => {
+  it("generates today's settlement and exports it", async () => {
+    const today = format(new Date(), 'yyyy-MM-dd');
+    const before = (await api('report/get-settlement-report', { date: today, fetchCount: 10 })).data;
+    expect(before.transactions).toEqual([]);
+
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'admin');
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Settlement Report', exact: true }).click();
+    await page.getByRole('heading', { name: 'Scheduled Settlement Report' }).waitFor();
+    await page.getByText('No settlement records found.').waitFor();
+    for (const m of before.messages as string[]) await page.getByText(m, { exact: true }).first().waitFor();
+    if (!before.hasRatesUpdated) await page.getByRole('alert').filter({ hasText: "Today's Currency Rates has not been updated yet!" }).waitFor();
+    await screenshot(page, 'settlement-before');
+
+    await page.getByRole('button', { name: 'Generate Report' }).click();
+    if (!before.hasRatesUpdated) {
+      const confirm = page.getByRole('dialog').filter({ hasText: "Today's Currency Rates has not been updated yet!" });
+      await confirm.getByText("yesterday's settlement rates will be used").waitFor();
+      await screenshot(page, 'settlement-confirm');
+      await confirm.getByRole('button', { name: 'Continue' }).click();
+    }
+    await toast(page, 'Settlement report generated successfully');
+    await page.getByRole('button', { name: 'Generate Report' }).waitFor({ state: 'detached' });
+    const after = (await api('report/get-settlement-report', { date: today, fetchCount: 10 })).data.transactions as { id: number; account_number: string; lkr_amount: number }[];
+    expect(after.length).toBeGreaterThan(0);
+    await page.getByRole('cell', { name: after[0].account_number, exact: true }).waitFor();
+    await screenshot(page, 'settlement-after');
+
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.xlsx$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
+    const lines: string[] = [];
+    wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    expect(lines[0]).toContain('Scheduled Settlement Report');
+    expect(lines.some((l) => l.startsWith('ID|Tran Date|Batch Date|Currency|Account Number|FC Amount|FC Commission|FC Net Amount|Rate|LKR Amount|Created At|Updated At'))).toBe(true);
+    for (const r of after) expect(lines.some((l) => l.startsWith(`${r.id}|`) && l.includes(`|${r.account_number}|`) && l.includes(String(r.lkr_amount)))).toBe(true);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    expect(pdf.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.pdf$/);
+    expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    await context.close();
+
+    // both exports are in the activity log
+    const logs = (await api('report/get-activity-report', { from: `${today}T00:00:01`, to: `${today}T23:59:00`, fetchCount: 100, username: 'admin' })).data.logs as { type: string; description: string }[];
+    expect(logs.filter((l) => l.type === 'EXPORT' && l.description.includes('of Scheduled Settlement Report as Scheduled_Settlement_Report_'))).toHaveLength(2);
+    expect(logs.some((l) => l.type === 'SETTLEMENT_GENERATED' && l.description.includes(`scheduled settlement report for ${today}`))).toBe(true);
+  });
+});
+
+describe('activity log report', () => {
+  it('lists the KYC decision and the sign-ins of today', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'admin');
+    await page.goto('/activityLogs');
+    await page.getByLabel('Username', { exact: true }).fill('checker');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('cell', { name: 'KYC_REJECTED', exact: true }).first().waitFor();
+    await screenshot(page, 'activity-logs');
+    await page.goto('/userActivityLogs');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('cell', { name: 'Signed in', exact: true }).first().waitFor();
+    await screenshot(page, 'user-activity-logs');
+    await context.close();
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * The transaction views end to end in Chromium: filter a day, expand a panel, hold a transaction as
+ * maker and see the list reload, export Excel and PDF and read them back, the auditor's Refunded tab,
+ * and a screenshot of every transaction screen (test-results/).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { format } from 'date-fns';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, menuOf, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { canHoldFundTransfer } from '../../src/domain/transactionGuards';
+import type { CeftRow } from '../../src/api/transactions';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const LOCAL = "yyyy-MM-dd'T'HH:mm:ss";
+
+async function api(path: string, body: unknown, token?: string) {
+  const res = await fetch(`${server.url}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { statusCode: number; data: Record<string, unknown> & { filteredList: CeftRow[] } };
+}
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const doc = await pdfjs.getDocument({ data: bytes, isEvalSupported: false, standardFontDataUrl: join(root, 'standard_fonts') + '/' }).promise;
+  const parts: string[] = [];
+  for (let p = 1; p <= doc.numPages; p++) {
+    const content = await (await doc.getPage(p)).getTextContent();
+    for (const item of content.items) if ('str' in item) parts.push(item.str + (item.hasEOL ? '\n' : ' '));
+  }
+  return parts.join('');
+}
+
+/** Sets the From and To pickers and the fetch count, then searches. */
+async function filterRange(page: Page, from: Date, to: Date, fetchCount = 'All') {
+  await page.getByLabel('From', { exact: true }).fill(format(from, LOCAL));
+  await page.getByLabel('To', { exact: true }).fill(format(to, LOCAL));
+  await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: fetchCount });
+}
+
+function table(page: Page) {
+  return page.getByRole('table', { name: /Send Money Transactions|Bill Payments|Thyaga|E-Channelling|Insurance/ });
+}
+
+/** The texts of one column of the table's current page. */
+async function columnTexts(page: Page, header: string): Promise<string[]> {
+  const headers = await table(page).locator('thead th').allInnerTexts();
+  const index = headers.findIndex((h) => h.replace(/[▲▼↕]/g, '').trim() === header);
+  expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
+  return table(page).locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
+}
+
+describe('send money as maker', () => {
+  it('filters a day, expands a panel, and exports Excel and PDF that read back', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'maker');
+    expect(await menuOf(page)).toEqual(expect.arrayContaining(['Send Money', 'Bill Payments', 'Thyaga', 'E-Channelling', 'Insurance']));
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Send Money', exact: true }).click();
+    await page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
+    for (const card of ['Success', 'Pending', 'Failed', 'Refunded']) await expect(page.getByText(card, { exact: true }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Displaying only the total value of successful transactions.').isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('UID/NIC/Trace/Account Number', { exact: true }).isVisible()).resolves.toBe(true);
+    expect(await page.getByLabel('Country', { exact: true }).locator('option').first().innerText()).toBe('All Countries');
+
+    // a day three days ago
+    const day = new Date();
+    day.setDate(day.getDate() - 3);
+    const from = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 0, 0, 0);
+    const to = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 23, 59, 59);
+    await filterRange(page, from, to);
+    // exports and Clear wait for the search
+    await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Clear All Filters' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Download as Excel' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('from_date')).toBe(format(from, LOCAL));
+    const times = await columnTexts(page, 'Initiated Time');
+    expect(times.length).toBeGreaterThan(0);
+    for (const t of times) expect(t.slice(0, 10)).toBe(format(day, 'yyyy-MM-dd'));
+
+    const panelButton = table(page).getByRole('button', { name: 'IPG Deduction Details: click to view' }).first();
+    expect(await panelButton.getAttribute('title')).toBe('Click to view');
+    await panelButton.click();
+    await expect(table(page).getByText('Beneficiary Received Amount (LKR)').first().isVisible()).resolves.toBe(true);
+    await screenshot(page, 'transactions-ceft-day-panel');
+
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/^ceftTransactions_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
+    const lines: string[] = [];
+    wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    expect(lines[0]).toBe('Send Money Transactions');
+    expect(lines[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by maker$/);
+    expect(lines[2]).toBe(`Duration: ${format(from, 'yyyy-MM-dd HH:mm:ss')} to ${format(to, 'yyyy-MM-dd HH:mm:ss')}`);
+    const header = lines.find((l) => l.startsWith('ID|Trace|UID/NIC|Country|Tran Type|Bank|'));
+    expect(header).toContain('|Exchange Rate (LKR)|IPG Rate (%)|IPG Commission|Bank Charge|Refund Commission (%)|Beneficiary Received Amount (LKR)|');
+    const body = lines.slice(lines.indexOf(header!) + 1);
+    const total = Number((await page.getByRole('navigation', { name: 'Pagination' }).innerText()).match(/of (\d+)/)![1]);
+    expect(total).toBeGreaterThanOrEqual(times.length);
+    expect(body).toHaveLength(total);
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    expect(pdf.suggestedFilename()).toMatch(/^ceftTransactions_.*\.pdf$/);
+    const text = await pdfText(new Uint8Array(readFileSync(await pdf.path())));
+    expect(text).toContain('Send Money Transactions');
+    expect(text).toMatch(/On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by maker/);
+    await context.close();
+  });
+
+  it('holds a transaction after the Warning! dialog, and the list reloads', async () => {
+    // find a transaction the maker may hold, through the API
+    const token = (await api('auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;
+    const now = new Date();
+    const wide = { from_date: format(new Date(now.getTime() - 60 * 86_400_000), LOCAL), to_date: format(now, LOCAL), country_code: '', data: '', status: 'PENDING', fetchCount: 99999999 };
+    const reply = await api('Transaction/get-ceftTransaction', wide, token);
+    const maker = { username: 'maker', permissions: ['transaction-hold'] };
+    const target = reply.data.filteredList.filter((r) => canHoldFundTransfer({ row: r, user: maker })).pop();
+    expect(target).toBeDefined();
+
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'maker');
+    await page.goto('/transaction/ceft');
+    await page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
+    const at = new Date(target!.initiated_time);
+    await filterRange(page, new Date(at.getTime() - 60_000), new Date(at.getTime() + 60_000));
+    await page.getByLabel('Status', { exact: true }).selectOption('PENDING');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = table(page).getByRole('row').filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Hold', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Warning!').isVisible()).resolves.toBe(true);
+    await expect(
+      dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`).isVisible(),
+    ).resolves.toBe(true);
+    await screenshot(page, 'transactions-ceft-hold-dialog');
+    await dialog.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(`Transaction hold successful: Id - ${target!.id}`).waitFor();
+    // the list reloads: the status filter is PENDING, so the held transaction leaves the list
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => row.getByText('HOLD', { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await screenshot(page, 'transactions-ceft-after-hold');
+    await context.close();
+  });
+});
+
+describe('every transaction screen', () => {
+  it('shows the operational screens to admin and the auditor screens to the auditor', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'admin');
+    for (const [route, title, name] of [
+      ['/transaction/bill', 'Bill Payments', 'bill'],
+      ['/transaction/thyaga', 'Thyaga', 'thyaga'],
+      ['/transaction/eChannelling', 'E-Channelling', 'echannelling'],
+      ['/transaction/insurance', 'Insurance', 'insurance'],
+    ] as const) {
+      await page.goto(route);
+      await page.getByRole('heading', { name: title }).waitFor();
+      await expect.poll(() => table(page).locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect(page.getByText('Displaying only the total value of successful transactions.').isVisible()).resolves.toBe(true);
+      await screenshot(page, `transactions-${name}`);
+    }
+    // the insurance dependants open in a panel
+    await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
+    const day = new Date();
+    await filterRange(page, new Date(day.getTime() - 30 * 86_400_000), day);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const dependants = table(page).getByRole('button', { name: 'Dependents Detail: click to view' }).first();
+    await dependants.click();
+    await expect(table(page).getByText('Relation Type:').first().isVisible()).resolves.toBe(true);
+    await screenshot(page, 'transactions-insurance-dependants');
+    await context.close();
+
+    const auditor = await newPage(browser, server.url);
+    await signIn(auditor.page, 'auditor');
+    expect(await menuOf(auditor.page)).toEqual(expect.arrayContaining(['Send Money', 'Bill Payments', 'Thyaga', 'E-Channelling']));
+    for (const [route, title, name] of [
+      ['/AuditerBillPayments', 'Bill Payments', 'audit-bill'],
+      ['/AuditerThyaga', 'Thyaga', 'audit-thyaga'],
+      ['/AuditerEChanneling', 'E-Channelling', 'audit-echannelling'],
+    ] as const) {
+      await auditor.page.goto(route);
+      await auditor.page.getByRole('heading', { name: title }).waitFor();
+      await expect.poll(() => table(auditor.page).locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await screenshot(auditor.page, `transactions-${name}`);
+    }
+    // E-Channelling for the auditor has no fetch count
+    await expect(auditor.page.getByLabel('Fetch Count', { exact: true }).count()).resolves.toBe(0);
+    await auditor.page.goto('/AllCeftTransactions');
+    await auditor.page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
+    await expect(auditor.page.getByLabel('NIC/Passport/Trace/Account Number', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(auditor.page.getByRole('columnheader', { name: 'Action' }).count()).resolves.toBe(0); // no action permissions
+    await screenshot(auditor.page, 'transactions-audit-ceft');
+    await auditor.page.getByRole('tab', { name: 'Refunded' }).click();
+    await auditor.page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
+    await filterRange(auditor.page, new Date(day.getTime() - 60 * 86_400_000), day);
+    await auditor.page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => auditor.page.getByText(/Total Amount:\s*[\d,]+\.\d{2} LKR/).count(), { timeout: 15_000 }).toBe(1);
+    const statuses = await columnTexts(auditor.page, 'Status');
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['REFUNDED']));
+    await screenshot(auditor.page, 'transactions-audit-ceft-refunded');
+    // the operational screens are not for the auditor
+    await auditor.page.goto('/transaction/ceft');
+    await expect(auditor.page.getByText('You do not have permission to view this page.').isVisible()).resolves.toBe(true);
+    await auditor.context.close();
+  });
+});
