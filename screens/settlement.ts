@@ -21,7 +21,7 @@ import {
 } from '../src/domain/reports';
 import type { CallContract } from '../src/api/contract';
 
-const columns: readonly Column<SettlementRow>[] = [
+const settlementColumns: readonly Column<SettlementRow>[] = [
   { key: 'id', header: 'ID', kind: 'integer' },
   { key: 'tran_date', header: 'Tran Date' },
   { key: 'batch_date', header: 'Batch Date' },
@@ -76,7 +76,7 @@ export const settlementScreen: ToolbarListScreen<SettlementRow> = {
       { kind: 'date', key: 'date', label: 'Date' },
       { kind: 'fetchCount', key: 'fetchCount' },
     ],
-    columns,
+    columns: settlementColumns,
     pageSize: REPORT_PAGE_SIZE,
     defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
@@ -100,7 +100,7 @@ export const instantSettlementScreen: ToolbarListScreen<SettlementRow> = {
       rows: (d) => d.transactions,
     },
     filters: [{ kind: 'date', key: 'date', label: 'Date' }],
-    columns,
+    columns: settlementColumns,
     pageSize: REPORT_PAGE_SIZE,
     defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
@@ -129,6 +129,6 @@ export const instantSettlementReportScreen: CustomScreen = {
   title: instantSettlementScreen.title,
   breadcrumb: instantSettlementScreen.breadcrumb,
   access: instantSettlementScreen.access,
-  menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },
+  menu: { section: 'Reports', label: 'Instant Settlement', order: 81 },
   component: 'InstantSettlementReport',
 };

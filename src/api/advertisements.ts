@@ -5,7 +5,7 @@ import { advertisementImageRule, readImageValue } from './imageUpload';
 import { patterns } from '../domain/validation';
 
 export const advertisementMessages = {
-  title: 'Title can only have alphanumeric characters and should be at least 2 characters long',
+  title: 'Name can only have alphanumeric characters and should be at least 2 characters long',
   countries: 'Please select at least one country',
   countryTwice: 'A country cannot be added twice',
   allWithOthers: 'ALL already covers every country',

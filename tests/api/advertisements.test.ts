@@ -163,8 +163,8 @@ describe('bad inputs get a 4xx with the specification’s message and store noth
     ['To before From', { valid_from: '2031-05-10T00:00:01', valid_to: '2031-05-09T23:59:59' }, 400, 'valid_to: Valid To cannot be before Valid From'],
     ['From without its start time', { valid_from: '2031-05-10T00:00:00' }, 400, 'valid_from: Please select Valid From'],
     ['a day that does not exist', { valid_to: '2031-02-30T23:59:59' }, 400, 'valid_to: Please select Valid To'],
-    ['a one-letter title', { title: 'A' }, 400, 'title: Title can only have alphanumeric characters and should be at least 2 characters long'],
-    ['a title with punctuation', { title: 'Offer!' }, 400, 'title: Title can only have alphanumeric characters and should be at least 2 characters long'],
+    ['a one-letter title', { title: 'A' }, 400, 'title: Name can only have alphanumeric characters and should be at least 2 characters long'],
+    ['a title with punctuation', { title: 'Offer!' }, 400, 'title: Name can only have alphanumeric characters and should be at least 2 characters long'],
   ])('%s', async (_what, change, status, message) => {
     const before = await stored();
     expect(await server.call('advertisement/create', newAd({ title: 'Bad Input Offer', ...change }), maker)).toEqual({ statusCode: status, data: { message } });

@@ -169,9 +169,11 @@ describe('activity log report', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: 'KYC_REJECTED', exact: true }).first().waitFor();
     await screenshot(page, 'activity-logs');
+    const day = format(new Date(), 'yyyy-MM-dd');
+    const latest = (await api('Report/get-mobile-activity-report', { from: `${day}T00:00:01`, to: `${day}T23:59:00`, fetchCount: 10, searchParameter: '' })).data.filteredList[0];
     await page.goto('/userActivityLogs');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('cell', { name: 'Signed in', exact: true }).first().waitFor();
+    if (latest) await page.getByRole('row').filter({ hasText: latest.mobile_user_email }).filter({ hasText: latest.event_description }).first().waitFor();
     await screenshot(page, 'user-activity-logs');
     await context.close();
   });

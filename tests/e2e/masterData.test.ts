@@ -34,6 +34,9 @@ async function as(username: string, run: (page: Page) => Promise<void>) {
   try {
     await signIn(page, username);
     await run(page);
+  } catch (err) {
+    await screenshot(page, `md-failed-${username}`).catch(() => {});
+    throw err;
   } finally {
     await context.close();
   }

@@ -50,7 +50,13 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   return parts.join('');
 }
 
-/** Sets the From and To pickers and the fetch count, then searches. */
+/** Runs the search and waits for its reply (the exports are enabled again once it is in). */
+async function search(page: Page) {
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect.poll(() => page.getByRole('button', { name: 'Download as Excel' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+}
+
+/** Sets the From and To pickers and the fetch count. */
 async function filterRange(page: Page, from: Date, to: Date, fetchCount = 'All') {
   await page.getByLabel('From', { exact: true }).fill(format(from, LOCAL));
   await page.getByLabel('To', { exact: true }).fill(format(to, LOCAL));
@@ -76,9 +82,9 @@ describe('send money as maker', () => {
     expect(await menuOf(page)).toEqual(expect.arrayContaining(['Send Money', 'Bill Payments', 'Thyaga', 'E-Channelling', 'Insurance']));
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Send Money', exact: true }).click();
     await page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
-    for (const card of ['Success', 'Pending', 'Failed', 'Refunded']) await expect(page.getByText(card, { exact: true }).first().isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Displaying only the total value of successful transactions.').isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('UID/NIC/Trace/Account Number', { exact: true }).isVisible()).resolves.toBe(true);
+    for (const card of ['Success', 'Pending', 'Failed', 'Refunded']) await page.getByText(card, { exact: true }).first().waitFor();
+    await page.getByText('Displaying only the total value of successful transactions.').waitFor();
+    await page.getByLabel('UID/NIC/Trace/Account Number', { exact: true }).waitFor();
     expect(await page.getByLabel('Country', { exact: true }).locator('option').first().innerText()).toBe('All Countries');
 
     // a day three days ago
@@ -90,8 +96,7 @@ describe('send money as maker', () => {
     // exports and Clear wait for the search
     await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Clear All Filters' }).isDisabled()).resolves.toBe(true);
-    await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Download as Excel' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    await search(page);
     const url = new URL(page.url());
     expect(url.searchParams.get('from_date')).toBe(format(from, LOCAL));
     const times = await columnTexts(page, 'Initiated Time');
@@ -101,7 +106,7 @@ describe('send money as maker', () => {
     const panelButton = table(page).getByRole('button', { name: 'IPG Deduction Details: click to view' }).first();
     expect(await panelButton.getAttribute('title')).toBe('Click to view');
     await panelButton.click();
-    await expect(table(page).getByText('Beneficiary Received Amount (LKR)').first().isVisible()).resolves.toBe(true);
+    await table(page).getByText('Beneficiary Received Amount (LKR)').first().waitFor();
     await screenshot(page, 'transactions-ceft-day-panel');
 
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
@@ -150,7 +155,7 @@ describe('send money as maker', () => {
     await row.waitFor();
     await row.getByRole('button', { name: 'Hold', exact: true }).click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText('Warning!').isVisible()).resolves.toBe(true);
+    await dialog.getByText('Warning!').waitFor();
     await expect(
       dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`).isVisible(),
     ).resolves.toBe(true);
@@ -180,17 +185,17 @@ describe('every transaction screen', () => {
       await page.goto(route);
       await page.getByRole('heading', { name: title }).waitFor();
       await expect.poll(() => table(page).locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-      await expect(page.getByText('Displaying only the total value of successful transactions.').isVisible()).resolves.toBe(true);
+      await page.getByText('Displaying only the total value of successful transactions.').waitFor();
       await screenshot(page, `transactions-${name}`);
     }
     // the insurance dependants open in a panel
     await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
     const day = new Date();
     await filterRange(page, new Date(day.getTime() - 30 * 86_400_000), day);
-    await page.getByRole('button', { name: 'Search' }).click();
+    await search(page);
     const dependants = table(page).getByRole('button', { name: 'Dependents Detail: click to view' }).first();
     await dependants.click();
-    await expect(table(page).getByText('Relation Type:').first().isVisible()).resolves.toBe(true);
+    await table(page).getByText('Relation Type:').first().waitFor();
     await screenshot(page, 'transactions-insurance-dependants');
     await context.close();
 
@@ -211,13 +216,13 @@ describe('every transaction screen', () => {
     await expect(auditor.page.getByLabel('Fetch Count', { exact: true }).count()).resolves.toBe(0);
     await auditor.page.goto('/AllCeftTransactions');
     await auditor.page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
-    await expect(auditor.page.getByLabel('NIC/Passport/Trace/Account Number', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(auditor.page.getByRole('columnheader', { name: 'Action' }).count()).resolves.toBe(0); // no action permissions
+    await auditor.page.getByLabel('NIC/Passport/Trace/Account Number', { exact: true }).waitFor();
+    await expect(auditor.page.getByRole('columnheader', { name: 'Action', exact: true }).count()).resolves.toBe(0); // no action permissions
     await screenshot(auditor.page, 'transactions-audit-ceft');
     await auditor.page.getByRole('tab', { name: 'Refunded' }).click();
     await auditor.page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
     await filterRange(auditor.page, new Date(day.getTime() - 60 * 86_400_000), day);
-    await auditor.page.getByRole('button', { name: 'Search' }).click();
+    await search(auditor.page);
     await expect.poll(() => auditor.page.getByText(/Total Amount:\s*[\d,]+\.\d{2} LKR/).count(), { timeout: 15_000 }).toBe(1);
     const statuses = await columnTexts(auditor.page, 'Status');
     expect(statuses.length).toBeGreaterThan(0);
@@ -225,7 +230,7 @@ describe('every transaction screen', () => {
     await screenshot(auditor.page, 'transactions-audit-ceft-refunded');
     // the operational screens are not for the auditor
     await auditor.page.goto('/transaction/ceft');
-    await expect(auditor.page.getByText('You do not have permission to view this page.').isVisible()).resolves.toBe(true);
+    await auditor.page.getByText('You do not have permission to view this page.').waitFor();
     await auditor.context.close();
   });
 });

@@ -52,7 +52,14 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
   const largest = slices.reduce((a, b) => (b.value > a.value ? b : a), slices[0]);
   const label = `${title}. Pie chart of ${all.length} ${all.length === 1 ? 'part' : 'parts'}, total ${valueFormat(total)}; largest ${describe(largest)}. ${KEYBOARD_HINT}`;
 
+  // the tooltip sits on the middle of the active slice's ring (angles from 12 o'clock, clockwise, as the pie lays them out)
   let tip: { left: number; top: number } | null = null;
+  if (active !== null) {
+    const before = slices.slice(0, active).reduce((sum, x) => sum + x.value, 0);
+    const mid = ((before + slices[active].value / 2) / total) * 2 * Math.PI;
+    const r = radius * 0.79;
+    tip = { left: size / 2 + r * Math.sin(mid), top: size / 2 - r * Math.cos(mid) };
+  }
   return (
     <div ref={fixedWidth ? undefined : parentRef} className="relative flex flex-wrap items-center gap-4">
       <svg
@@ -68,8 +75,6 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
           <Pie data={[...slices]} pieValue={(d) => d.value} outerRadius={radius} innerRadius={radius * 0.58} padAngle={0.01} pieSort={null} pieSortValues={null}>
             {(pie) =>
               pie.arcs.map((arc, i) => {
-                const [cx, cy] = pie.path.centroid(arc);
-                if (active === i) tip = { left: size / 2 + cx, top: size / 2 + cy };
                 return (
                   <path
                     key={arc.data.label}
@@ -101,7 +106,7 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
         />
       </div>
       {active !== null && tip && (
-        <ChartTooltip left={(tip as { left: number }).left} top={(tip as { top: number }).top}>
+        <ChartTooltip left={tip.left} top={tip.top}>
           <strong className="block">{slices[active].label}</strong>
           <span className="tabular-nums">
             {valueFormat(slices[active].value)} · {percentOf(slices[active].value, total)}

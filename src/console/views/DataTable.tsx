@@ -161,7 +161,7 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
               table.getRowModel().rows.map((row) => (
                 <tr key={row.id} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
                   {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={`px-3 py-1.5 align-top ${isNumericKind(kindOf(cell.column.id)) ? 'text-right' : ''}`}>
+                    <td key={cell.id} className={`whitespace-nowrap px-3 py-1.5 align-top ${isNumericKind(kindOf(cell.column.id)) ? 'text-right' : ''}`}>
                       <table.FlexRender cell={cell} />
                     </td>
                   ))}

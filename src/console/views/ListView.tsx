@@ -109,9 +109,11 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const exportsEnabled = !!data && !filtersChanged && !query.isFetching;
   const locked = screen.lockedWhen ?? (() => false);
   const actions = withActions ? screen.rowActions : undefined;
+  // the Action column shows when the user holds the permission of an action (or rows may show a lock)
+  const anyPermitted = !!actions?.some((a) => hasPermission(user.permissions, a.permission)) || !!screen.lockedWhen;
   const renderActions = useMemo(
-    () => (actions && actions.length ? (row: object) => <RowActions actions={actions} row={row} user={user} locked={locked(row)} reload={reload} /> : undefined),
-    [actions, user, locked, reload],
+    () => (actions && actions.length && anyPermitted ? (row: object) => <RowActions actions={actions} row={row} user={user} locked={locked(row)} reload={reload} /> : undefined),
+    [actions, anyPermitted, user, locked, reload],
   );
 
   function go(next: FilterValues, nextTab = tabId) {

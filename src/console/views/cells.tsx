@@ -95,6 +95,8 @@ function Expander({ open, onToggle, label }: { open: boolean; onToggle: () => vo
 /** A read-only panel of some of the row's fields, opened by the arrow button. */
 export function PanelCell({ title, fields, row }: { title: string; fields: readonly PanelField<unknown>[]; row: Record<string, unknown> }) {
   const [open, setOpen] = useState(false);
+  // nothing to show (e.g. no void happened): a dash, as for any empty cell
+  if (fields.every((f) => row[f.key] === null || row[f.key] === undefined || row[f.key] === '')) return '-';
   return (
     <div>
       <Expander open={open} onToggle={() => setOpen(!open)} label={title} />
@@ -124,7 +126,7 @@ export function ListCell({ title, items, fields }: { title: string; items: unkno
       {open && (
         <ol className="mt-1 flex min-w-64 flex-col gap-1 text-xs">
           {list.map((item, i) => (
-            <li key={i} className="rounded border border-line bg-muted/60 p-2">
+            <li key={i} className="max-w-md whitespace-normal rounded border border-line bg-muted/60 p-2">
               {fields.map((f) => (
                 <span key={f.key} className="mr-3 inline-block">
                   <span className="text-ink-soft">{f.label}: </span>

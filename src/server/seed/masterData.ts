@@ -113,7 +113,7 @@ export function bannerPng(lines: readonly string[], cta: string, top: string, bo
   r.ellipse(170, 40, 70, 70, [255, 255, 255], 0.08);
   r.ellipse(20, 260, 90, 60, [255, 255, 255], 0.06);
   lines.forEach((line, i) => {
-    const scale = Raster.textWidth(line, 4) <= 180 ? 4 : 3;
+    const scale = [4, 3, 2].find((s) => Raster.textWidth(line, s) <= 184) ?? 1;
     r.centredText(line, 60 + i * 42, scale, [255, 255, 255]);
   });
   r.roundRect(30, 220, 140, 40, 10, hex(accent));

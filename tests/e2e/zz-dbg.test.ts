@@ -1,0 +1,21 @@
+import { it } from 'vitest';
+import { launchBrowser, newPage, signIn, startServer, screenshot } from './harness';
+it('dbg', async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const { page } = await newPage(browser, server.url);
+  await signIn(page, 'admin');
+  await page.goto('/provider'); await page.getByText('Bank of Ceylon IPG').waitFor(); await screenshot(page, 'zz-providers');
+  await page.goto('/advertisements/edit/1'); await page.getByLabel('Name', { exact: true }).waitFor(); await page.waitForTimeout(800); await screenshot(page, 'zz-ad-edit');
+  await page.goto('/ipgProviderCurrencies'); await page.waitForTimeout(800); await screenshot(page, 'zz-currencies-super-noid');
+  await page.goto('/banks/edit/3'); await page.getByLabel('Bank Name', { exact: true }).waitFor(); await page.waitForTimeout(500); await screenshot(page, 'zz-bank-edit');
+  await page.goto('/appUsers'); await page.getByRole('button', { name: 'Search' }).click(); await page.waitForTimeout(1000); await screenshot(page, 'zz-appusers');
+  const p2 = (await newPage(browser, server.url)).page;
+  await signIn(p2, 'maker');
+  await p2.goto('/ipgProviderCurrencies'); await p2.waitForTimeout(1000); await screenshot(p2, 'zz-currencies-maker');
+  await p2.evaluate(() => { localStorage.setItem('theme', 'dark'); });
+  await p2.goto('/advertisements/create'); await p2.waitForTimeout(800);
+  await p2.getByRole('button', { name: 'Save' }).click(); await p2.waitForTimeout(300);
+  await screenshot(p2, 'zz-ad-create-dark');
+  await browser.close(); await server.stop();
+}, 180000);
