@@ -129,6 +129,6 @@ export const instantSettlementReportScreen: CustomScreen = {
   title: instantSettlementScreen.title,
   breadcrumb: instantSettlementScreen.breadcrumb,
   access: instantSettlementScreen.access,
-  menu: { section: 'Reports', label: 'Instant Settlement', order: 81 },
+  menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },
   component: 'InstantSettlementReport',
 };

@@ -225,3 +225,45 @@ describe('sorting panel and list columns', () => {
     expect([...sortedIndexes(people, list.key, l.kind, true, l.sortValue)]).toEqual([0, 2, 1]);
   });
 });
+
+describe('the PDF of a wide table', () => {
+  async function pages(bytes: Uint8Array) {
+    const { createRequire } = await import('node:module');
+    const { dirname, join } = await import('node:path');
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, standardFontDataUrl: join(root, 'standard_fonts') + '/' }).promise;
+    const out: { width: number; text: string }[] = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const page = await doc.getPage(p);
+      const content = await page.getTextContent();
+      out.push({ width: Math.round(page.getViewport({ scale: 1 }).width), text: content.items.map((i) => ('str' in i ? i.str : '')).join(' ') });
+    }
+    return out;
+  }
+
+  it('keeps every word whole: a larger landscape page, or the columns continued on further pages', async () => {
+    const { buildPdf, pdfLayout } = await import('../../src/console/exports/pdf');
+    const { jsPDF } = await import('jspdf');
+    const { toExportTable } = await import('../../src/console/exports/format');
+    const row = {
+      id: 10776, trace: '261119100010776', uid: '846674289V', country: 'KW', tran_type: 'CEFT', bank_name: 'Hongkong and Shanghai Banking Corporation',
+      account_number: '569211852871', currency_code: 'KWD', amount: 123.42, initiated_time: '2026-11-19T00:02:55.000Z', card_payment_status: 'SUCCESS',
+      card_payment_description: 'Approved', ceft_payment_description: 'Response received too late from LankaPay', status: 'SUCCESS',
+    };
+    const fields = exportFieldsOf(ceftScreen);
+    const { headers, body } = toExportTable(fields, [row], 'pdf');
+    const layout = pdfLayout(new jsPDF({ orientation: 'landscape', unit: 'pt', format: 'a4' }), headers, body);
+    expect(layout.widths).toHaveLength(fields.length);
+    expect(layout.split || layout.format !== 'a4').toBe(true);
+    const ctx = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'maker', now: new Date(2026, 10, 22, 9, 0, 0) };
+    const wide = await pages(await buildPdf(fields, Array.from({ length: 30 }, (_, i) => ({ ...row, id: row.id + i })), ctx));
+    expect(wide[0].width).toBeGreaterThan(842);
+    const text = wide.map((p) => p.text).join(' ');
+    for (const word of ['Hongkong', 'Corporation', 'LankaPay', 'Beneficiary', '261119100010776']) expect(text).toContain(word);
+    for (const f of fields) for (const word of f.header.split(' ')) expect(text, f.header).toContain(word);
+    // a narrow table stays on A4
+    const narrow = await pages(await buildPdf(fields.slice(0, 6), [row], ctx));
+    expect(narrow.map((p) => p.width)).toEqual([842]);
+  });
+});

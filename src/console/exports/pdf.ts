@@ -19,14 +19,68 @@ async function loadLibs(): Promise<{ JsPDF: typeof JsPDFType; autoTable: AutoTab
 
 const MARGIN = 28; // pt (~10 mm)
 const FONT_SIZE = 7.5;
+const SMALL_FONT_SIZE = 6.5;
+const CELL_PADDING = 2.5;
+/** A value wider than this wraps at its spaces instead of widening its column. */
+const MAX_NATURAL_WIDTH = 160;
+/** How many rows are measured for the column widths. */
+const MEASURED_ROWS = 300;
+/** Landscape widths of the page formats a wide table may use, smallest first (pt). */
+const FORMATS = [
+  ['a4', 842],
+  ['a3', 1191],
+  ['a2', 1684],
+] as const;
 
-/** Builds the .pdf: landscape A4, title, 'On … by …', 'Duration: …', then the table; 'Page i of n' in the footer. */
+export interface PdfLayout {
+  format: (typeof FORMATS)[number][0];
+  fontSize: number;
+  /** The width each column needs so that no word is broken, at `fontSize` (pt). */
+  widths: number[];
+  /** Too wide for every format: the columns continue on further pages, the first column repeated. */
+  split: boolean;
+}
+
+/**
+ * The page a table needs: the smallest landscape format (A4, A3, A2) on which every column gets the
+ * width of its longest header word and its values (up to MAX_NATURAL_WIDTH), at 7.5 pt, else 6.5 pt;
+ * a table wider than that goes on A3 with its columns split over pages.
+ */
+export function pdfLayout(doc: JsPDFType, headers: string[], body: (string | number)[][]): PdfLayout {
+  const measure = (text: string, size: number, bold: boolean) => {
+    doc.setFont('helvetica', bold ? 'bold' : 'normal');
+    return doc.getStringUnitWidth(text) * size;
+  };
+  let widths: number[] = [];
+  for (const fontSize of [FONT_SIZE, SMALL_FONT_SIZE]) {
+    widths = headers.map((h, i) => {
+      let w = Math.max(0, ...h.split(/\s+/).map((word) => measure(word, fontSize, true)));
+      for (const row of body.slice(0, MEASURED_ROWS)) {
+        for (const line of String(row[i] ?? '').split('\n')) {
+          const longestWord = Math.max(0, ...line.split(/\s+/).map((word) => measure(word, fontSize, false)));
+          w = Math.max(w, Math.min(MAX_NATURAL_WIDTH, Math.max(longestWord, measure(line, fontSize, false))));
+        }
+      }
+      return Math.ceil(w + 2 * CELL_PADDING + 1);
+    });
+    const total = widths.reduce((a, b) => a + b, 0);
+    const format = FORMATS.find(([, width]) => width - 2 * MARGIN >= total);
+    if (format) return { format: format[0], fontSize, widths, split: false };
+  }
+  return { format: 'a3', fontSize: SMALL_FONT_SIZE, widths, split: true };
+}
+
+/**
+ * Builds the .pdf: landscape (A4, or larger for a wide table: see pdfLayout), title, 'On … by …',
+ * 'Duration: …', then the table; 'Page i of n' in the footer.
+ */
 export async function buildPdf(fields: ExportField[], rows: ExportRow[], ctx: ExportContext): Promise<Uint8Array> {
   const { JsPDF, autoTable } = await loadLibs();
   const { headers, body } = toExportTable(fields, rows, 'pdf');
   const [title, byLine, durationLine] = headerLines(ctx);
 
-  const doc = new JsPDF({ orientation: 'landscape', unit: 'pt', format: 'a4', compress: true });
+  const layout = pdfLayout(new JsPDF({ orientation: 'landscape', unit: 'pt', format: 'a4' }), headers, body);
+  const doc = new JsPDF({ orientation: 'landscape', unit: 'pt', format: layout.format, compress: true });
   doc.setProperties({ title: ctx.title, author: ctx.username, creator: 'Console export' });
   doc.setCreationDate(ctx.now);
 
@@ -44,7 +98,7 @@ export async function buildPdf(fields: ExportField[], rows: ExportRow[], ctx: Ex
 
   const columnStyles: Record<string, Partial<Styles>> = {};
   fields.forEach((f, i) => {
-    if (f.type === 'DOUBLE') columnStyles[String(i)] = { halign: 'right' };
+    columnStyles[String(i)] = { minCellWidth: layout.widths[i], ...(f.type === 'DOUBLE' ? { halign: 'right' } : {}) };
   });
 
   autoTable(doc, {
@@ -53,7 +107,8 @@ export async function buildPdf(fields: ExportField[], rows: ExportRow[], ctx: Ex
     startY: y,
     theme: 'grid',
     margin: { top: MARGIN, right: MARGIN, bottom: MARGIN + 8, left: MARGIN },
-    styles: { font: 'helvetica', fontSize: FONT_SIZE, cellPadding: 2.5, overflow: 'linebreak', valign: 'top', lineWidth: 0.3 },
+    styles: { font: 'helvetica', fontSize: layout.fontSize, cellPadding: CELL_PADDING, overflow: 'linebreak', valign: 'top', lineWidth: 0.3 },
+    ...(layout.split ? { horizontalPageBreak: true, horizontalPageBreakRepeat: 0 } : {}),
     headStyles: { fontStyle: 'bold', fillColor: [229, 231, 235], textColor: 20, halign: 'left' },
     columnStyles,
     // the header cells of right-aligned columns align with their numbers

@@ -27,9 +27,15 @@ export interface StatsDelta extends StatsKey {
   readonly amount_lkr: number;
 }
 
-/** Adds the deltas to the roll-up (rows are created as needed). */
+/** The order roll-up rows are written in: the same in every transaction, so two status changes never deadlock. */
+function keyOf(d: StatsKey): string {
+  return [d.day, d.kind, d.country, d.currency_code, d.status].join('\u0000');
+}
+
+/** Adds the deltas to the roll-up (rows are created as needed), locking its rows in key order. */
 export async function addDailyStats(db: Db, deltas: readonly StatsDelta[]): Promise<void> {
   if (deltas.length === 0) return;
+  const ordered = [...deltas].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   await db.query(
     `INSERT INTO transaction_daily_stats (day, kind, country, currency_code, status, count, amount, amount_usd, amount_lkr)
      SELECT day, kind, country, currency_code, status, count, amount, amount_usd, amount_lkr
@@ -39,7 +45,7 @@ export async function addDailyStats(db: Db, deltas: readonly StatsDelta[]): Prom
        amount = transaction_daily_stats.amount + EXCLUDED.amount,
        amount_usd = transaction_daily_stats.amount_usd + EXCLUDED.amount_usd,
        amount_lkr = transaction_daily_stats.amount_lkr + EXCLUDED.amount_lkr`,
-    [deltas],
+    [ordered],
   );
 }
 
