@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
 import { hasPermission } from '../../domain/permissions';
 import { callApi } from '../request';
+import { logExport } from '../../api/reports';
 import { exportFieldsOf } from '../exportFields';
 import { toast } from '../ui/toast';
 import { Button, Loader } from '../ui/primitives';
@@ -137,14 +138,17 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     if (!exportsDef) return;
     setExporting(kind);
     try {
-      const { downloadExport } = await import('../exports');
-      await downloadExport(kind, exportFieldsOf(screen), exportRowsOf(screen.columns, rows), {
+      const { downloadExport, exportFileName } = await import('../exports');
+      const ctx = {
         title: exportsDef.title,
         fileBase: exportsDef.fileBase,
         username: user.username,
         now: new Date(),
         duration: durationOf(screen, applied),
-      });
+      };
+      await downloadExport(kind, exportFieldsOf(screen), exportRowsOf(screen.columns, rows), ctx);
+      // the server keeps every export in the activity log (who, which screen, which file, how many rows)
+      void callApi(logExport, { screen: screen.id, fileName: exportFileName(ctx, kind), rows: rows.length });
     } catch {
       toast('warning', 'Export failed!');
     } finally {
