@@ -101,7 +101,7 @@ describe('widget helpers', () => {
     const drawn = drawnSlices(slices, 8);
     expect(drawn).toHaveLength(8);
     expect(drawn[0]).toEqual({ label: 'C9', value: 10 });
-    expect(drawn[7]).toEqual({ label: 'Other (3)', value: 1 + 2 + 3 });
+    expect(drawn[7]).toEqual({ label: 'Other (3)', value: 1 + 2 + 3, other: true });
     expect(drawnSlices([{ label: 'a', value: 0 }, { label: 'b', value: 2 }], 8)).toEqual([{ label: 'b', value: 2 }]);
   });
 

@@ -9,7 +9,11 @@ import { chartTokens, seriesColour, SERIES_COLOURS } from './theme';
 export interface PieSlice {
   label: string;
   value: number;
+  /** The merged smallest slices (drawn in a neutral colour). */
+  other?: boolean;
 }
+
+const colourOf = (s: PieSlice, i: number) => (s.other ? chartTokens.axis : seriesColour(i));
 
 export interface PieChartProps extends ChartCommonProps {
   slices: readonly PieSlice[];
@@ -29,7 +33,7 @@ export function drawnSlices(slices: readonly PieSlice[], max: number): PieSlice[
   if (positive.length <= max) return positive;
   const sorted = [...positive].sort((a, b) => b.value - a.value);
   const rest = sorted.slice(max - 1);
-  return [...sorted.slice(0, max - 1), { label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0) }];
+  return [...sorted.slice(0, max - 1), { label: `Other (${rest.length})`, value: rest.reduce((s, x) => s + x.value, 0), other: true }];
 }
 
 export function PieChart(props: PieChartProps) {
@@ -79,7 +83,7 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
                   <path
                     key={arc.data.label}
                     d={pie.path(arc) ?? ''}
-                    fill={seriesColour(i)}
+                    fill={colourOf(arc.data, i)}
                     stroke={chartTokens.surface}
                     strokeWidth={active === i ? 3 : 1}
                     opacity={active === null || active === i ? 1 : 0.55}
@@ -101,7 +105,7 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
       <div className="min-w-48 max-w-sm flex-1">
         <Legend
           vertical
-          items={slices.map((s, i) => ({ label: s.label, colour: seriesColour(i), detail: `${valueFormat(s.value)} · ${percentOf(s.value, total)}` }))}
+          items={slices.map((s, i) => ({ label: s.label, colour: colourOf(s, i), detail: `${valueFormat(s.value)} · ${percentOf(s.value, total)}` }))}
           onHover={setActive}
         />
       </div>

@@ -50,7 +50,7 @@ export function TransactionCards() {
                 <dt className="text-ink-soft">Total Value (USD)</dt>
                 <dd className="text-right text-base font-semibold tabular-nums">{shown(status, block && formatMoney(block.totalValue))}</dd>
                 <dt className="text-ink-soft">Failed</dt>
-                <dd className="text-right tabular-nums text-red-700 dark:text-red-400">{n(block?.failed)}</dd>
+                <dd className="text-right tabular-nums text-[rgb(var(--chart-5))]">{n(block?.failed)}</dd>
                 <dt className="text-ink-soft">Refunded</dt>
                 <dd className="text-right tabular-nums">{n(block?.refunded)}</dd>
                 {s.key === 'ceft' && (
