@@ -87,7 +87,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
   const imagesRun = active?.run.kind === 'images' ? active.run : null;
 
   return (
-    <span className="flex flex-wrap items-center gap-1">
+    <span className="flex flex-nowrap items-center gap-1">
       {locked && <LockIcon />}
       {shown.map((a) => (
         <Button key={a.id} variant="ghost" className="px-2 py-0.5" onClick={() => start(a)}>

@@ -3,6 +3,7 @@
  * Demo@Pass1) and a realistic staff list. Deterministic, with dates relative to `now`.
  */
 import { insertCountries } from './countries';
+import { seedBeneficiaries } from './beneficiaries';
 import { seedKycReports } from './kycReports';
 import { seedMasterData } from './masterData';
 import { seedDemoTransactions } from './transactions';
@@ -156,7 +157,7 @@ export interface AreaSeedContext {
  * The demo data of each area, run in this order after the console users (each area owns its seeder
  * file under src/server/seed/; countries first, app users before the transactions that reference them).
  */
-export const areaSeeders: readonly ((db: Db, ctx: AreaSeedContext) => Promise<void>)[] = [(db) => insertCountries(db), seedMasterData, seedDemoTransactions, seedKycReports];
+export const areaSeeders: readonly ((db: Db, ctx: AreaSeedContext) => Promise<void>)[] = [(db) => insertCountries(db), seedMasterData, seedDemoTransactions, seedBeneficiaries, seedKycReports];
 
 /** Reference data; rows that already exist (by code) are left as they are. */
 export async function insertReferenceData(db: Db, at: Date): Promise<void> {
