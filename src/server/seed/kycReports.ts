@@ -6,6 +6,7 @@
  * relative to `now`. Runs after the app users and the transactions are seeded; if there are no app
  * users, it seeds a small set of its own so that the KYC screens have data.
  */
+import { prng, type Rng } from './random';
 import { randomBytes } from 'node:crypto';
 import { format } from 'date-fns';
 import type { Db } from '../db/db';
@@ -22,24 +23,7 @@ const KYC_RECORDS = 60;
 const MOBILE_EVENTS = 3000;
 const MINUTE = 60_000;
 
-/** mulberry32: a small deterministic PRNG. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-    chance: (p: number) => next() < p,
-  };
-}
-type Rand = ReturnType<typeof prng>;
+type Rand = Rng;
 
 interface AppUser {
   id: number;
