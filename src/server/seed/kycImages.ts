@@ -3,7 +3,7 @@
  * identity card or passport data page, the back of a card, and a selfie. A tiny RGB canvas with
  * rectangles, ellipses and a 5x7 bitmap font, and a PNG encoder (zlib from node:zlib).
  */
-import { deflateSync } from 'node:zlib';
+import { encodePng } from './png';
 
 export type Rgb = readonly [number, number, number];
 
@@ -121,49 +121,17 @@ export class Canvas {
   }
 
   toPng(): Buffer {
-    return encodePng(this.width, this.height, this.px);
+    const rgba = new Uint8Array(this.width * this.height * 4);
+    for (let i = 0, j = 0; i < this.px.length; i += 3, j += 4) {
+      rgba[j] = this.px[i];
+      rgba[j + 1] = this.px[i + 1];
+      rgba[j + 2] = this.px[i + 2];
+      rgba[j + 3] = 255;
+    }
+    return encodePng(this.width, this.height, rgba);
   }
 }
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'ascii');
-  Buffer.from(data).copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-/** An 8-bit RGB PNG (no filter, deflate). */
-export function encodePng(width: number, height: number, rgb: Uint8Array): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * (width * 3 + 1)] = 0;
-    Buffer.from(rgb.buffer, rgb.byteOffset + y * width * 3, width * 3).copy(raw, y * (width * 3 + 1) + 1);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', new Uint8Array(0))]);
-}
 
 export interface Person {
   firstName: string;
