@@ -6,7 +6,7 @@ import { roleCreateScreen, roleEditScreen, rolesScreen } from './roles';
 import { transactionScreens } from './transactions';
 import { kycScreen } from './kyc';
 import { activityLogsScreen, userActivityLogsScreen } from './activityLogs';
-import { instantSettlementReportScreen, settlementReportScreen } from './settlement';
+import { instantSettlementScreen, settlementScreen } from './settlement';
 import { masterDataScreens } from './masterData';
 
 export const screens: readonly AnyScreen[] = [
@@ -24,7 +24,7 @@ export const screens: readonly AnyScreen[] = [
   kycScreen,
   activityLogsScreen,
   userActivityLogsScreen,
-  settlementReportScreen,
-  instantSettlementReportScreen,
+  settlementScreen,
+  instantSettlementScreen,
   ...masterDataScreens,
 ];

@@ -2,11 +2,9 @@
  * The Scheduled and the Instant Settlement Report (spec 002 §2, §4, §8; README "Settlement").
  *
  * Each is a list definition with a toolbar action (Generate Report) and notices (the rate messages),
- * src/console/toolbar.ts. Until the generic list view renders toolbar actions, the registry serves them
- * through the hand-written screens ScheduledSettlementReport and InstantSettlementReport
- * (src/custom/SettlementReport.tsx), which render these definitions.
+ * rendered by the generic list view (src/console/toolbar.ts).
  */
-import type { Column, CustomScreen } from '../src/console/definitions';
+import type { Column } from '../src/console/definitions';
 import { defineListScreen } from '../src/console/definitions';
 import type { ToolbarAction, ToolbarListScreen } from '../src/console/toolbar';
 import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../src/api/reports';
@@ -81,6 +79,7 @@ export const settlementScreen: ToolbarListScreen<SettlementRow> = {
     defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
     exports: { fileBase: 'Scheduled_Settlement_Report', title: 'Scheduled Settlement Report' },
+    menu: { section: 'Reports', label: 'Settlement Report', order: 80 },
   }),
   toolbarActions: [generateAction(generateSettlement, false)],
   notices,
@@ -105,30 +104,8 @@ export const instantSettlementScreen: ToolbarListScreen<SettlementRow> = {
     defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
     exports: { fileBase: 'Instant_Settlement_Report', title: 'Instant Settlement Report' },
+    menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },
   }),
   toolbarActions: [generateAction(generateInstantSettlement, true)],
   notices,
-};
-
-/** The registry entries: the hand-written screens that render the definitions above. */
-export const settlementReportScreen: CustomScreen = {
-  kind: 'custom',
-  id: settlementScreen.id,
-  route: settlementScreen.route,
-  title: settlementScreen.title,
-  breadcrumb: settlementScreen.breadcrumb,
-  access: settlementScreen.access,
-  menu: { section: 'Reports', label: 'Settlement Report', order: 80 },
-  component: 'ScheduledSettlementReport',
-};
-
-export const instantSettlementReportScreen: CustomScreen = {
-  kind: 'custom',
-  id: instantSettlementScreen.id,
-  route: instantSettlementScreen.route,
-  title: instantSettlementScreen.title,
-  breadcrumb: instantSettlementScreen.breadcrumb,
-  access: instantSettlementScreen.access,
-  menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },
-  component: 'InstantSettlementReport',
 };

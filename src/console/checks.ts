@@ -79,6 +79,7 @@ function permissionsOf(screen: AnyScreen): string[] {
     if (screen.createButton?.permission) out.push(screen.createButton.permission);
     if (screen.changeRequests?.permission) out.push(screen.changeRequests.permission);
     for (const action of screen.rowActions ?? []) if (action.permission) out.push(action.permission);
+    for (const action of screen.toolbarActions ?? []) if (action.permission) out.push(action.permission);
   }
   return out;
 }
@@ -95,6 +96,7 @@ function callsOf(screen: AnyScreen): CallUse[] {
     if (screen.countCards) out.push({ where: 'count cards', call: screen.countCards.call });
     for (const t of screen.tabs ?? []) if (t.source) out.push({ where: `tab '${t.id}'`, call: t.source.call });
     for (const a of screen.rowActions ?? []) if (a.run?.kind === 'call') out.push({ where: `row action '${a.id}'`, call: a.run.call });
+    for (const a of screen.toolbarActions ?? []) out.push({ where: `toolbar action '${a.id}'`, call: a.call });
     return out;
   }
   if (screen.kind === 'form') {

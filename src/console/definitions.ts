@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { CallContract, ChangeRequest, DataOf, ExportField, RequestOf } from '../api/contract';
 import type { Permission } from '../domain/permissions';
+import type { ListNotices, ToolbarAction } from './toolbar';
 
 /** Who is looking: what guards and visibility rules read. */
 export interface SessionUser {
@@ -209,6 +210,10 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
    * (else the screen's), and may drop the row actions.
    */
   readonly tabs?: readonly ListTab<Row>[];
+  /** Buttons beside the title that act on the list as a whole (e.g. Generate Report); see toolbar.ts. */
+  readonly toolbarActions?: readonly ToolbarAction[];
+  /** Lines the reply carries, shown above the table (optionally as a warning). */
+  readonly notices?: ListNotices;
 }
 
 export interface CountCards {

@@ -54,7 +54,5 @@ export interface ListNotices {
   readonly lines: (reply: WholeReply) => readonly string[];
 }
 
-export type ToolbarListScreen<Row> = ListScreen<Row> & {
-  readonly toolbarActions?: readonly ToolbarAction[];
-  readonly notices?: ListNotices;
-};
+/** A list definition with toolbar actions and notices (every ListScreen may have them). */
+export type ToolbarListScreen<Row> = ListScreen<Row>;

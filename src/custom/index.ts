@@ -8,8 +8,6 @@ export const customComponents: Record<string, LazyExoticComponent<ComponentType<
   Dashboard: lazy(() => import('./Dashboard')),
   AuditDashboard: lazy(() => import('./AuditDashboard')),
   ProviderCurrencies: lazy(() => import('./ProviderCurrencies')),
-  ScheduledSettlementReport: lazy(() => import('./SettlementReport').then((m) => ({ default: m.ScheduledSettlementReport }))),
-  InstantSettlementReport: lazy(() => import('./SettlementReport').then((m) => ({ default: m.InstantSettlementReport }))),
 };
 
 registerRowModal('changePassword', lazy(() => import('./ChangePasswordModal')));

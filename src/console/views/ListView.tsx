@@ -18,6 +18,7 @@ import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
+import { ListNoticesView, ListToolbar } from './ListToolbar';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -159,6 +160,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   return (
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen}>
+        {screen.toolbarActions && (
+          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching ? undefined : reply, rows, now: new Date() }} user={user} onDone={reload} />
+        )}
         {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
           <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
             {screen.createButton.label}
@@ -191,6 +195,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           </div>
         )
       )}
+      {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
