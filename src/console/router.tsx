@@ -1,5 +1,5 @@
 /** The router, built from the screen registry: one route per screen, every screen behind its access rule. */
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { createRootRoute, createRoute, createRouter, Navigate, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import type { AnyScreen } from './definitions';
 import { canOpen } from './access';
@@ -10,9 +10,12 @@ import { homeRouteFor } from '../domain/access';
 import { Shell } from './shell';
 import { Toasts, toast } from './ui/toast';
 import { Loader } from './ui/primitives';
-import { ListView } from './views/ListView';
-import { FormView } from './views/FormView';
 import { customComponents } from '../custom';
+
+// The views are lazy chunks of their own (with TanStack Table, react-hook-form and their cells), so the
+// first load carries only the shell, the router and the screen definitions.
+const ListView = lazy(() => import('./views/ListView').then((m) => ({ default: m.ListView })));
+const FormView = lazy(() => import('./views/FormView').then((m) => ({ default: m.FormView })));
 
 function SessionWatcher() {
   const router = useRouter();
