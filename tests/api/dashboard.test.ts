@@ -5,7 +5,6 @@
  * sums over the arrays below, never the server's SQL). Then the period rules and the permissions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDailyStats, localDay as rollupDay, type StatsDelta } from '../../src/server/areas/transactionsStats';
 import { appDashboardCalls, auditDashboardCalls } from '../../src/api/dashboard';
 import { startServer, type TestServer } from './harness';
 import { sampleBody } from './samples';
@@ -184,7 +183,6 @@ async function loadDataSet(s: TestServer) {
       b.created,
     ]);
   }
-  const deltas: StatsDelta[] = [];
   for (const [i, t] of txs.entries()) {
     const common = [`TRACE${i}`, 'NIC0001', t.user ? ids.get(t.user) : null, t.country, t.currency, t.usd * 3, t.usd, t.lkr, t.at, t.status];
     const cols = 'trace, uid, app_user_id, country, currency_code, amount, amount_usd, amount_lkr, initiated_time, status';
@@ -213,10 +211,8 @@ async function loadDataSet(s: TestServer) {
       );
     }
     t.id = row!.id;
-    // the roll-up, kept as the transactions area keeps it
-    deltas.push({ day: rollupDay(t.at), kind: t.kind, country: t.country, currency_code: t.currency, status: t.status, count: 1, amount: t.usd * 3, amount_usd: t.usd, amount_lkr: t.lkr });
+    // the roll-ups follow by trigger (migration 60)
   }
-  await addDailyStats(db, deltas);
 }
 
 beforeAll(async () => {

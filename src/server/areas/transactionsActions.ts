@@ -10,8 +10,8 @@
  * 2. asks the guard of src/domain/transactionGuards.ts (the one the console uses to show the
  *    button): a refusal is a 422 with the reason and changes nothing;
  * 3. calls the payment network (src/server/payments), records what it answered on the row (statuses,
- *    times, ids, messages, try count, overall status), moves the row in the daily roll-up, records
- *    the action in transaction_actions (unique per state of the row) and in the activity log.
+ *    times, ids, messages, try count, overall status; the roll-ups follow by trigger, migration 60),
+ *    records the action in transaction_actions (unique per state of the row) and in the activity log.
  *
  * A network refusal is recorded like a success (the row keeps the failure's code and message) and
  * answered with 422 and the network's message; a network that cannot be reached changes nothing (502).
@@ -23,7 +23,6 @@ import type { Db } from '../db/db';
 import { handle, type Ctx, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { paymentNetwork, type NetworkResult, type PaymentNetwork } from '../payments';
-import { moveDailyStats } from './transactionsStats';
 
 export type ActionName = 'HOLD' | 'MANUAL_FUND_TRANSFER' | 'VOID' | 'REFUND';
 
@@ -204,7 +203,6 @@ export async function runAction(ctx: Ctx, action: ActionName, by: { id: number }
     const sets = { ...outcome.patch, status, action_seq: seq, updated_at: now };
     const columns = Object.keys(sets);
     await tx.db.query(`UPDATE ceft_transactions SET ${columns.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [row.id, ...columns.map((c) => sets[c as keyof typeof sets])]);
-    await moveDailyStats(tx.db, 'ceft', row, row.status, status);
 
     const reply: Reply = { statusCode: outcome.ok ? 200 : 422, message: outcome.message };
     await tx.db.query(

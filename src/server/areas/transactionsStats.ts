@@ -1,8 +1,10 @@
 /**
- * Keeping the daily roll-up (transaction_daily_stats, see migration 21) equal to the transaction
- * tables: a status change moves the transaction from its old status's row to the new one.
+ * The roll-ups of the transactions (transaction_daily_stats, transaction_monthly_stats,
+ * bill_daily_billers): kept equal to the transaction tables by the triggers of migration 60
+ * (src/server/db/migrations/performance.ts) on every insert, update and delete, whoever writes. This
+ * file holds what the application needs around them: the day of a time, and the zone the triggers
+ * compute days in.
  */
-import type { TransactionKind } from '../../domain/transactionStatus';
 import type { Db } from '../db/db';
 
 /** The roll-up's day of a time: its calendar date in the server's local time zone. */
@@ -12,59 +14,34 @@ export function localDay(t: Date): string {
   return `${t.getFullYear()}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
-export interface StatsKey {
-  readonly day: string;
-  readonly kind: TransactionKind;
-  readonly country: string;
-  readonly currency_code: string;
-  readonly status: string;
+/** The API server's time zone (the zone of `localDay`). */
+export function serverTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-export interface StatsDelta extends StatsKey {
-  readonly count: number;
-  readonly amount: number;
-  readonly amount_usd: number;
-  readonly amount_lkr: number;
+/**
+ * Makes the triggers compute roll-up days in the server's time zone: when the stored zone
+ * (app_settings.transaction_day_time_zone) is another one, stores this one and rebuilds the roll-ups
+ * from the tables (one scan; a zone's other name, e.g. Etc/UTC for UTC, rebuilds once too). Returns
+ * whether it rebuilt. The seeder calls it before loading.
+ */
+export async function syncRollupTimeZone(db: Db, zone = serverTimeZone()): Promise<boolean> {
+  return db.tx(async (tx) => {
+    const stored = await tx.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'transaction_day_time_zone' FOR UPDATE`);
+    if (stored?.value === zone) return false;
+    await tx.query(
+      `INSERT INTO app_settings (key, value) VALUES ('transaction_day_time_zone', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      [zone],
+    );
+    await tx.query('SELECT transaction_stats_rebuild()');
+    return true;
+  });
 }
 
-/** The order roll-up rows are written in: the same in every transaction, so two status changes never deadlock. */
-function keyOf(d: StatsKey): string {
-  return [d.day, d.kind, d.country, d.currency_code, d.status].join('\u0000');
-}
-
-/** Adds the deltas to the roll-up (rows are created as needed), locking its rows in key order. */
-export async function addDailyStats(db: Db, deltas: readonly StatsDelta[]): Promise<void> {
-  if (deltas.length === 0) return;
-  const ordered = [...deltas].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  await db.query(
-    `INSERT INTO transaction_daily_stats (day, kind, country, currency_code, status, count, amount, amount_usd, amount_lkr)
-     SELECT day, kind, country, currency_code, status, count, amount, amount_usd, amount_lkr
-       FROM json_populate_recordset(NULL::transaction_daily_stats, $1::json)
-     ON CONFLICT (day, kind, country, currency_code, status) DO UPDATE SET
-       count = transaction_daily_stats.count + EXCLUDED.count,
-       amount = transaction_daily_stats.amount + EXCLUDED.amount,
-       amount_usd = transaction_daily_stats.amount_usd + EXCLUDED.amount_usd,
-       amount_lkr = transaction_daily_stats.amount_lkr + EXCLUDED.amount_lkr`,
-    [ordered],
-  );
-}
-
-export interface StatsRow {
-  readonly initiated_time: Date;
-  readonly country: string;
-  readonly currency_code: string;
-  readonly amount: number;
-  readonly amount_usd: number;
-  readonly amount_lkr: number;
-}
-
-/** Moves one transaction from `from` status to `to` status in the roll-up (nothing when equal). */
-export async function moveDailyStats(db: Db, kind: TransactionKind, row: StatsRow, from: string, to: string): Promise<void> {
-  if (from === to) return;
-  const base = { day: localDay(row.initiated_time), kind, country: row.country, currency_code: row.currency_code };
-  const sums = { amount: Number(row.amount), amount_usd: Number(row.amount_usd), amount_lkr: Number(row.amount_lkr) };
-  await addDailyStats(db, [
-    { ...base, status: from, count: -1, amount: -sums.amount, amount_usd: -sums.amount_usd, amount_lkr: -sums.amount_lkr },
-    { ...base, status: to, count: 1, ...sums },
-  ]);
+/**
+ * Recomputes every roll-up from the transaction tables (one scan of each). The function locks the
+ * transaction tables against writers (SHARE) until the rebuild commits.
+ */
+export async function rebuildRollups(db: Db): Promise<void> {
+  await db.tx((tx) => tx.query('SELECT transaction_stats_rebuild()'));
 }

@@ -12,6 +12,7 @@ import { masterDataMigrations } from './migrations/masterData';
 import { kycReportsMigrations } from './migrations/kycReports';
 import { transactionMigrations } from './migrations/transactions';
 import { dashboardMigrations } from './migrations/dashboards';
+import { performanceMigrations } from './migrations/performance';
 
 export interface Migration {
   readonly id: number;
@@ -168,6 +169,6 @@ CREATE TABLE app_settings (
 /**
  * Every migration: the foundation above, then one file per area under ./migrations/, each owning a
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
- * KYC and reports 40..49, hardening 50..59).
+ * KYC and reports 40..49, hardening 50..59, performance 60..69).
  */
-export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations];
+export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations, ...performanceMigrations];

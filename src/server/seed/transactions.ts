@@ -7,13 +7,13 @@
  * any, else a generated pool (app_user_id null).
  *
  * Rows go in batches through json_populate_recordset (one parameter per batch, the same SQL on
- * PGlite and PostgreSQL); the daily roll-up is computed while generating and written at the end.
+ * PGlite and PostgreSQL); the roll-ups follow by the triggers of migration 60 (one aggregate per batch).
  */
 import { Rng } from './random';
 import { overallStatusOf, type TransactionKind } from '../../domain/transactionStatus';
 import type { Db } from '../db/db';
 import { banks } from './referenceData';
-import { addDailyStats, localDay, type StatsDelta } from '../areas/transactionsStats';
+import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
 export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
@@ -647,6 +647,7 @@ async function insertJson(db: Db, table: string, rows: readonly Record<string, u
  * Deterministic for a given `now`, count and seed.
  */
 export async function seedTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
+  await syncRollupTimeZone(db);
   return withIndexesDeferred(db, [...kindPlans.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
 }
 
@@ -657,7 +658,6 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
   const byKind = countsByKind(options.count);
   const todayTotal = todayShare(options.count);
   const customers = await loadCustomers(db, new Rng(seed), options.count);
-  const stats = new Map<string, StatsDelta>();
   let loaded = 0;
 
   for (const plan of kindPlans) {
@@ -688,7 +688,6 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
                   : insuranceRowOf(ctx, dependantId);
         rows.push(g.row);
         if (g.dependants) dependants.push(...g.dependants);
-        countInto(stats, plan.kind, g.row);
       }
       // generate the next batch while this one is being written
       await pending;
@@ -702,20 +701,7 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
   if (byKind.insurance > 0) {
     await db.query(`SELECT setval(pg_get_serial_sequence('insurance_dependants', 'id'), greatest(1, (SELECT max(id) FROM insurance_dependants)))`);
   }
-  const deltas = [...stats.values()];
-  for (let i = 0; i < deltas.length; i += 5000) await addDailyStats(db, deltas.slice(i, i + 5000));
   return { byKind, today: todayTotal };
-}
-
-function countInto(stats: Map<string, StatsDelta>, kind: TransactionKind, row: Record<string, unknown>) {
-  const day = localDay(new Date(row.initiated_time as string));
-  const key = `${day}|${kind}|${String(row.country)}|${String(row.currency_code)}|${String(row.status)}`;
-  const s = stats.get(key);
-  const amount = Number(row.amount);
-  const usd = Number(row.amount_usd);
-  const lkr = Number(row.amount_lkr);
-  if (s) stats.set(key, { ...s, count: s.count + 1, amount: round2(s.amount + amount), amount_usd: round2(s.amount_usd + usd), amount_lkr: round2(s.amount_lkr + lkr) });
-  else stats.set(key, { day, kind, country: String(row.country), currency_code: String(row.currency_code), status: String(row.status), count: 1, amount, amount_usd: usd, amount_lkr: lkr });
 }
 
 /**
@@ -725,7 +711,7 @@ function countInto(stats: Map<string, StatsDelta>, kind: TransactionKind, row: R
  */
 export async function clearTransactions(db: Db): Promise<void> {
   await db.exec(
-    `TRUNCATE insurance_dependants, ${kindPlans.map((p) => p.table).join(', ')}, transaction_daily_stats, transaction_actions RESTART IDENTITY CASCADE`,
+    `TRUNCATE insurance_dependants, ${kindPlans.map((p) => p.table).join(', ')}, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, transaction_actions RESTART IDENTITY CASCADE`,
   );
 }
 
@@ -733,7 +719,7 @@ export async function clearTransactions(db: Db): Promise<void> {
 export async function replaceTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
   await clearTransactions(db);
   const summary = await seedTransactions(db, options);
-  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats`);
+  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers`);
   return summary;
 }
 
