@@ -26,7 +26,14 @@ export interface AppOptions {
   /** scrypt cost for new password hashes (default 2^17; tests use less). */
   scryptN?: number;
   tokenTtlSeconds?: number;
-  logger?: boolean;
+  /** Fastify's logger: true for stdout, or a stream to write its JSON lines to (tests read them). */
+  logger?: boolean | { stream: { write(line: string): void }; level?: string };
+  /**
+   * The proxies whose X-Forwarded-For is believed for request.ip (the sign-in limiter's address):
+   * addresses or CIDR ranges (or proxy-addr's loopback, linklocal, uniquelocal), or a number of hops
+   * when the server can only be reached through that many proxies. Unset: none, request.ip is the peer.
+   */
+  trustProxy?: readonly string[] | number;
 }
 
 /** No inline or foreign scripts; images from the API host, data: placeholders and blob: exports; no framing. */
@@ -52,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
+    trustProxy: typeof options.trustProxy === 'number' ? ((_peer: string, hop: number) => hop < (options.trustProxy as number)) : options.trustProxy ? [...options.trustProxy] : false,
   });
 
   app.addHook('onSend', async (_request, reply) => {

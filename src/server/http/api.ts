@@ -45,7 +45,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body));
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
-    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth) : makeCtx(options.db, undefined, options.clock, options.auth);
+    const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
+    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, client) : makeCtx(options.db, undefined, options.clock, options.auth, client);
     const result = await handler.run(ctx, parsed.data);
     const data = contract.data.safeParse(result.data);
     if (!data.success) throw new Error(`Reply of ${contract.path} does not match its contract: ${describeIssues(data.error)}`);
