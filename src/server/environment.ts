@@ -1,9 +1,11 @@
 /**
  * What the environment configures, shared by the server and the command-line tools:
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
- * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept).
+ * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
+ * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none).
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { openDb, type Db } from './db/db';
@@ -13,6 +15,8 @@ export interface Environment {
   dataDir: string;
   databaseUrl?: string;
   sessionSecret?: string;
+  /** See parseTrustProxy. */
+  trustProxy?: readonly string[] | number;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -20,7 +24,36 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or empty, nobody's X-Forwarded-For is believed (the client address is the
+ * peer's). A comma-separated list of addresses and CIDR ranges (or loopback, linklocal, uniquelocal),
+ * e.g. `127.0.0.1` or `10.0.0.0/8,::1`: X-Forwarded-For is believed from those proxies only. A
+ * whole number N: the N nearest hops are trusted whoever they are, for a server that cannot be
+ * reached except through N proxies. Anything else (`true`, `*`, a bad address) stops the start.
+ */
+export function parseTrustProxy(value: string | undefined): readonly string[] | number | undefined {
+  const text = (value ?? '').trim();
+  if (text === '') return undefined;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops === 0 ? undefined : hops;
+  }
+  const entries = text.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_KEYWORDS.has(entry) || (family !== 0 && okBits && extra === undefined))) {
+      throw new Error(`TRUST_PROXY: "${entry}" is not an address, a CIDR range, loopback, linklocal, uniquelocal or a number of hops`);
+    }
+  }
+  return entries;
 }
 
 /** Opens the configured database and brings its schema up to date. */

@@ -1,6 +1,6 @@
 import { runStartupChecks } from './startupChecks';
 /**
- * Starts the server: PORT (default 8080), DATA_DIR, DATABASE_URL, SESSION_SECRET, NODE_ENV.
+ * Starts the server: PORT (default 8080), DATA_DIR, DATABASE_URL, SESSION_SECRET, TRUST_PROXY, NODE_ENV.
  * Migrates the database; outside production, seeds the demo data into a database with no users;
  * serves the built console from dist/ when it is there.
  */
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 
   const distDir = resolve('dist');
   const staticDir = existsSync(resolve(distDir, 'index.html')) ? distDir : undefined;
-  const app = await buildApp({ db, secret, staticDir, logger: true });
+  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy });
 
   const shutdown = async () => {
     await app.close();

@@ -1,8 +1,15 @@
-/** Sign-in, token refresh and sign-out. */
+/**
+ * Sign-in, token refresh and sign-out. A sign-in passes, in order: the limiter of its client address
+ * (429 with Retry-After, src/server/auth/addressLimiter.ts), the lockout of its username (counted
+ * before the password is checked, src/server/auth/loginAttempts.ts), then the password. Every
+ * outcome is in the activity log with the address; a failure answers the same whether the username
+ * exists or not, and a lock answers the same for a known and an unknown username.
+ */
 import { login, logout, refreshToken } from '../../api/auth';
-import { clearFailures, LOCKOUT_MINUTES, lockedUntil, MAX_FAILURES, recordFailure } from '../auth/loginAttempts';
+import { ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MINUTES, addressRetryAfter, recordAddressFailure, tooManySignIns } from '../auth/addressLimiter';
+import { beginAttempt, clearFailures, LOCKOUT_MINUTES, MAX_FAILURES } from '../auth/loginAttempts';
 import { loadSessionUser, revokeSessions } from '../auth/sessionUser';
-import { handle, handlePublic } from '../http/handle';
+import { handle, handlePublic, type PublicCtx } from '../http/handle';
 import { HttpError } from '../http/httpError';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -16,11 +23,33 @@ interface Credentials {
   session_version: number;
 }
 
+/** Counts a failed sign-in against the client address; the one that uses up its allowance is logged. */
+async function addressFailed(ctx: PublicCtx, username: string, now: Date): Promise<void> {
+  const failures = await recordAddressFailure(ctx.db, ctx.client.address, now);
+  if (failures === ADDRESS_MAX_FAILURES) {
+    await ctx.log({
+      level: 'WARN',
+      type: 'SIGN_IN_THROTTLED',
+      username,
+      description: `Sign-in from ${ctx.client.address} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
+    });
+  }
+}
+
 export const authHandlers = [
   handlePublic(login, async (ctx, { username, password }) => {
     const now = ctx.clock();
-    if (await lockedUntil(ctx.db, username, now)) {
-      await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: 'Sign-in refused: the account is locked' });
+    const from = ctx.client.address;
+    const retryAfter = await addressRetryAfter(ctx.db, from, now);
+    if (retryAfter !== undefined) {
+      ctx.client.setHeader('retry-after', String(retryAfter));
+      throw new HttpError(429, tooManySignIns(retryAfter));
+    }
+
+    const attempt = await beginAttempt(ctx.db, username, now);
+    if (attempt.refused) {
+      await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `Sign-in from ${from} refused: the account is locked` });
+      await addressFailed(ctx, username, now);
       throw new HttpError(401, ACCOUNT_LOCKED);
     }
     const user = await ctx.db.one<Credentials>(
@@ -30,15 +59,20 @@ export const authHandlers = [
     // An unknown user costs one verification too, and every failure answers alike.
     const passwordOk = user ? await ctx.auth.verifyPassword(password, user.password_hash) : (await ctx.auth.verifyNothing(password), false);
     if (!user || !passwordOk || user.disabled !== 0) {
-      const { failures, lockedNow } = await recordFailure(ctx.db, username, now);
-      await ctx.log({ level: 'WARN', type: 'LOGIN_FAILED', username, description: `Failed sign-in attempt (${failures} of ${MAX_FAILURES})` });
-      if (lockedNow) {
+      await ctx.log({
+        level: 'WARN',
+        type: 'LOGIN_FAILED',
+        username,
+        description: `Failed sign-in attempt (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
+      });
+      await addressFailed(ctx, username, now);
+      if (attempt.locking) {
         if (user) await revokeSessions(ctx.db, user.id);
         await ctx.log({
           level: 'WARN',
           type: 'ACCOUNT_LOCKED',
           username,
-          description: `Locked for ${LOCKOUT_MINUTES} minutes after ${MAX_FAILURES} failed sign-in attempts`,
+          description: `Locked for ${LOCKOUT_MINUTES} minutes after ${MAX_FAILURES} failed sign-in attempts; its tokens were revoked`,
         });
         throw new HttpError(401, ACCOUNT_LOCKED);
       }
@@ -47,7 +81,7 @@ export const authHandlers = [
     await clearFailures(ctx.db, username);
     const session = await loadSessionUser(ctx.db, user.id, user.session_version);
     if (!session) throw new HttpError(401, INVALID_CREDENTIALS);
-    await ctx.log({ type: 'LOGIN', username: user.username, description: 'Signed in' });
+    await ctx.log({ type: 'LOGIN', username: user.username, description: `Signed in from ${from}` });
     return { data: { token: await ctx.auth.issueToken(session) } };
   }),
 

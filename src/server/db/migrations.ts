@@ -13,6 +13,7 @@ import { kycReportsMigrations } from './migrations/kycReports';
 import { transactionMigrations } from './migrations/transactions';
 import { dashboardMigrations } from './migrations/dashboards';
 import { performanceMigrations } from './migrations/performance';
+import { hardeningMigrations } from './migrations/hardening';
 
 export interface Migration {
   readonly id: number;
@@ -171,4 +172,7 @@ CREATE TABLE app_settings (
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59, performance 60..69).
  */
-export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations, ...performanceMigrations];
+export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
+  ...hardeningMigrations,
+  ...performanceMigrations,
+];

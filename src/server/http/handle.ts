@@ -22,11 +22,21 @@ export interface AuthServices {
 
 export type LogEntry = Omit<Activity, 'username'> & { username?: string };
 
+/** The caller's side of the request: its address (Fastify's request.ip) and a header for the reply. */
+export interface ClientInfo {
+  readonly address: string;
+  /** Sets a header on the reply, also when the handler then throws (e.g. Retry-After with a 429). */
+  setHeader(name: string, value: string): void;
+}
+
+const noClient: ClientInfo = { address: 'unknown', setHeader: () => {} };
+
 interface CtxOf<U> {
   readonly db: Db;
   readonly user: U;
   readonly clock: () => Date;
   readonly auth: AuthServices;
+  readonly client: ClientInfo;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -60,15 +70,16 @@ export function handlePublic<C extends CallContract>(
   return { contract, isPublic: true, run: (ctx, body) => fn(ctx as PublicCtx, body as BodyOf<C>) };
 }
 
-export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, clock: () => Date, auth: AuthServices): CtxOf<U> {
+export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, clock: () => Date, auth: AuthServices, client: ClientInfo = noClient): CtxOf<U> {
   return {
     db,
     user,
     clock,
     auth,
+    client,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, client))),
   };
 }
