@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { allHandlers } from './areas/index';
 import { DEFAULT_SCRYPT_N, hashPassword, verifyPassword } from './auth/passwords';
 import { DEFAULT_TOKEN_TTL_SECONDS, issueToken } from './auth/tokens';
@@ -60,13 +60,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     trustProxy: typeof options.trustProxy === 'number' ? ((_peer: string, hop: number) => hop < (options.trustProxy as number)) : options.trustProxy ? [...options.trustProxy] : false,
+    // Requests Fastify refuses before routing (a malformed URL, ...): our envelope and headers, not
+    // Fastify's default reply (which echoes the path and skips the onSend hook).
+    frameworkErrors: (err, request, reply) => {
+      securityHeaders(request, reply);
+      const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      return sendError(reply, status, status === 400 ? 'Bad request' : err.message);
+    },
   });
 
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  app.addHook('onSend', async (request, reply) => {
+    securityHeaders(request, reply);
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -91,6 +95,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   (await import('./http/images')).registerImages(app, options.db);
   await registerStaticFiles(app, options.staticDir);
   return app;
+}
+
+/**
+ * Every reply, pages, files, API replies and errors alike: the security headers and the request's
+ * correlation id (the id the error log carries; a 500's body names it too). A route may set a
+ * stricter policy of its own (images: nothing at all may load).
+ */
+function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'no-referrer');
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  reply.header('x-correlation-id', request.id);
 }
 
 function authServices(secret: Uint8Array, clock: () => Date, scryptN: number, ttlSeconds: number): AuthServices {

@@ -22,7 +22,7 @@ export function registerImages(app: FastifyInstance, db: Db): void {
       .header('content-type', image.content_type)
       .header('cache-control', 'private, max-age=86400, immutable')
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'")
+      .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
       .send(Buffer.from(image.bytes));
   });
 }
