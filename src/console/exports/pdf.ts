@@ -1,7 +1,7 @@
 import type { jsPDF as JsPDFType } from 'jspdf';
 import type { Styles } from 'jspdf-autotable';
 import type { ExportField } from '@/api/contract';
-import { headerLines, toExportTable, type ExportContext, type ExportRow } from './format';
+import { headerLines, toExportTable, type ExportCell, type ExportContext, type ExportRow } from './format';
 
 type JsPDFModule = typeof import('jspdf');
 type AutoTableModule = typeof import('jspdf-autotable');
@@ -46,7 +46,7 @@ export interface PdfLayout {
  * width of its longest header word and its values (up to MAX_NATURAL_WIDTH), at 7.5 pt, else 6.5 pt;
  * a table wider than that goes on A3 with its columns split over pages.
  */
-export function pdfLayout(doc: JsPDFType, headers: string[], body: (string | number)[][]): PdfLayout {
+export function pdfLayout(doc: JsPDFType, headers: string[], body: readonly (readonly ExportCell[])[]): PdfLayout {
   const measure = (text: string, size: number, bold: boolean) => {
     doc.setFont('helvetica', bold ? 'bold' : 'normal');
     return doc.getStringUnitWidth(text) * size;
@@ -74,9 +74,24 @@ export function pdfLayout(doc: JsPDFType, headers: string[], body: (string | num
  * Builds the .pdf: landscape (A4, or larger for a wide table: see pdfLayout), title, 'On … by …',
  * 'Duration: …', then the table; 'Page i of n' in the footer.
  */
-export async function buildPdf(fields: ExportField[], rows: ExportRow[], ctx: ExportContext): Promise<Uint8Array> {
+export async function buildPdf(fields: ExportField[], rows: readonly ExportRow[], ctx: ExportContext): Promise<Uint8Array> {
+  const { headers, body } = toExportTable(fields, rows as ExportRow[], 'pdf');
+  return pdfOfTable(fields, headers, body, ctx);
+}
+
+/**
+ * The PDF of a table already formatted for it (toExportTable(…, 'pdf') or formatCell(…, 'pdf')).
+ * `onProgress(fraction)` follows the pages as they are drawn (0 to 1; autotable first measures every
+ * cell, which reports nothing).
+ */
+export async function pdfOfTable(
+  fields: ExportField[],
+  headers: string[],
+  body: ExportCell[][],
+  ctx: ExportContext,
+  onProgress?: (fraction: number) => void,
+): Promise<Uint8Array> {
   const { JsPDF, autoTable } = await loadLibs();
-  const { headers, body } = toExportTable(fields, rows, 'pdf');
   const [title, byLine, durationLine] = headerLines(ctx);
 
   const layout = pdfLayout(new JsPDF({ orientation: 'landscape', unit: 'pt', format: 'a4' }), headers, body);
@@ -100,21 +115,34 @@ export async function buildPdf(fields: ExportField[], rows: ExportRow[], ctx: Ex
   fields.forEach((f, i) => {
     columnStyles[String(i)] = { minCellWidth: layout.widths[i], ...(f.type === 'DOUBLE' ? { halign: 'right' } : {}) };
   });
+  // the header cells of right-aligned columns align with their numbers (styled here rather than in a
+  // didParseCell hook, which autotable would call for every cell of the body too)
+  const head = [headers.map((h, i) => ({ content: h, styles: { halign: fields[i]?.type === 'DOUBLE' ? ('right' as const) : ('left' as const) } }))];
 
+  const pageHeight = doc.internal.pageSize.getHeight();
+  let expectedPages = 1;
   autoTable(doc, {
-    head: [headers],
+    head,
     body,
     startY: y,
     theme: 'grid',
     margin: { top: MARGIN, right: MARGIN, bottom: MARGIN + 8, left: MARGIN },
     styles: { font: 'helvetica', fontSize: layout.fontSize, cellPadding: CELL_PADDING, overflow: 'linebreak', valign: 'top', lineWidth: 0.3 },
     ...(layout.split ? { horizontalPageBreak: true, horizontalPageBreakRepeat: 0 } : {}),
-    headStyles: { fontStyle: 'bold', fillColor: [229, 231, 235], textColor: 20, halign: 'left' },
+    headStyles: { fontStyle: 'bold', fillColor: [229, 231, 235], textColor: 20 },
     columnStyles,
-    // the header cells of right-aligned columns align with their numbers
-    didParseCell: (data) => {
-      if (data.section === 'head' && fields[data.column.index]?.type === 'DOUBLE') data.cell.styles.halign = 'right';
-    },
+    ...(onProgress
+      ? {
+          // by the first page every row's height is known: the number of pages follows from them
+          willDrawPage: (data) => {
+            if (data.pageNumber !== 1) return;
+            const usable = pageHeight - 2 * MARGIN - 8 - data.table.getHeadHeight(data.table.columns);
+            const rowsHeight = data.table.body.reduce((sum, row) => sum + row.height, 0);
+            expectedPages = Math.max(1, Math.ceil(rowsHeight / Math.max(1, usable)));
+          },
+          didDrawPage: (data) => onProgress(Math.min(1, data.pageNumber / expectedPages)),
+        }
+      : {}),
   });
 
   const pages = doc.getNumberOfPages();
