@@ -2,9 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCall, type CallContract } from '../../src/api/contract';
 import { allCalls } from '../../src/api/index';
-import { roleCalls } from '../../src/api/roles';
-import { userCalls } from '../../src/api/users';
-import { hasAnyPermission } from '../../src/domain/permissions';
 import { allHandlers } from '../../src/server/areas/index';
 import { handle } from '../../src/server/http/handle';
 import { handlerTable } from '../../src/server/http/api';
@@ -19,33 +16,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A fingerprint of everything users and roles calls could change. */
-async function storedState() {
-  const tables = ['console_users', 'roles', 'change_requests'];
-  const parts = await Promise.all(tables.map((t) => server.db.query(`SELECT * FROM ${t} ORDER BY id`)));
-  return JSON.stringify(parts);
-}
-
 describe('permissions', () => {
   it('has a valid sample body for every call', () => {
     for (const c of allCalls) expect(c.request.safeParse(sampleBody(c.path)).success, c.path).toBe(true);
-  });
-
-  it('refuses every users and roles call the auditor lacks a permission for with 403, and stores nothing', async () => {
-    const token = await server.login('auditor');
-    const auditorPermissions = ['auditor-dashboard-view', 'auditor-report-view', 'auditor-app-user-view'];
-    // a pending request exists, so the approve calls would have something to act on
-    await server.call('user/create', sampleBody('user/create'), await server.login('maker'));
-    const before = await storedState();
-    const guarded = ([...userCalls, ...roleCalls] as readonly CallContract[]).flatMap((c) =>
-      typeof c.access === 'object' && !hasAnyPermission(auditorPermissions, c.access.anyOf) ? [{ path: c.path, anyOf: c.access.anyOf }] : [],
-    );
-    expect(guarded.length).toBeGreaterThan(10);
-    for (const c of guarded) {
-      const reply = await server.call(c.path, sampleBody(c.path), token);
-      expect(reply, c.path).toEqual({ statusCode: 403, data: { message: `Forbidden: needs one of ${c.anyOf.join(', ')}` } });
-    }
-    expect(await storedState()).toBe(before);
   });
 
   it("lets a signed-in user reset only their own password", async () => {
