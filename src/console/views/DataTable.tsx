@@ -4,7 +4,7 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
@@ -12,6 +12,9 @@ import { isNumericKind, ListCell, PanelCell, renderCell } from './cells';
 import { Button } from '../ui/primitives';
 
 const features = tableFeatures({ rowSortingFeature });
+
+/** From this many rows on, every sortable column is ranked in idle time after the rows arrive. */
+const PRERANK_FROM_ROWS = 5_000;
 
 export interface DataTableProps<Row extends object> {
   columns: readonly Column<Row>[];
@@ -112,6 +115,26 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
 
   // each column's ranks are computed once per set of rows, on its first sort; the row objects are never moved
   const ranksByColumn = useMemo(() => new Map<string, Uint32Array>(), [rows]);
+  // on a large set, the other sortable columns are ranked while the browser is idle, one per idle
+  // period, so that the first click on any of them only orders the index array
+  useEffect(() => {
+    if (rows.length < PRERANK_FROM_ROWS) return;
+    const pending = columns.filter((c) => c.sortable !== false && !ranksByColumn.has(c.key));
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (fn: () => void) => setTimeout(fn, 50) as unknown as number;
+    const cancel = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : (id: number) => clearTimeout(id);
+    let handle = 0;
+    const next = () => {
+      const c = pending.shift();
+      if (!c) return;
+      if (!ranksByColumn.has(c.key)) {
+        const { kind, sortValue } = sortingOf(c);
+        ranksByColumn.set(c.key, sortRanks(rows, c.key, kind, sortValue));
+      }
+      handle = idle(next);
+    };
+    handle = idle(next);
+    return () => cancel(handle);
+  }, [rows, columns, ranksByColumn]);
   const order = useMemo(() => {
     if (!sort || !sortColumn) return null;
     let ranks = ranksByColumn.get(sort.id);

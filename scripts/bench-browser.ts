@@ -1,0 +1,416 @@
+/**
+ * The browser half of `npm run bench` (goals 1 and 2 of issue 8), in Debian's Chromium through
+ * playwright-core, against the real server (`src/server/main.ts` on the built console, dist/) on
+ * PostgreSQL:
+ *
+ * - goal 1: Send Money with fetch count All over a range of about 100,000 rows: Search to the first
+ *   page painted, the reply's size and JSON.parse time, the longest main-thread task, each column's
+ *   first sort and its re-sort, paging, and the tab's memory (JS heap, and the renderer's peak RSS);
+ * - goal 2: a 100,000-row Excel export from the same list: time to the download, main-thread tasks
+ *   over 200 ms (a PerformanceObserver('longtask') installed before the page loads), and whether the
+ *   "Export progress" bar showed.
+ *
+ * Timings are taken inside the page (performance.now(), click to the frame after the DOM changed).
+ * Used by scripts/bench.ts; on its own: `tsx scripts/bench-browser.ts --url http://127.0.0.1:8080
+ * --from 2026-08-20T00:00:01 --to 2026-11-22T23:59:00 [--json out.json]`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** One line of the bench table (every bench script writes these). */
+export interface BenchRow {
+  goal: number;
+  measure: string;
+  ours: number | string | null;
+  baseline: number | string | null;
+  unit: string;
+  target: string;
+  met: boolean | null;
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
+const SCREEN = '/transaction/ceft';
+const USERNAME = 'admin';
+const PASSWORD = 'Demo@Pass1';
+const MB = 1024 * 1024;
+
+/** Baselines of issue 8 (libraries alone, same kind of machine). */
+const BASELINE = {
+  tableCore9FirstSortMs: 600, // @tanstack/table-core 9 getSortedRowModel, 100,000 rows: 0.6 to 1.3 s
+  jsonParseMs: 600, // 100,000 transactions x 30 fields, 66 MB
+  jsonMb: 66,
+  excelInMemoryMs: 27_000, // exceljs Workbook + writeBuffer, 100,000 x 20
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface ConsoleServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `tsx src/server/main.ts` (as `npm start` does) on the given database, serving dist/. */
+export async function startConsoleServer(databaseUrl: string): Promise<ConsoleServer> {
+  if (!existsSync(join('dist', 'index.html'))) throw new Error('dist/ is not built: run `npm run build`');
+  const port = await freePort();
+  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output = (output + d).slice(-20_000)));
+  child.stderr?.on('data', (d) => (output = (output + d).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${url}/login`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in 120 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      for (let i = 0; i < 20 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Installed before any page script: every main-thread task over 50 ms, as the browser reports it. (And
+ * the no-op __name that tsx's transform calls in the functions this script passes to page.evaluate.)
+ */
+const LONG_TASK_OBSERVER = `
+  window.__name = window.__name || ((f) => f);
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) {}
+`;
+
+type LongTask = { start: number; duration: number };
+
+async function longTasksSince(page: Page, since: number): Promise<LongTask[]> {
+  return page.evaluate((t) => ((window as unknown as { __longTasks: LongTask[] }).__longTasks ?? []).filter((e) => e.start + e.duration >= t), since);
+}
+
+/** Peak and current resident memory of Chromium's renderer processes (the largest one: the tab). */
+function rendererMemory(pids: number[]): { rssMb: number; peakMb: number } {
+  let rss = 0;
+  let peak = 0;
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      rss = Math.max(rss, kb('VmRSS') / 1024);
+      peak = Math.max(peak, kb('VmHWM') / 1024);
+    } catch {
+      /* gone */
+    }
+  }
+  return { rssMb: Math.round(rss), peakMb: Math.round(peak) };
+}
+
+async function rendererPids(browser: Browser): Promise<number[]> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const info = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+    return info.processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  } finally {
+    await session.detach();
+  }
+}
+
+/** What tells that a click has taken effect (checked in the page on every frame). */
+type Change =
+  | { kind: 'rowsAtLeast'; rows: number } // the pager's "of N" reaches N
+  | { kind: 'pagerChanged'; was: string } // the pager's "a–b of N" line changed
+  | { kind: 'sortChanged'; index: number; was: string }; // aria-sort of the n-th sortable header changed
+
+/** Clicks a button inside the page and returns the ms until the frame after the DOM changed is painted. */
+async function clickAndTime(page: Page, selector: string, index: number, change: Change): Promise<number> {
+  return page.evaluate(
+    ({ selector, index, change, pager, headers }) =>
+      new Promise<number>((resolve, reject) => {
+        const button = document.querySelectorAll<HTMLElement>(selector)[index];
+        if (!button) return reject(new Error(`no ${selector}[${index}]`));
+        const pagerText = () => (document.querySelector(pager)?.textContent ?? '').trim();
+        const isDone = () => {
+          if (change.kind === 'rowsAtLeast') return Number(/of\s+(\d+)/.exec(pagerText())?.[1] ?? 0) >= change.rows;
+          if (change.kind === 'pagerChanged') return pagerText() !== change.was;
+          const s = document.querySelectorAll(headers)[change.index]?.closest('th')?.getAttribute('aria-sort') ?? '';
+          return s !== change.was;
+        };
+        const t0 = performance.now();
+        button.click();
+        const afterPaint = () => {
+          const { port1, port2 } = new MessageChannel();
+          port1.onmessage = () => resolve(performance.now() - t0);
+          port2.postMessage(0);
+        };
+        const poll = () => (isDone() ? afterPaint() : performance.now() - t0 > 60_000 ? reject(new Error('no change in 60 s')) : requestAnimationFrame(poll));
+        requestAnimationFrame(poll);
+      }),
+    { selector, index, change, pager: PAGER, headers: HEADER_BUTTONS },
+  );
+}
+
+const PAGER = 'nav[aria-label="Pagination"] > span:first-child';
+const HEADER_BUTTONS = 'table thead th button';
+
+/** The "1–50 of N" line of the table. */
+async function pagerText(page: Page): Promise<string> {
+  return (await page.locator(PAGER).innerText()).trim();
+}
+
+export interface BrowserBenchOptions {
+  /** The console's address (server on the bench database). */
+  readonly url: string;
+  /** The Send Money range (local date-times, seconds included) holding about 100,000 rows. */
+  readonly from: string;
+  readonly to: string;
+  /** How many rows the range holds (from the database), to check the table shows them all. */
+  readonly expectedRows?: number;
+  /** Skip the Excel export (goal 2). */
+  readonly skipExport?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchRow[]> {
+  const log = options.log ?? (() => {});
+  const rows: BenchRow[] = [];
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+  });
+  try {
+    const context = await browser.newContext({ baseURL: options.url, acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+    await context.addInitScript(LONG_TASK_OBSERVER);
+    const page = await context.newPage();
+    page.setDefaultTimeout(120_000);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const heapMb = async () => {
+      const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+      return Math.round((metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / MB);
+    };
+
+    // sign in and open Send Money (today's default list first)
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(USERNAME);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByTestId('username').waitFor();
+    await page.goto(SCREEN);
+    await page.locator(PAGER).waitFor();
+    await page.getByRole('button', { name: 'Download as Excel' }).waitFor();
+    await expectEnabled(page, 'Download as Excel');
+
+    // ---- Search with fetch count All over ~100,000 rows ----
+    log(`  Search ${options.from} to ${options.to}, fetch count All ...`);
+    await page.getByLabel('From', { exact: true }).fill(options.from);
+    await page.getByLabel('To', { exact: true }).fill(options.to);
+    await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
+    const request = page.waitForRequest((r) => r.url().includes('/api/') && (r.postData() ?? '').includes('99999999'));
+    request.catch(() => {}); // awaited below; a failed click must not leave it unhandled
+    const searchStarted = await page.evaluate(() => performance.now());
+    const searchMs = await clickAndTime(page, 'form button[type="submit"]', 0, { kind: 'rowsAtLeast', rows: 10_000 });
+    const searchRequest = await request;
+    const shown = Number(/of\s+(\d+)/.exec(await pagerText(page))?.[1] ?? 0);
+    const searchTasks = await longTasksSince(page, searchStarted);
+    const longestSearchTask = Math.round(Math.max(0, ...searchTasks.map((t) => t.duration)));
+    const apiPath = new URL(searchRequest.url()).pathname;
+    const wire = await page.evaluate((path) => {
+      const e = performance.getEntriesByType('resource').filter((r) => r.name.endsWith(path)).pop() as PerformanceResourceTiming | undefined;
+      return e ? { ms: e.responseEnd - e.startTime, transfer: e.transferSize, decoded: e.decodedBodySize } : null;
+    }, apiPath);
+    log(`  ${shown} rows, first page in ${Math.round(searchMs)} ms`);
+    const rowsNote = options.expectedRows ? ` (${shown.toLocaleString('en-US')} rows shown, ${options.expectedRows.toLocaleString('en-US')} in range)` : ` (${shown.toLocaleString('en-US')} rows)`;
+    rows.push(row(1, `Search → first page painted, fetch count All${rowsNote}`, Math.round(searchMs), null, 'ms', '< 3000', searchMs < 3000 && shown >= 90_000 && (!options.expectedRows || shown === options.expectedRows)));
+    if (wire) {
+      rows.push(row(1, 'of which the list call (server + network, in the browser)', Math.round(wire.ms), null, 'ms', '-', null));
+      rows.push(row(1, 'reply size as sent (compressed) / JSON', `${(wire.transfer / MB).toFixed(1)} / ${(wire.decoded / MB).toFixed(1)}`, BASELINE.jsonMb, 'MB', '-', null));
+    }
+    rows.push(row(1, 'longest main-thread task during the Search', longestSearchTask, null, 'ms', '-', null));
+
+    // JSON.parse of the same reply on the main thread (the same request again, timed in the page)
+    const parse = await page.evaluate(
+      async ({ path, body, auth }) => {
+        const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body });
+        const text = await res.text();
+        const t0 = performance.now();
+        const parsed = JSON.parse(text) as { data?: { filteredList?: unknown[] } };
+        return { ms: performance.now() - t0, chars: text.length, rows: parsed.data?.filteredList?.length ?? 0 };
+      },
+      { path: apiPath, body: searchRequest.postData() ?? '{}', auth: (await searchRequest.allHeaders()).authorization ?? '' },
+    );
+    rows.push(row(1, `JSON.parse of the reply on the main thread (${(parse.chars / MB).toFixed(1)} MB)`, Math.round(parse.ms), BASELINE.jsonParseMs, 'ms', '-', null));
+
+    // ---- sorting: every sortable column, first sort (its ranks computed) and the re-sort ----
+    const count = await page.locator(HEADER_BUTTONS).count();
+    const firstSorts: { header: string; ms: number }[] = [];
+    const reSorts: { header: string; ms: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const th = page.locator('table thead th').filter({ has: page.locator('button') }).nth(i);
+      const header = (await th.innerText()).replace(/[▲▼↕]/g, '').trim();
+      const before = (await th.getAttribute('aria-sort')) ?? '';
+      const first = await clickAndTime(page, HEADER_BUTTONS, i, { kind: 'sortChanged', index: i, was: before });
+      const mid = (await th.getAttribute('aria-sort')) ?? '';
+      const again = await clickAndTime(page, HEADER_BUTTONS, i, { kind: 'sortChanged', index: i, was: mid });
+      firstSorts.push({ header, ms: first });
+      reSorts.push({ header, ms: again });
+    }
+    const slowest = (xs: { header: string; ms: number }[]) => xs.reduce((a, b) => (b.ms > a.ms ? b : a), { header: '-', ms: 0 });
+    const sf = slowest(firstSorts);
+    const sr = slowest(reSorts);
+    log(`  ${count} columns sorted: slowest first sort ${Math.round(sf.ms)} ms (${sf.header}), slowest re-sort ${Math.round(sr.ms)} ms (${sr.header})`);
+    rows.push(row(1, `sort by any column, first time on it, slowest of ${count} (${sf.header}), click → painted`, Math.round(sf.ms), BASELINE.tableCore9FirstSortMs, 'ms', '< 150', count > 0 && sf.ms < 150));
+    rows.push(row(1, `sort again (other direction), slowest of ${count} (${sr.header})`, Math.round(sr.ms), BASELINE.tableCore9FirstSortMs, 'ms', '< 150', count > 0 && sr.ms < 150));
+
+    // ---- paging ----
+    const pageTimes: number[] = [];
+    for (const [label, n] of [['Next page', 5], ['Last page', 1], ['Previous page', 2], ['First page', 1]] as const) {
+      for (let k = 0; k < n; k++) {
+        const before = await pagerText(page);
+        const ms = await clickAndTime(page, `nav[aria-label="Pagination"] button[aria-label="${label}"]`, 0, { kind: 'pagerChanged', was: before });
+        pageTimes.push(ms);
+      }
+    }
+    const slowestPage = Math.round(Math.max(...pageTimes));
+    rows.push(row(1, `paging (next, last, previous, first), slowest of ${pageTimes.length}, click → painted`, slowestPage, null, 'ms', '< 100 (instant)', slowestPage < 100));
+
+    // ---- memory of the tab ----
+    const pids = await rendererPids(browser);
+    const heapNow = await heapMb();
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heapAfterGc = await heapMb();
+    const rss = rendererMemory(pids);
+    log(`  JS heap ${heapNow} MB (${heapAfterGc} MB after GC), renderer RSS ${rss.rssMb} MB, peak ${rss.peakMb} MB`);
+    rows.push(row(1, 'tab memory: JS heap used with 100,000 rows (after GC)', `${heapNow} (${heapAfterGc})`, null, 'MB', '< 500', heapNow < 500));
+    rows.push(row(1, 'tab memory: renderer peak RSS (VmHWM) so far', rss.peakMb, null, 'MB', '< 500', rss.peakMb > 0 ? rss.peakMb < 500 : null));
+
+    // ---- goal 2: a 100,000-row Excel export, long tasks on the main thread ----
+    if (!options.skipExport) rows.push(...(await benchExport(page, browser, shown, heapMb, log)));
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+async function expectEnabled(page: Page, name: string) {
+  const deadline = Date.now() + 120_000;
+  while (!(await page.getByRole('button', { name }).isEnabled())) {
+    if (Date.now() > deadline) throw new Error(`${name} stayed disabled`);
+    await page.waitForTimeout(100);
+  }
+}
+
+async function benchExport(page: Page, browser: Browser, shown: number, heapMb: () => Promise<number>, log: (l: string) => void): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const label = `(${shown.toLocaleString('en-US')} rows)`;
+  log(`  Excel export ${label} ...`);
+  await expectEnabled(page, 'Download as Excel');
+  const started = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  const download = page.waitForEvent('download', { timeout: 180_000 });
+  await page.getByRole('button', { name: 'Download as Excel' }).click();
+  let progressSeen = false;
+  let cancelSeen = false;
+  let peakHeap = 0;
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      try {
+        progressSeen ||= await page.getByRole('progressbar', { name: 'Export progress' }).isVisible();
+        cancelSeen ||= await page.getByRole('button', { name: 'Cancel' }).isVisible();
+        peakHeap = Math.max(peakHeap, await heapMb());
+      } catch {
+        /* the page is busy or gone */
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  try {
+    const file = await download;
+    const path = await file.path();
+    const ms = Date.now() - t0;
+    done = true;
+    await sampler;
+    const size = path ? readFileSync(path).length : 0;
+    const tasks = await longTasksSince(page, started);
+    const over200 = tasks.filter((t) => t.duration > 200);
+    const longest = Math.round(Math.max(0, ...tasks.map((t) => t.duration)));
+    const rss = rendererMemory(await rendererPids(browser));
+    log(`  Excel ${(size / MB).toFixed(1)} MB in ${ms} ms, ${over200.length} tasks over 200 ms (longest ${longest} ms), progress bar ${progressSeen ? 'shown' : 'not seen'}`);
+    rows.push(row(2, `Excel export in the browser ${label}: click → file downloaded (${(size / MB).toFixed(1)} MB)`, ms, BASELINE.excelInMemoryMs, 'ms', '< 6000', ms < 6000 && size > 0));
+    rows.push(row(2, 'main-thread tasks over 200 ms during the Excel export', over200.length, null, 'tasks', '0', over200.length === 0));
+    rows.push(row(2, 'longest main-thread task during the Excel export', longest, null, 'ms', '< 200', longest < 200));
+    rows.push(row(2, 'progress bar "Export progress" and a Cancel button shown while exporting', progressSeen && cancelSeen ? 'yes' : `${progressSeen ? 'bar' : 'no bar'}, ${cancelSeen ? 'Cancel' : 'no Cancel'}`, null, '', 'yes', progressSeen && cancelSeen));
+    rows.push(row(2, 'tab during the export: JS heap peak (main thread) / renderer peak RSS', `${peakHeap} / ${rss.peakMb}`, null, 'MB', '-', null));
+  } catch (err) {
+    done = true;
+    await sampler;
+    const tasks = await longTasksSince(page, started).catch(() => [] as LongTask[]);
+    const over200 = tasks.filter((t) => t.duration > 200);
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    log(`  Excel export failed: ${reason}`);
+    rows.push(row(2, `Excel export in the browser ${label}: no file (${reason.slice(0, 80)})`, null, BASELINE.excelInMemoryMs, 'ms', '< 6000', false));
+    rows.push(row(2, 'main-thread tasks over 200 ms during the Excel export (until it failed)', over200.length, null, 'tasks', '0', false));
+  }
+  return rows;
+}
+
+function row(goal: number, measure: string, ours: BenchRow['ours'], baseline: BenchRow['baseline'], unit: string, target: string, met: boolean | null): BenchRow {
+  return { goal, measure, ours, baseline, unit, target, met };
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (process.argv[1] && /bench-browser\.ts$/.test(process.argv[1])) {
+  const url = argValue('url');
+  const from = argValue('from');
+  const to = argValue('to');
+  if (!url || !from || !to) {
+    console.error('usage: tsx scripts/bench-browser.ts --url URL --from yyyy-MM-ddTHH:mm:ss --to yyyy-MM-ddTHH:mm:ss [--json FILE] [--no-export]');
+    process.exit(2);
+  }
+  benchBrowser({ url, from, to, skipExport: process.argv.includes('--no-export'), log: (l) => console.log(l) })
+    .then((rows) => {
+      const json = argValue('json');
+      if (json) writeFileSync(json, JSON.stringify(rows, null, 2));
+      for (const r of rows) console.log(`${r.goal}  ${r.measure}: ${r.ours ?? '-'} ${r.unit} (target ${r.target}) ${r.met === null ? '' : r.met ? 'met' : 'NOT met'}`);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
