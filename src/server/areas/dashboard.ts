@@ -1,9 +1,11 @@
 /**
  * The dashboards (spec 000 §2, §7): every figure is an SQL aggregate. Counts and sums by day, kind,
- * currency and status come from the daily roll-up `transaction_daily_stats` (kept equal to the
- * transaction tables by the transactions area); what the roll-up does not carry (the latest rows, the
- * active app users and beneficiaries, billers) comes from the transaction tables through their
- * indexes; app users and beneficiaries are counted on their own tables.
+ * currency and status come from the roll-ups (kept equal to the transaction tables by the triggers of
+ * migration 60): a range of days reads the monthly roll-up for its whole months and the daily one for
+ * the days at its edges (`rollup`), so a year is a few hundred rows, not a scan; Top Billers reads the
+ * per-biller daily roll-up. What no roll-up carries (the latest rows, the active app users and
+ * beneficiaries) comes from the transaction tables through their indexes; app users and beneficiaries
+ * are counted on their own tables.
  *
  * Days are calendar days in the server's local time zone, as in the roll-up (`localDay`); the time
  * bounds of a day are its local midnights.
@@ -139,8 +141,43 @@ function assertAppDashboard(ctx: Ctx) {
 const n = (v: unknown) => Number(v ?? 0);
 const money = (v: unknown) => Math.round(n(v) * 100) / 100;
 
+/** The first day of the month of a yyyy-MM-dd day. */
+const monthOf = (day: string) => `${day.slice(0, 8)}01`;
+/** The last day of the month of a yyyy-MM-dd day. */
+const monthEnd = (day: string) => addDays(nextMonthFirst(day.slice(0, 7)), -1);
+
+/**
+ * The roll-up rows of the days from..to (both included; null: open), as a subquery with the columns
+ * day, kind, country, currency_code, status, count, amount_usd, amount_lkr: the monthly roll-up for
+ * the whole months of the range (day = the month's first day) and the daily roll-up for the days
+ * before the first and after the last whole month. Grouping its rows by year, month, kind, currency
+ * or status gives the same sums as the daily roll-up; only a range without whole months may be
+ * grouped by day. Parameters are added to `params`.
+ */
+export function rollup(from: string | null, to: string | null, params: unknown[]): string {
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}::date`;
+  };
+  const monthly = (lo: string | null, hi: string | null) =>
+    `SELECT month AS day, kind, country, currency_code, status, count, amount_usd, amount_lkr FROM transaction_monthly_stats` +
+    (lo || hi ? ` WHERE ${[lo && `month >= ${p(lo)}`, hi && `month <= ${p(hi)}`].filter(Boolean).join(' AND ')}` : '');
+  const daily = (lo: string, hi: string) =>
+    `SELECT day, kind, country, currency_code, status, count, amount_usd, amount_lkr FROM transaction_daily_stats WHERE day >= ${p(lo)} AND day <= ${p(hi)}`;
+  // the whole months of the range: from its first 1st to the last month ending in it
+  const firstWhole = from === null ? null : from === monthOf(from) ? from : nextMonthFirst(from.slice(0, 7));
+  const lastWhole = to === null ? null : to === monthEnd(to) ? monthOf(to) : monthOf(addDays(monthOf(to), -1));
+  if (firstWhole !== null && lastWhole !== null && firstWhole > lastWhole) return `(${daily(from!, to!)})`;
+  const parts = [monthly(firstWhole, lastWhole)];
+  if (from !== null && firstWhole !== from) parts.push(daily(from, addDays(firstWhole!, -1)));
+  if (to !== null && lastWhole !== null && monthEnd(lastWhole) !== to) parts.push(daily(addDays(monthEnd(lastWhole), 1), to));
+  return `(${parts.join(' UNION ALL ')})`;
+}
+
 /** Counts (every status) and successful USD/LKR sums per kind over a range of days (null: all days). */
 async function kindTotals(db: Db, days: { from: string; to: string } | null) {
+  const params: unknown[] = [];
+  const source = rollup(days?.from ?? null, days?.to ?? null, params);
   const rows = await db.query<{ kind: string; count: number; failed: number; refunded: number; hold: number; usd: number; lkr: number }>(
     `SELECT kind, sum(count) AS count,
             coalesce(sum(count) FILTER (WHERE status = 'FAILED'), 0) AS failed,
@@ -148,10 +185,9 @@ async function kindTotals(db: Db, days: { from: string; to: string } | null) {
             coalesce(sum(count) FILTER (WHERE status = 'HOLD'), 0) AS hold,
             coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd,
             coalesce(sum(amount_lkr) FILTER (WHERE status = 'SUCCESS'), 0) AS lkr
-       FROM transaction_daily_stats
-      WHERE ($1::date IS NULL OR day >= $1::date) AND ($2::date IS NULL OR day <= $2::date)
+       FROM ${source} s
       GROUP BY kind`,
-    [days?.from ?? null, days?.to ?? null],
+    params,
   );
   const byKind = new Map(rows.map((r) => [r.kind, r]));
   const of = (k: DashboardKind) => {
@@ -206,7 +242,7 @@ async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: D
 
 /** The years from the first with a transaction (of any kind) to this one. */
 async function chartYears(db: Db, today: string): Promise<number[]> {
-  const row = await db.one<{ first: string | null }>(`SELECT to_char(min(day), 'YYYY') AS first FROM transaction_daily_stats WHERE count > 0`);
+  const row = await db.one<{ first: string | null }>(`SELECT to_char(min(month), 'YYYY') AS first FROM transaction_monthly_stats WHERE count > 0`);
   const thisYear = Number(today.slice(0, 4));
   const first = Math.min(thisYear, Number(row?.first ?? thisYear));
   return Array.from({ length: thisYear - first + 1 }, (_, i) => first + i);
@@ -244,12 +280,11 @@ async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ bu
 async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Promise<ChartPoint[]> {
   const today = todayOf(ctx);
   const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+  const params: unknown[] = [kind];
   const rows = await ctx.db.query<{ key: string; usd: number }>(
-    `SELECT ${keyExpr} AS key, sum(amount_usd) AS usd
-       FROM transaction_daily_stats
-      WHERE kind = $1 AND status = 'SUCCESS' AND day >= $2::date AND day <= $3::date
-      GROUP BY 1`,
-    [kind, from, today],
+    `SELECT ${keyExpr} AS key, sum(amount_usd) AS usd FROM ${rollup(from, today, params)} s
+      WHERE kind = $1 AND status = 'SUCCESS' GROUP BY 1`,
+    params,
   );
   const byKey = new Map(rows.map((r) => [r.key, money(r.usd)]));
   return buckets.map((b) => ({ ...b.point, amount: byKey.get(b.key) ?? 0 }));
@@ -274,10 +309,8 @@ export const dashboardHandlers = [
       `SELECT id, kind, amount_lkr, initiated_time FROM (${parts.join(' UNION ALL ')}) t ORDER BY initiated_time DESC, kind, id DESC LIMIT $3`,
       [lo, hi, TRANSACTION_TABLE_LIMIT],
     );
-    const count = await ctx.db.one<{ count: number }>(
-      'SELECT coalesce(sum(count), 0) AS count FROM transaction_daily_stats WHERE day >= $1::date AND day <= $2::date',
-      [days.from, days.to],
-    );
+    const params: unknown[] = [];
+    const count = await ctx.db.one<{ count: number }>(`SELECT coalesce(sum(count), 0) AS count FROM ${rollup(days.from, days.to, params)} s`, params);
     return {
       data: {
         transactions: rows.map((r) => ({ id: r.id, type: kindTypeNames[r.kind], amount: money(r.amount_lkr), initiated_time: r.initiated_time.toISOString() })),
@@ -303,7 +336,7 @@ export const dashboardHandlers = [
   handle(currencyWiseTransactionValues, async (ctx) => {
     assertAppDashboard(ctx);
     const rows = await ctx.db.query<{ currency_code: string; usd: number }>(
-      `SELECT currency_code, sum(amount_usd) AS usd FROM transaction_daily_stats WHERE status = 'SUCCESS'
+      `SELECT currency_code, sum(amount_usd) AS usd FROM transaction_monthly_stats WHERE status = 'SUCCESS'
         GROUP BY currency_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, currency_code`,
     );
     return { data: { currencies: rows.map((r) => r.currency_code), amounts: rows.map((r) => money(r.usd)) } };
@@ -313,10 +346,10 @@ export const dashboardHandlers = [
     assertAppDashboard(ctx);
     const today = todayOf(ctx);
     const months = lastMonths(today);
+    const params: unknown[] = [];
     const rows = await ctx.db.query<{ kind: string; month: string; count: number }>(
-      `SELECT kind, to_char(day, 'YYYY-MM') AS month, sum(count) AS count FROM transaction_daily_stats
-        WHERE day >= $1::date AND day <= $2::date GROUP BY 1, 2`,
-      [months[0].first, today],
+      `SELECT kind, to_char(day, 'YYYY-MM') AS month, sum(count) AS count FROM ${rollup(months[0].first, today, params)} s GROUP BY 1, 2`,
+      params,
     );
     const at = new Map(rows.map((r) => [`${r.kind}|${r.month}`, n(r.count)]));
     const transactions: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: months.map((m) => at.get(`${k}|${m.key}`) ?? 0) }));
@@ -360,11 +393,12 @@ export const dashboardHandlers = [
     const since = new Date(ctx.clock().getTime() - ACTIVE_DAYS * 24 * 60 * 60 * 1000);
     const union = dashboardKinds.map((k) => `SELECT app_user_id FROM ${kindTables[k]} WHERE initiated_time >= $1 AND app_user_id IS NOT NULL`).join(' UNION ');
     const users = await ctx.db.one<{ count: number }>(`SELECT count(*) AS count FROM (${union}) u`, [since]);
+    // the 30 days' successful remittances, once, joined to the beneficiaries (not one probe per beneficiary)
     const beneficiaries = await ctx.db.one<{ count: number }>(
       `SELECT count(*) AS count FROM beneficiaries b
-        WHERE EXISTS (SELECT 1 FROM ceft_transactions t
-                       WHERE t.app_user_id = b.app_user_id AND t.bank_code = b.bank_code AND t.account_number = b.account_number
-                         AND t.status = 'SUCCESS' AND t.initiated_time >= $1)`,
+         JOIN (SELECT DISTINCT app_user_id, bank_code, account_number FROM ceft_transactions
+                WHERE status = 'SUCCESS' AND initiated_time >= $1 AND app_user_id IS NOT NULL) t
+           ON t.app_user_id = b.app_user_id AND t.bank_code = b.bank_code AND t.account_number = b.account_number`,
       [since],
     );
     return { data: { activeUserCount: n(users?.count), activeBeneficiariesCount: n(beneficiaries?.count) } };
@@ -395,10 +429,10 @@ export const dashboardHandlers = [
   handle(topBillers, async (ctx, body) => {
     const days = periodOf(ctx, body)!;
     const rows = await ctx.db.query<{ biller_code: string; usd: number }>(
-      `SELECT biller_code, sum(amount_usd) AS usd FROM bill_transactions
-        WHERE status = 'SUCCESS' AND initiated_time >= $1 AND initiated_time < $2
-        GROUP BY biller_code ORDER BY sum(amount_usd) DESC, biller_code LIMIT $3`,
-      [startOfDay(days.from), startOfDay(addDays(days.to, 1)), TOP_BILLERS_LIMIT],
+      `SELECT biller_code, sum(amount_usd) AS usd FROM bill_daily_billers
+        WHERE day >= $1::date AND day <= $2::date
+        GROUP BY biller_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, biller_code LIMIT $3`,
+      [days.from, days.to, TOP_BILLERS_LIMIT],
     );
     return { data: rows.map((r) => ({ billerName: billerNames[r.biller_code] ?? r.biller_code, totalAmount: money(r.usd) })) };
   }),
@@ -406,10 +440,10 @@ export const dashboardHandlers = [
   handle(allTransactionCount, async (ctx, { range }) => {
     const today = todayOf(ctx);
     const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+    const params: unknown[] = [];
     const rows = await ctx.db.query<{ kind: string; key: string; count: number }>(
-      `SELECT kind, ${keyExpr} AS key, sum(count) AS count FROM transaction_daily_stats
-        WHERE day >= $1::date AND day <= $2::date GROUP BY 1, 2`,
-      [from, today],
+      `SELECT kind, ${keyExpr} AS key, sum(count) AS count FROM ${rollup(from, today, params)} s GROUP BY 1, 2`,
+      params,
     );
     const at = new Map(rows.map((r) => [`${r.kind}|${r.key}`, n(r.count)]));
     const perKind: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: buckets.map((b) => at.get(`${k}|${b.key}`) ?? 0) }));
@@ -436,14 +470,14 @@ export const dashboardHandlers = [
 
   handle(remittanceByYear, async (ctx, body) => {
     const yearRows = await ctx.db.query<{ year: string }>(
-      `SELECT DISTINCT to_char(day, 'YYYY') AS year FROM transaction_daily_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
+      `SELECT DISTINCT to_char(month, 'YYYY') AS year FROM transaction_monthly_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
     );
     const years = yearRows.map((r) => Number(r.year));
     const year = body.year ?? years[years.length - 1] ?? Number(todayOf(ctx).slice(0, 4));
     const rows = await ctx.db.query<{ month: number; count: number; usd: number }>(
-      `SELECT extract(month FROM day)::int AS month, sum(count) AS count, coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd
-         FROM transaction_daily_stats
-        WHERE kind = 'ceft' AND day >= $1::date AND day < $2::date
+      `SELECT extract(month FROM month)::int AS month, sum(count) AS count, coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd
+         FROM transaction_monthly_stats
+        WHERE kind = 'ceft' AND month >= $1::date AND month < $2::date
         GROUP BY 1`,
       [`${year}-01-01`, `${year + 1}-01-01`],
     );

@@ -13,6 +13,7 @@ import { makeCtx, type AuthServices, type Handler } from './handle';
 import { HttpError } from './httpError';
 import { describeIssues, readJsonBody } from './requestBody';
 import { sendReply } from './reply';
+import { PreparedJson, sendPreparedReply } from './preparedJson';
 
 export interface ApiOptions {
   db: Db;
@@ -48,6 +49,10 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
     const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, client) : makeCtx(options.db, undefined, options.clock, options.auth, client);
     const result = await handler.run(ctx, parsed.data);
+    if (result.data instanceof PreparedJson) {
+      const top = contract.top && result.top !== undefined ? contract.top.parse(result.top) : {};
+      return sendPreparedReply(reply, 200, result.data, top as Record<string, unknown>);
+    }
     const data = contract.data.safeParse(result.data);
     if (!data.success) throw new Error(`Reply of ${contract.path} does not match its contract: ${describeIssues(data.error)}`);
     const top = contract.top && result.top !== undefined ? contract.top.parse(result.top) : {};

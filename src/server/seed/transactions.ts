@@ -307,14 +307,30 @@ function payoutOutcome(rng: Rng, age: number): 'SUCCESS' | 'FAILED' | 'PENDING' 
   return 'PENDING';
 }
 
+/** How many beneficiaries (bank accounts) a customer sends money to. */
+const BENEFICIARIES_PER_CUSTOMER = 3;
+
+/**
+ * The receiving account of a remittance: one of the customer's few beneficiaries (a customer sends
+ * to the same family accounts again and again), chosen by the row's random draw (`bank` and
+ * `digits`, drawn as before so that the rest of the stream is unchanged) and derived from the
+ * customer's id, so every remittance to that beneficiary carries the same bank and account.
+ */
+function beneficiaryOf(customer: Customer, _bank: string, digits: string): { bank_code: string; account_number: string } {
+  const slot = Number(digits.slice(-1)) % BENEFICIARIES_PER_CUSTOMER;
+  let h = 2166136261;
+  for (const c of `${customer.uid}|${slot}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  const r = new Rng(h);
+  return { bank_code: payoutBanks.pick(r), account_number: r.digits(r.pick([10, 11, 12])) };
+}
+
 function ceftRow({ rng, id, t, now, customer }: RowContext): Generated {
   const age = now - t;
   const m = moneyFor(rng, customer.country, 320, 0.75, t, now);
   const card = cardStage(rng, t, age);
   const row: Record<string, unknown> = {
     tran_type: rng.chance(0.88) ? 'CEFT' : 'SLIPS',
-    bank_code: payoutBanks.pick(rng),
-    account_number: rng.digits(rng.pick([10, 11, 12])),
+    ...beneficiaryOf(customer, payoutBanks.pick(rng), rng.digits(rng.pick([10, 11, 12]))),
     exchange_rate_final: m.rate,
     ...deductions(rng, m),
     ceft_payment_time: null,

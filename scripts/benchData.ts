@@ -1,0 +1,116 @@
+/**
+ * The data both API benches use (scripts/bench-api.ts, scripts/bench-dashboard.ts): N generated
+ * transactions in PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test), in
+ * the schema `bench`, with the demo users and master data, and beneficiaries derived from the
+ * remittances. Reused while it holds N transactions generated today (the lists filter today), else,
+ * or with --reseed, generated again. Both benches call `openBenchDb`, so they share one data set.
+ */
+import { format } from 'date-fns';
+import { openDb, type Db } from '../src/server/db/db';
+import { migrate } from '../src/server/db/migrate';
+import { seedDemo } from '../src/server/seed/demo';
+import { seedBeneficiaries } from '../src/server/seed/beneficiaries';
+import { replaceTransactions } from '../src/server/seed/transactions';
+
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const BENCH_SCHEMA = 'bench';
+export const BENCH_SCRYPT_N = 2 ** 10;
+
+/** A whole-number option `--name N` (underscores allowed), or the fallback. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const n = Number(process.argv[i + 1]?.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive whole number`);
+  return n;
+}
+
+/** The file of `--json <file>`, if given. */
+export function jsonArg(): string | undefined {
+  const i = process.argv.indexOf('--json');
+  if (i < 0) return undefined;
+  const file = process.argv[i + 1];
+  if (!file || file.startsWith('--')) throw new Error('--json needs a file name');
+  return file;
+}
+
+/** One line of the JSON results the `npm run bench` table is made of. */
+export interface BenchRow {
+  goal: string;
+  measure: string;
+  ours: number;
+  baseline: number | null;
+  unit: string;
+  target: string;
+  met: boolean;
+}
+
+/** Opens the bench schema, migrated, with N transactions of today (generated if needed). */
+export async function openBenchDb(count: number, reseed = process.argv.includes('--reseed')): Promise<Db> {
+  const db = await openDb({ databaseUrl: BENCH_DATABASE_URL, schema: BENCH_SCHEMA });
+  try {
+    const applied = await migrate(db);
+    process.env.SEED_TRANSACTIONS = '0';
+    await seedDemo(db, { scryptN: BENCH_SCRYPT_N });
+    const wanted = JSON.stringify({ count, day: format(new Date(), 'yyyy-MM-dd'), generator: 2 });
+    const stored = await db.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'bench_transactions'`);
+    if (stored?.value === wanted && !reseed) {
+      console.log(`Reusing ${count.toLocaleString('en-US')} transactions generated today in schema ${BENCH_SCHEMA}.`);
+      const beneficiaries = await db.one<{ n: number }>('SELECT count(*) AS n FROM beneficiaries');
+      if (Number(beneficiaries?.n) === 0) await seedBeneficiaries(db);
+      if (applied.length > 0 || Number(beneficiaries?.n) === 0) await vacuum(db);
+      return db;
+    }
+    console.log(`Generating ${count.toLocaleString('en-US')} transactions in schema ${BENCH_SCHEMA} ...`);
+    const started = Date.now();
+    await db.query(`DELETE FROM app_settings WHERE key = 'bench_transactions'`);
+    await replaceTransactions(db, {
+      now: new Date(),
+      count,
+      onProgress: (loaded, total) => {
+        if (loaded % 200_000 < 5000 || loaded === total) console.log(`  ${loaded.toLocaleString('en-US')} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      },
+    });
+    await db.exec('TRUNCATE beneficiaries RESTART IDENTITY CASCADE');
+    await seedBeneficiaries(db);
+    await vacuum(db);
+    console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    await db.query(`INSERT INTO app_settings (key, value) VALUES ('bench_transactions', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [wanted]);
+    return db;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** Fresh statistics and visibility maps (index-only scans) after a load or a schema change. */
+async function vacuum(db: Db): Promise<void> {
+  await db.exec(
+    `VACUUM (ANALYZE) ceft_transactions, bill_transactions, echannelling_transactions, thyaga_transactions, insurance_transactions,
+       insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_users, beneficiaries`,
+  );
+}
+
+export const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+
+/** p50 and p95 of `runs` timed calls after `warmup` untimed ones, in milliseconds. */
+export async function timeIt(fn: () => Promise<unknown>, runs: number, warmup = 3): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: quantile(ms, 0.5), p95: quantile(ms, 0.95) };
+}
+
+/** Prints a markdown table (columns from the third on right-aligned). */
+export function printTable(rows: readonly string[][]): void {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: readonly string[]) => `| ${r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
