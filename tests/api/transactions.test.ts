@@ -8,6 +8,11 @@ import { format } from 'date-fns';
 import { startServer, type ApiReply, type TestServer } from './harness';
 import { exportFieldsOf } from '../../src/console/exportFields';
 import { ceftAuditScreen, ceftScreen, billScreen, insuranceScreen, eChannellingAuditScreen, thyagaScreen } from '../../screens/transactions';
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { z } from 'zod';
+import { transactionCalls, ceftRow, billRow, eChannellingRow, thyagaRow, insuranceRow, ceftAuditRow } from '../../src/api/transactions';
+import { keysOf, kinds, listReplySql, resolveFilters } from '../../src/server/areas/transactionsQuery';
 
 let server: TestServer;
 let admin: string;
@@ -281,6 +286,91 @@ describe('reply shapes', () => {
     const row = reply.data.filteredList.find((r: { id: number }) => r.id === placeholder.id);
     expect(row.thyaga_payment_time).toBe('0001-01-01T00:00:00.000Z');
     expect(row.initiated_time).toBe(t.toISOString());
+  });
+});
+
+describe('the wire contract of the list replies (built as JSON text by the database)', () => {
+  /** Parses with the contract, then checks nothing was dropped or changed: the exact fields, the exact types. */
+  function expectExactly(schema: z.ZodType, value: unknown, what: string) {
+    const parsed = schema.safeParse(value);
+    expect(parsed.success, `${what}: ${parsed.success ? '' : parsed.error.message}`).toBe(true);
+    expect(parsed.data, what).toEqual(value);
+  }
+
+  it('every list call replies exactly its contract (data and top-level totals), on a range with rows', async () => {
+    const lists = transactionCalls.filter((c) => /List|Transaction\//.test(c.path) && !c.path.includes('/ceft/'));
+    expect(lists.length).toBe(10);
+    for (const contract of lists) {
+      // the body each call takes: status and fetchCount where the call has them
+      const b: Record<string, unknown> = { ...lastDays(3), country_code: '', data: '', status: '', fetchCount: ALL };
+      if (!contract.request.safeParse(b).success) delete b.status;
+      if (!contract.request.safeParse(b).success) delete b.fetchCount;
+      expect(contract.request.safeParse(b).success, contract.path).toBe(true);
+      const reply = await list(contract.path, b, admin);
+      expectExactly(contract.data, reply.data, contract.path);
+      if (contract.top) {
+        const { statusCode: _s, data: _d, ...top } = reply;
+        expectExactly(contract.top, top, `${contract.path} top`);
+      } else {
+        expect(Object.keys(reply).sort(), contract.path).toEqual(['data', 'statusCode']);
+      }
+      expect(reply.data.filteredList.length, contract.path).toBeGreaterThan(0);
+    }
+  });
+
+  it('selects exactly the row schema’s columns, nothing else (no SELECT *)', () => {
+    const filters = resolveFilters({ ...lastDays(1), country_code: 'AE', data: '19', status: 'SUCCESS', fetchCount: 10 });
+    for (const [kind, row] of [['ceft', ceftRow], ['ceft', ceftAuditRow], ['bill', billRow], ['echannelling', eChannellingRow], ['thyaga', thyagaRow], ['insurance', insuranceRow]] as const) {
+      const q = listReplySql(kinds[kind], filters, { keys: keysOf(row), amountColumn: 'amount_usd', totalStatus: 'SUCCESS', firstPage: 50 });
+      expect(q.sql, kind).not.toMatch(/\*\s*FROM|\bt\.\*|row_to_json/);
+      const built = q.sql.match(/json_build_object\((.*?)\)::text AS j/s)![1];
+      // the keys of the row object (the insurance dependants' own object, built from d.*, aside)
+      const keys = [...built.matchAll(/'([a-z_]+)', (?!d\.)/g)].map((m) => m[1]);
+      expect(keys, kind).toEqual(keysOf(row));
+    }
+  });
+});
+
+describe('compression', () => {
+  /** The raw reply bytes of a POST with a given Accept-Encoding (no decoding by the client). */
+  function rawPost(path: string, b: unknown, token: string, acceptEncoding?: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
+      const req = httpRequest(`${server.url}/api/${path}`, { method: 'POST', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(b));
+    });
+  }
+
+  it('compresses a large list reply as the client accepts (br, gzip), and not at all when it accepts none', async () => {
+    const b = body();
+    const plain = await rawPost('Transaction/get-ceftTransaction', b, maker);
+    expect(plain.encoding).toBeUndefined();
+    const expected = JSON.parse(plain.body.toString('utf8'));
+    expect(expected.data.filteredList.length).toBeGreaterThan(100);
+    expect(plain.body.length).toBeGreaterThan(100_000);
+
+    const gzip = await rawPost('Transaction/get-ceftTransaction', b, maker, 'gzip');
+    expect(gzip.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.body).toString('utf8'))).toEqual(expected);
+    expect(gzip.body.length).toBeLessThan(plain.body.length / 4);
+
+    const br = await rawPost('Transaction/get-ceftTransaction', b, maker, 'br');
+    expect(br.encoding).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.body).toString('utf8'))).toEqual(expected);
+
+    const browser = await rawPost('Transaction/get-ceftTransaction', b, maker, 'gzip, deflate, br, zstd');
+    expect(['br', 'gzip']).toContain(browser.encoding);
+
+    const identity = await rawPost('Transaction/get-ceftTransaction', b, maker, 'identity');
+    expect(identity.encoding).toBeUndefined();
+    expect(JSON.parse(identity.body.toString('utf8'))).toEqual(expected);
   });
 });
 
