@@ -1,6 +1,7 @@
 /**
- * The activity log: who did what, when. Insert-only (a trigger refuses UPDATE and DELETE). Entries
- * never carry a password, a hash or a token.
+ * The activity log: who did what, when. Insert-only: triggers refuse UPDATE, DELETE (migration 1) and
+ * TRUNCATE (migration 50), whoever asks. Entries never carry a password, a hash or a token
+ * (tests/api/activityLogIntegrity.test.ts sends sentinels through every call and searches every table).
  */
 import type { Db } from './db/db';
 

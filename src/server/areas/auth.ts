@@ -24,14 +24,14 @@ interface Credentials {
 }
 
 /** Counts a failed sign-in against the client address; the one that uses up its allowance is logged. */
-async function addressFailed(ctx: PublicCtx, username: string, now: Date): Promise<void> {
-  const failures = await recordAddressFailure(ctx.db, ctx.client.address, now);
+async function addressFailed(ctx: PublicCtx, from: string, username: string, now: Date): Promise<void> {
+  const failures = await recordAddressFailure(ctx.db, from, now);
   if (failures === ADDRESS_MAX_FAILURES) {
     await ctx.log({
       level: 'WARN',
       type: 'SIGN_IN_THROTTLED',
       username,
-      description: `Sign-in from ${ctx.client.address} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
+      description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
     });
   }
 }
@@ -39,7 +39,8 @@ async function addressFailed(ctx: PublicCtx, username: string, now: Date): Promi
 export const authHandlers = [
   handlePublic(login, async (ctx, { username, password }) => {
     const now = ctx.clock();
-    const from = ctx.client.address;
+    // request.ip; with a trusted hop count it is whatever the nearest hops forwarded, so keep it short
+    const from = ctx.client.address.slice(0, 64);
     const retryAfter = await addressRetryAfter(ctx.db, from, now);
     if (retryAfter !== undefined) {
       ctx.client.setHeader('retry-after', String(retryAfter));
@@ -49,7 +50,7 @@ export const authHandlers = [
     const attempt = await beginAttempt(ctx.db, username, now);
     if (attempt.refused) {
       await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `Sign-in from ${from} refused: the account is locked` });
-      await addressFailed(ctx, username, now);
+      await addressFailed(ctx, from, username, now);
       throw new HttpError(401, ACCOUNT_LOCKED);
     }
     const user = await ctx.db.one<Credentials>(
@@ -65,7 +66,7 @@ export const authHandlers = [
         username,
         description: `Failed sign-in attempt (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
       });
-      await addressFailed(ctx, username, now);
+      await addressFailed(ctx, from, username, now);
       if (attempt.locking) {
         if (user) await revokeSessions(ctx.db, user.id);
         await ctx.log({
