@@ -192,6 +192,19 @@ function toBoolean(v: unknown): boolean | undefined {
   return undefined;
 }
 
+/** The item fields of a 'list' column: its items become one text line each, 'Label: value, …'. */
+export type ItemFields = readonly { readonly key: string; readonly label: string }[];
+
+/** A 'list' column's items as the exports show them: one line per item, labelled by its item fields. */
+export function listItemsText(items: readonly unknown[], itemFields: ItemFields): string {
+  return items
+    .map((item) => {
+      const o = (item ?? {}) as Record<string, unknown>;
+      return itemFields.map((f) => `${f.label}: ${o[f.key] === null || o[f.key] === undefined ? '' : String(o[f.key])}`).join(', ');
+    })
+    .join('\n');
+}
+
 /** One cell of the export as it will be shown. Texts coming from the data are formula-neutralised. */
 export function formatCell(field: ExportField, value: unknown, target: ExportTarget = 'xlsx'): ExportCell {
   if (value === null || value === undefined) return '';

@@ -20,7 +20,7 @@
 import { Deflate, Zip, ZipDeflate, strToU8, type ZipInputFile } from 'fflate';
 import type { ExportField } from '@/api/contract';
 import { crc32, crc32Combine } from './crc32';
-import { formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './format';
+import { DOUBLE_NUM_FMT, formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './format';
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
@@ -425,7 +425,7 @@ function appXml(): string {
 /** Fonts: 0 normal, 1 title (bold 14), 2 bold. Fills: 2 the header's grey. Borders: 1 thin bottom. */
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${NS_MAIN}">` +
-  '<numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.00"/></numFmts>' +
+  `<numFmts count="1"><numFmt numFmtId="164" formatCode="${xmlEscape(DOUBLE_NUM_FMT)}"/></numFmts>` +
   '<fonts count="3">' +
   '<font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
   '<font><b/><sz val="14"/><name val="Calibri"/><family val="2"/></font>' +

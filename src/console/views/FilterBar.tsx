@@ -1,9 +1,10 @@
-/** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports. */
+/** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports (with their progress). */
 import { format } from 'date-fns';
 import type { FilterDef, FilterValues } from '../definitions';
 import { fetchCountOptions } from '../../domain/validation';
 import { capAtNow, followFrom, LOCAL_DATE, LOCAL_DATE_TIME, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
+import { ExportButtons, type ExportState } from './ExportProgress';
 
 /** The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at 00:00:01. */
 export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false): FilterValues {
@@ -31,7 +32,9 @@ export function FilterBar({
   onSearch,
   exportsEnabled,
   onExport,
-  exporting,
+  exportState,
+  onCancelExport,
+  exportRowCount,
   showExports,
   data,
   onClear,
@@ -43,7 +46,11 @@ export function FilterBar({
   onSearch: () => void;
   exportsEnabled: boolean;
   onExport: (kind: 'xlsx' | 'pdf') => void;
-  exporting: 'xlsx' | 'pdf' | null;
+  /** The running export (its progress bar and Cancel show beside the buttons), or null. */
+  exportState: ExportState | null;
+  onCancelExport: () => void;
+  /** How many rows an export would hold (a PDF of too many is refused in favour of Excel). */
+  exportRowCount: number;
   showExports: boolean;
   /** The last reply, for filters whose options come with it. */
   data?: unknown;
@@ -185,16 +192,7 @@ export function FilterBar({
           Clear All Filters
         </Button>
       )}
-      {showExports && (
-        <span className="ml-auto flex gap-2">
-          <Button onClick={() => onExport('xlsx')} disabled={!exportsEnabled || exporting !== null}>
-            {exporting === 'xlsx' ? 'Preparing…' : 'Download as Excel'}
-          </Button>
-          <Button onClick={() => onExport('pdf')} disabled={!exportsEnabled || exporting !== null}>
-            {exporting === 'pdf' ? 'Preparing…' : 'Download as PDF'}
-          </Button>
-        </span>
-      )}
+      {showExports && <ExportButtons enabled={exportsEnabled} state={exportState} rowCount={exportRowCount} onExport={onExport} onCancel={onCancelExport} />}
     </form>
   );
 }

@@ -11,9 +11,10 @@ import { callApi } from '../request';
 import { logExport } from '../../api/reports';
 import { exportFieldsOf } from '../exportFields';
 import { toast } from '../ui/toast';
-import { Button, Loader } from '../ui/primitives';
+import { Loader } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
+import { ExportButtons, itemFieldsOf, useExportRunner } from './ExportProgress';
 import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
@@ -75,7 +76,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const queryClient = useQueryClient();
   const applied = useMemo(() => appliedFilters(screen, search), [screen, search]);
   const [draft, setDraft] = useState<FilterValues>(applied);
-  const [exporting, setExporting] = useState<'xlsx' | 'pdf' | null>(null);
+  const exporter = useExportRunner();
 
   const tabs = screen.tabs ?? [];
   const tabId = typeof search.tab === 'string' && tabs.some((t) => t.id === search.tab) ? search.tab : tabs[0]?.id;
@@ -135,25 +136,27 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     go(defaultFilterValues(screen.filters ?? [], new Date(), true));
   }
 
+  /** Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it. */
   async function runExport(kind: 'xlsx' | 'pdf') {
-    if (!exportsDef) return;
-    setExporting(kind);
+    if (!exportsDef || exporter.state) return;
+    const fields = exportFieldsOf(screen);
+    const ctx = {
+      title: exportsDef.title,
+      fileBase: exportsDef.fileBase,
+      username: user.username,
+      now: new Date(),
+      duration: durationOf(screen, applied),
+    };
     try {
-      const { downloadExport, exportFileName } = await import('../exports');
-      const ctx = {
-        title: exportsDef.title,
-        fileBase: exportsDef.fileBase,
-        username: user.username,
-        now: new Date(),
-        duration: durationOf(screen, applied),
-      };
-      await downloadExport(kind, exportFieldsOf(screen), exportRowsOf(screen.columns, rows), ctx);
+      const outcome = await exporter.run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows });
+      if (outcome.status === 'cancelled') {
+        toast('info', 'Export cancelled: no file was downloaded.');
+        return;
+      }
       // the server keeps every export in the activity log (who, which screen, which file, how many rows)
-      void callApi(logExport, { screen: screen.id, fileName: exportFileName(ctx, kind), rows: rows.length });
+      void callApi(logExport, { screen: screen.id, fileName: outcome.fileName, rows: outcome.rows });
     } catch {
       toast('warning', 'Export failed!');
-    } finally {
-      setExporting(null);
     }
   }
 
@@ -177,7 +180,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           onSearch={runSearch}
           exportsEnabled={exportsEnabled}
           onExport={(k) => void runExport(k)}
-          exporting={exporting}
+          exportState={exporter.state}
+          onCancelExport={exporter.cancel}
+          exportRowCount={rows.length}
           showExports={!!exportsDef}
           data={data}
           onClear={screen.clearButton ? clearAll : undefined}
@@ -186,12 +191,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       ) : (
         exportsDef && (
           <div className="flex justify-end gap-2">
-            <Button onClick={() => void runExport('xlsx')} disabled={!exportsEnabled}>
-              Download as Excel
-            </Button>
-            <Button onClick={() => void runExport('pdf')} disabled={!exportsEnabled}>
-              Download as PDF
-            </Button>
+            <ExportButtons enabled={exportsEnabled} state={exporter.state} rowCount={rows.length} onExport={(k) => void runExport(k)} onCancel={exporter.cancel} />
           </div>
         )
       )}

@@ -1,0 +1,151 @@
+/**
+ * The export buttons of list screens and what they show while a file is built: a progress bar
+ * ('Export progress') and a Cancel button. The file is built in a Web Worker (src/console/exports/
+ * client.ts), so the page stays usable meanwhile. Above PDF_MAX_ROWS rows the PDF button explains that
+ * such a PDF is too long to read and offers Excel instead.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ExportField } from '../../api/contract';
+import type { AnyListScreen } from '../definitions';
+import type { ExportContext, ItemFields } from '../exports/format';
+import type { ExportOutcome, RunningExport } from '../exports/client';
+import { PDF_MAX_ROWS } from '../exports/limits';
+import { Button, Modal } from '../ui/primitives';
+
+export type ExportKind = 'xlsx' | 'pdf';
+
+export interface ExportState {
+  kind: ExportKind;
+  /** Whole percents, 0 to 100. */
+  percent: number;
+}
+
+const KIND_LABEL: Record<ExportKind, string> = { xlsx: 'Excel', pdf: 'PDF' };
+
+/** Per export field, the item fields when it is a 'list' column (its items become labelled lines), else null. */
+export function itemFieldsOf(columns: AnyListScreen['columns'], fields: readonly ExportField[]): (ItemFields | null)[] {
+  return fields.map((f) => {
+    const c = columns.find((col) => col.key === f.dataKey && col.kind === 'list' && col.itemFields && col.itemFields.length > 0);
+    return c?.itemFields ? c.itemFields.map(({ key, label }) => ({ key, label })) : null;
+  });
+}
+
+export interface ExportInput {
+  fields: ExportField[];
+  itemFields?: (ItemFields | null)[];
+  ctx: ExportContext;
+  rows: readonly object[];
+}
+
+/**
+ * Runs one export at a time in the export worker: `state` while it runs, `run` resolves to what became
+ * of it, `cancel` stops it. Leaving the page cancels a running export.
+ */
+export function useExportRunner() {
+  const [state, setState] = useState<ExportState | null>(null);
+  const running = useRef<RunningExport | null>(null);
+  useEffect(() => () => running.current?.cancel(), []);
+
+  const busy = useRef(false);
+  const cancelled = useRef(false);
+
+  const run = useCallback(async (kind: ExportKind, input: ExportInput): Promise<ExportOutcome> => {
+    if (busy.current) throw new Error('An export is running');
+    busy.current = true;
+    cancelled.current = false;
+    setState({ kind, percent: 0 });
+    try {
+      const { startExport } = await import('../exports/client');
+      if (cancelled.current) return { status: 'cancelled' };
+      const job = startExport({ kind, ...input, onProgress: (percent) => setState({ kind, percent }) });
+      running.current = job;
+      return await job.result;
+    } finally {
+      running.current = null;
+      busy.current = false;
+      setState(null);
+    }
+  }, []);
+
+  const cancel = useCallback(() => {
+    cancelled.current = true;
+    running.current?.cancel();
+  }, []);
+  return { state, run, cancel };
+}
+
+/** The progress bar and Cancel button of a running export. */
+export function ExportProgress({ state, onCancel }: { state: ExportState; onCancel: () => void }) {
+  return (
+    <span className="flex items-center gap-2" data-testid="export-progress">
+      <span className="whitespace-nowrap text-xs text-ink-soft tabular-nums" aria-hidden="true">
+        Building {KIND_LABEL[state.kind]}… {state.percent}%
+      </span>
+      <span
+        role="progressbar"
+        aria-label="Export progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={state.percent}
+        aria-valuetext={`${KIND_LABEL[state.kind]} export ${state.percent}%`}
+        className="block h-2 w-32 overflow-hidden rounded-full bg-muted ring-1 ring-inset ring-line"
+      >
+        <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${state.percent}%` }} />
+      </span>
+      <Button onClick={onCancel}>Cancel</Button>
+    </span>
+  );
+}
+
+/**
+ * 'Download as Excel' and 'Download as PDF', with the progress of a running export beside them.
+ * `rowCount` decides whether a PDF is still readable.
+ */
+export function ExportButtons({
+  enabled,
+  state,
+  rowCount,
+  onExport,
+  onCancel,
+}: {
+  enabled: boolean;
+  state: ExportState | null;
+  rowCount: number;
+  onExport: (kind: ExportKind) => void;
+  onCancel: () => void;
+}) {
+  const [tooLong, setTooLong] = useState(false);
+  const disabled = !enabled || state !== null;
+  return (
+    <span className="ml-auto flex flex-wrap items-center justify-end gap-2">
+      {state && <ExportProgress state={state} onCancel={onCancel} />}
+      <Button onClick={() => onExport('xlsx')} disabled={disabled}>
+        Download as Excel
+      </Button>
+      <Button onClick={() => (rowCount > PDF_MAX_ROWS ? setTooLong(true) : onExport('pdf'))} disabled={disabled}>
+        Download as PDF
+      </Button>
+      <Modal
+        open={tooLong}
+        onOpenChange={setTooLong}
+        title="Too many rows for a PDF"
+        footer={
+          <Button
+            variant="primary"
+            onClick={() => {
+              setTooLong(false);
+              onExport('xlsx');
+            }}
+          >
+            Export to Excel instead
+          </Button>
+        }
+      >
+        <p className="text-sm">
+          This list has {rowCount.toLocaleString('en-US')} rows. A PDF of more than {PDF_MAX_ROWS.toLocaleString('en-US')} rows would run to hundreds of
+          pages and be too long to read: download it as Excel instead, and filter it there.
+        </p>
+      </Modal>
+    </span>
+  );
+}
