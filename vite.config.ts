@@ -30,16 +30,15 @@ function chunkModules(emit: boolean): Plugin {
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), chunkModules(true)],
-  worker: { plugins: () => [chunkModules(false)] },
+  // the export worker (src/console/exports/worker.ts) is an ES module: its PDF part (jspdf) stays a
+  // chunk of its own, loaded only when a PDF is made
+  worker: { format: 'es', plugins: () => [chunkModules(false)] },
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
       '@screens': fileURLToPath(new URL('./screens', import.meta.url)),
     },
   },
-  // the export worker (src/console/exports/worker.ts) is an ES module: its PDF part (jspdf) stays a
-  // chunk of its own, loaded only when a PDF is made
-  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     // .vite/manifest.json: the entry and the chunks it imports statically (the first load), read by
