@@ -1,5 +1,6 @@
 /**
- * The roll-ups (daily, monthly, per biller; migration 60) follow every change of the transactions:
+ * The roll-ups (daily, monthly, per biller; migration 60) and the latest activity per app user and
+ * beneficiary (migration 62) follow every change of the transactions:
  * money actions through the API, rows inserted, updated (moved between days, months, countries,
  * currencies, statuses, amounts) and deleted with plain SQL. After each change, the dashboard and
  * count-card replies are compared with the same figures computed here by scanning the transaction
@@ -159,6 +160,15 @@ async function expectDashboardsEqualScan() {
     Array.from({ length: 12 }, (_, m) => usdByMonth.get(m + 1) ?? 0),
   );
 
+  const since = new Date(Date.now() - 30 * DAY);
+  const active = await server.db.one<{ users: number; beneficiaries: number }>(
+    `SELECT (SELECT count(DISTINCT app_user_id) FROM (${kinds.map((k) => `SELECT app_user_id FROM ${tables[k]} WHERE initiated_time >= $1`).join(' UNION ALL ')}) x) AS users,
+            (SELECT count(*) FROM beneficiaries b WHERE EXISTS (SELECT 1 FROM ceft_transactions t WHERE t.app_user_id = b.app_user_id AND t.bank_code = b.bank_code
+                AND t.account_number = b.account_number AND t.status = 'SUCCESS' AND t.initiated_time >= $1)) AS beneficiaries`,
+    [since],
+  );
+  expect((await server.call('dashboard/getActiveUsers', {}, auditor)).data).toEqual({ activeUserCount: num(active!.users), activeBeneficiariesCount: num(active!.beneficiaries) });
+
   const billers = await server.db.query<{ biller_code: string; usd: number }>(
     `SELECT biller_code, sum(amount_usd) AS usd FROM bill_transactions WHERE status = 'SUCCESS' AND initiated_time >= $1 AND initiated_time < $2
       GROUP BY biller_code ORDER BY sum(amount_usd) DESC, biller_code LIMIT 10`,
@@ -194,6 +204,22 @@ async function expectRollupsEqualScan() {
     [zone],
   );
   expect(billerDiff).toEqual([]);
+
+  // the latest activity per app user and per beneficiary
+  const users = await server.db.query(
+    `WITH t AS (SELECT app_user_id, max(initiated_time) AS last FROM (${kinds.map((k) => `SELECT app_user_id, initiated_time FROM ${tables[k]}`).join(' UNION ALL ')}) x
+                 WHERE app_user_id IS NOT NULL GROUP BY 1),
+          s AS (SELECT app_user_id, last_time AS last FROM app_user_activity)
+     SELECT * FROM t FULL JOIN s USING (app_user_id) WHERE t.last IS DISTINCT FROM s.last`,
+  );
+  expect(users).toEqual([]);
+  const beneficiaries = await server.db.query(
+    `WITH t AS (SELECT app_user_id, bank_code, account_number, max(initiated_time) AS last FROM ceft_transactions
+                 WHERE app_user_id IS NOT NULL AND status = 'SUCCESS' GROUP BY 1, 2, 3),
+          s AS (SELECT app_user_id, bank_code, account_number, last_success AS last FROM beneficiary_activity)
+     SELECT * FROM t FULL JOIN s USING (app_user_id, bank_code, account_number) WHERE t.last IS DISTINCT FROM s.last`,
+  );
+  expect(beneficiaries).toEqual([]);
 }
 
 async function expectAllEqual() {
@@ -268,6 +294,18 @@ describe('the roll-ups follow the transactions', () => {
     await server.db.query(`UPDATE bill_transactions SET country = 'KW', currency_code = 'KWD', amount_usd = amount_usd + 1.11, biller_code = 'CEB' WHERE id = $1`, [ids[6]]);
     // many rows at once, some to another status
     await server.db.query(`UPDATE ceft_transactions SET status = 'FAILED' WHERE id IN (SELECT id FROM ceft_transactions WHERE status = 'PENDING' ORDER BY id LIMIT 25)`);
+    // another app user, another beneficiary account, a remittance that fails after succeeding
+    const [u1, u2] = (await server.db.query<{ id: number }>('SELECT id FROM app_users ORDER BY id LIMIT 2')).map((r) => r.id);
+    await server.db.query(`UPDATE bill_transactions SET app_user_id = $2 WHERE id = $1`, [ids[7], u1]);
+    await server.db.query(
+      `UPDATE ceft_transactions SET app_user_id = $1, account_number = '999000111' WHERE id = (SELECT max(id) FROM ceft_transactions WHERE status = 'SUCCESS' AND app_user_id = $2)`,
+      [u1, u2],
+    );
+    await server.db.query(`UPDATE ceft_transactions SET status = 'REFUNDED' WHERE id = (SELECT max(id) FROM ceft_transactions WHERE status = 'SUCCESS' AND app_user_id = $1)`, [u2]);
+    await server.db.query(
+      `DELETE FROM ceft_transactions WHERE id = (SELECT max(id) FROM ceft_transactions t WHERE app_user_id = $1 AND NOT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id))`,
+      [u2],
+    );
     // deletes
     await server.db.query(`DELETE FROM bill_transactions WHERE id = ANY (string_to_array($1, ',')::int[])`, [ids.slice(10, 20).join(',')]);
     await server.db.query(`DELETE FROM ceft_transactions WHERE trace = 'ROLLUP0001'`);

@@ -3,9 +3,9 @@
  * currency and status come from the roll-ups (kept equal to the transaction tables by the triggers of
  * migration 60): a range of days reads the monthly roll-up for its whole months and the daily one for
  * the days at its edges (`rollup`), so a year is a few hundred rows, not a scan; Top Billers reads the
- * per-biller daily roll-up. What no roll-up carries (the latest rows, the active app users and
- * beneficiaries) comes from the transaction tables through their indexes; app users and beneficiaries
- * are counted on their own tables.
+ * per-biller daily roll-up, Active Users the latest activity per app user and beneficiary. The latest
+ * rows come from the transaction tables through their indexes; app users and beneficiaries are
+ * counted on their own tables.
  *
  * Days are calendar days in the server's local time zone, as in the roll-up (`localDay`); the time
  * bounds of a day are its local midnights.
@@ -390,18 +390,16 @@ export const dashboardHandlers = [
   // the audit dashboard
 
   handle(activeUsers, async (ctx) => {
+    // the latest activity per app user and per beneficiary, kept by triggers (migration 62)
     const since = new Date(ctx.clock().getTime() - ACTIVE_DAYS * 24 * 60 * 60 * 1000);
-    const union = dashboardKinds.map((k) => `SELECT app_user_id FROM ${kindTables[k]} WHERE initiated_time >= $1 AND app_user_id IS NOT NULL`).join(' UNION ');
-    const users = await ctx.db.one<{ count: number }>(`SELECT count(*) AS count FROM (${union}) u`, [since]);
-    // the 30 days' successful remittances, once, joined to the beneficiaries (not one probe per beneficiary)
-    const beneficiaries = await ctx.db.one<{ count: number }>(
-      `SELECT count(*) AS count FROM beneficiaries b
-         JOIN (SELECT DISTINCT app_user_id, bank_code, account_number FROM ceft_transactions
-                WHERE status = 'SUCCESS' AND initiated_time >= $1 AND app_user_id IS NOT NULL) t
-           ON t.app_user_id = b.app_user_id AND t.bank_code = b.bank_code AND t.account_number = b.account_number`,
+    const row = await ctx.db.one<{ users: number; beneficiaries: number }>(
+      `SELECT (SELECT count(*) FROM app_user_activity WHERE last_time >= $1) AS users,
+              (SELECT count(*) FROM beneficiaries b
+                 JOIN beneficiary_activity a ON a.app_user_id = b.app_user_id AND a.bank_code = b.bank_code AND a.account_number = b.account_number
+                WHERE a.last_success >= $1) AS beneficiaries`,
       [since],
     );
-    return { data: { activeUserCount: n(users?.count), activeBeneficiariesCount: n(beneficiaries?.count) } };
+    return { data: { activeUserCount: n(row?.users), activeBeneficiariesCount: n(row?.beneficiaries) } };
   }),
 
   handle(appUsersAndBeneficiariesCount, async (ctx) => {
