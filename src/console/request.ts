@@ -4,6 +4,7 @@
  */
 import type { CallContract, DataOf, RequestOf, TopOf } from '../api/contract';
 import { clearToken, getToken } from './session';
+import { readJsonStream } from './jsonStream';
 
 export const REQUEST_TIMEOUT_MS = 90_000;
 
@@ -32,7 +33,8 @@ export async function callApi<C extends CallContract>(contract: C, body: Request
     });
     let payload: Record<string, unknown> | undefined;
     try {
-      payload = (await res.json()) as Record<string, unknown>;
+      // parsed as it streams in: a 100,000-row list reply never holds the page in one long task
+      payload = (await readJsonStream(res)) as Record<string, unknown>;
     } catch {
       payload = undefined;
     }

@@ -97,6 +97,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     },
     placeholderData: (prev) => prev,
     retry: false,
+    // a reload must not compare 100,000 old rows with the new ones, field by field
+    structuralSharing: false,
   });
   const reload = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: ['list', screen.id] });
