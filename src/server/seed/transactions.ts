@@ -731,10 +731,16 @@ export async function clearTransactions(db: Db): Promise<void> {
   );
 }
 
-/** Replaces every transaction with `count` generated ones (npm run seed -- --transactions N). */
+/**
+ * Replaces every transaction with `count` generated ones (npm run seed -- --transactions N), in one
+ * database transaction: a seed that is killed or fails leaves the previous set (and its indexes) as
+ * they were, never a part of the new one. Readers of the transaction tables wait until it is done.
+ */
 export async function replaceTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
-  await clearTransactions(db);
-  const summary = await seedTransactions(db, options);
+  const summary = await db.tx(async (tx) => {
+    await clearTransactions(tx);
+    return seedTransactions(tx, options);
+  });
   if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers`);
   return summary;
 }
