@@ -1,6 +1,6 @@
 /** Advertisements shown in the mobile app (spec 002 §2 "Advertisements", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
 import { advertisementImageRule, readImageValue } from './imageUpload';
 import { patterns } from '../domain/validation';
 
@@ -70,7 +70,7 @@ function checkAdvertisement(v: { countries: string[]; valid_from: string; valid_
 }
 
 export const advertisementCreateBody = z.strictObject(advertisementShape).superRefine(checkAdvertisement);
-export const advertisementEditBody = z.strictObject({ id: z.number().int().positive(), ...advertisementShape }).superRefine(checkAdvertisement);
+export const advertisementEditBody = z.strictObject({ id: z.number().int().positive().max(MAX_ID), ...advertisementShape }).superRefine(checkAdvertisement);
 
 /** The form: dates as days, five image slots (empty ones allowed), the same rules and messages. */
 export const advertisementFormSchema = z
@@ -145,7 +145,7 @@ export const advertisementGetForEdit = defineCall({
   path: 'advertisement/get-for-edit',
   access: anyOf('advertisement-edit'),
   summary: 'One advertisement, shaped for the edit form (images as their stored paths).',
-  request: z.strictObject({ id: z.number().int().positive() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
   data: z.object({ advertisement: advertisementRow }),
 });
 

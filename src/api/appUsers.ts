@@ -1,6 +1,6 @@
 /** Registered mobile-app users (spec 002 §2 "App Users list", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, exportField, fetchCount, searchText } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, exportField, fetchCount, searchText, MAX_ID } from './contract';
 
 export const appUserMessages = {
   holdComment: 'Hold/Unhold comment is required.',
@@ -59,7 +59,7 @@ export const appUserDisable = defineCall({
   path: 'AppUser/disable',
   access: anyOf('app-user-edit'),
   summary: 'Request to deactivate (disable true) or activate (false) an app user (an EDIT change request).',
-  request: z.strictObject({ id: z.number().int().positive(), disable: z.boolean() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), disable: z.boolean() }),
   data: sentForApproval,
 });
 
@@ -69,7 +69,7 @@ export const appUserHold = defineCall({
   path: 'AppUser/hold',
   access: anyOf('app-user-edit'),
   summary: 'Request to hold (hold true) or release (false) an app user, with a comment (an EDIT change request).',
-  request: z.strictObject({ id: z.number().int().positive(), hold: z.boolean(), description: holdComment }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), hold: z.boolean(), description: holdComment }),
   data: sentForApproval,
 });
 

@@ -1,6 +1,6 @@
 /** Banks (spec 002 §2 "Banks list", "Create Bank / Edit Bank", §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
 import { imageField, logoRule } from './imageUpload';
 
 export const bankMessages = {
@@ -57,7 +57,7 @@ export const bankGetForEdit = defineCall({
   path: 'bank/get-for-edit',
   access: anyOf('bank-edit'),
   summary: 'One bank, shaped for the edit form (the logo as its stored path).',
-  request: z.strictObject({ id: z.number().int().positive() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
   data: z.object({ bank: bankRow }),
 });
 
@@ -73,7 +73,7 @@ export const bankEdit = defineCall({
   path: 'bank/edit',
   access: anyOf('bank-edit'),
   summary: 'Request a change to a bank (an EDIT change request); the code cannot change, an unchanged logo is sent as its path.',
-  request: z.strictObject({ id: z.number().int().positive(), ...bankFields }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), ...bankFields }),
   data: sentForApproval,
 });
 

@@ -85,9 +85,15 @@ export const changeRequest = z.object({
 });
 export type ChangeRequest = z.infer<typeof changeRequest>;
 
+/**
+ * The largest record id: ids are PostgreSQL `serial` (integer) columns, so a bigger number cannot name
+ * a record, and sent to the database it would fail there instead of being refused here.
+ */
+export const MAX_ID = 2_147_483_647;
+
 /** The decision body of every `.../approve` call. */
 export const decisionBody = z.strictObject({
-  changeRequestID: z.number().int().positive(),
+  changeRequestID: z.number().int().positive().max(MAX_ID),
   actionTaken: z.enum(['approve', 'reject']),
 });
 

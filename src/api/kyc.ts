@@ -1,6 +1,6 @@
 /** KYC review calls (spec 002 §7): the list, and the reviewer's decision on a submission. */
 import { z } from 'zod';
-import { anyOf, defineCall, fetchCount, searchText } from './contract';
+import { anyOf, defineCall, fetchCount, searchText, MAX_ID } from './contract';
 import { KYC_REASON_MAX, kycFieldOrder, kycMessages } from '../domain/kyc';
 
 /** One field of a KYC data object: title, read-only value, the reviewer's flag and reject reason. */
@@ -56,7 +56,7 @@ export const kycCreateRequest = defineCall({
   access: anyOf('kyc-approve'),
   summary:
     'Decide a first KYC submission (no earlier one): needs kyc-view and kyc-approve; the status becomes APPROVED when every field is approved, else REJECTED; 400 names a rejected field without a reason.',
-  request: z.strictObject({ userId: z.number().int().positive(), kycData }),
+  request: z.strictObject({ userId: z.number().int().positive().max(MAX_ID), kycData }),
   data: decisionReply,
 });
 
@@ -65,7 +65,7 @@ export const kycUpdateStatus = defineCall({
   access: anyOf('kyc-approve'),
   summary:
     'Decide a re-submission (an earlier submission exists): needs kyc-view and kyc-approve; the status becomes APPROVED when every field is approved, else REJECTED; 400 names a rejected field without a reason.',
-  request: z.strictObject({ kycId: z.number().int().positive(), kycData }),
+  request: z.strictObject({ kycId: z.number().int().positive().max(MAX_ID), kycData }),
   data: decisionReply,
 });
 

@@ -1,6 +1,6 @@
 /** IPG providers (spec 002 §2 "IPG Providers list", §3, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
 
 export const providerRow = z.object({
   id: z.number(),
@@ -30,7 +30,7 @@ export const providerDisable = defineCall({
   path: 'IPGProvider/disable',
   access: anyOf('ipg-provider-edit'),
   summary: 'Request to deactivate (disable true) or activate (false) a provider (an EDIT change request).',
-  request: z.strictObject({ id: z.number().int().positive(), disable: z.boolean() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), disable: z.boolean() }),
   data: sentForApproval,
 });
 

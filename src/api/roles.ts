@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
 import { permissionGroup } from './users';
 import { allPermissions } from '../domain/permissions';
 import { messages, patterns } from '../domain/validation';
@@ -21,7 +21,7 @@ export type RoleRow = z.infer<typeof roleRow>;
 export const roleFields = {
   role_name: z.string().max(100, messages.roleName).regex(patterns.name, messages.roleName),
   user_type: z.enum(['BACKEND', 'IPGBANK'], { error: messages.userType }),
-  user_level: z.number({ error: messages.userLevel }).int().positive(messages.userLevel),
+  user_level: z.number({ error: messages.userLevel }).int().positive(messages.userLevel).max(MAX_ID, messages.userLevel),
   permissions: z
     .array(z.enum(allPermissions as [string, ...string[]], { error: 'permissions: unknown permission' }))
     .min(1, messages.permissions)
@@ -62,7 +62,7 @@ export const roleGetForEdit = defineCall({
   path: 'role/get-for-edit',
   access: anyOf('role-edit'),
   summary: 'One role, shaped for the edit form.',
-  request: z.strictObject({ id: z.number().int().positive() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
   data: z.object({ role: roleRow }),
 });
 
@@ -70,7 +70,7 @@ export const roleEdit = defineCall({
   path: 'role/edit',
   access: anyOf('role-edit'),
   summary: 'Request a change to a role (an EDIT change request).',
-  request: z.strictObject({ id: z.number().int().positive(), ...roleFields }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), ...roleFields }),
   data: sentForApproval,
 });
 

@@ -17,7 +17,7 @@
  * inside `data`, as they do on the insurance call.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, exportField, fetchCount, searchText } from './contract';
+import { anyOf, defineCall, emptyBody, exportField, fetchCount, searchText, MAX_ID } from './contract';
 import { parseLocal } from '../domain/dates';
 import { statusFilterValues } from '../domain/transactionStatus';
 import type { Permission } from '../domain/permissions';
@@ -400,7 +400,7 @@ export const insuranceList = defineCall({
 
 // ---- send-money actions ----------------------------------------------------------------------
 
-const transactionId = z.number({ error: 'Enter the transaction id' }).int().positive();
+const transactionId = z.number({ error: 'Enter the transaction id' }).int().positive().max(MAX_ID);
 
 export const ceftVoid = defineCall({
   path: 'Transaction/ceft/void',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, fetchCount, listItem, searchText } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, fetchCount, listItem, searchText, MAX_ID } from './contract';
 import { branchMessage, limits, messages, patterns } from '../domain/validation';
 
 export const userTypes = ['BACKEND', 'IPGBANK', 'EXCHANGEHOUSE', 'DFBANK', 'DFMERCHANT', 'DFCBSLUSER', 'DFSLCUSTOMS', 'DFMINISTRY', 'AUDITOR'] as const;
@@ -38,7 +38,7 @@ export const userFields = {
   contact: z.string().regex(patterns.contact10, messages.contact),
   username: z.string().max(limits.username, messages.username).regex(patterns.username, messages.username),
   branch_code: z.string().min(1, messages.defaultInvalid).max(100),
-  role: z.number({ error: messages.role }).int().positive(messages.role),
+  role: z.number({ error: messages.role }).int().positive(messages.role).max(MAX_ID, messages.role),
   disabled: z.union([z.literal(0), z.literal(1)]),
 };
 
@@ -50,7 +50,7 @@ const userBase = z.strictObject({ ...userFields, branch_code: z.string().max(100
 export const userCreateBody = userBase
   .extend({ password: z.string().regex(patterns.password, messages.password) })
   .superRefine(checkBranch);
-export const userEditBody = userBase.extend({ id: z.number().int().positive() }).superRefine(checkBranch);
+export const userEditBody = userBase.extend({ id: z.number().int().positive().max(MAX_ID) }).superRefine(checkBranch);
 /** The edit form's rules: the edit body without the id (it comes from the route). */
 export const userEditFormSchema = userBase.superRefine(checkBranch);
 
@@ -95,7 +95,7 @@ export const userGetForEdit = defineCall({
   path: 'user/get-for-edit',
   access: anyOf('user-edit'),
   summary: 'One user, shaped for the edit form.',
-  request: z.strictObject({ id: z.number().int().positive() }),
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
   data: z.object({
     customUser: z.object({
       id: z.number(),
