@@ -220,6 +220,7 @@ let server: TestServer;
 let token: string;
 let password = 'Demo@Pass1';
 let cases = 0;
+let generated = 0;
 let fingerprints = 0;
 const statusCounts = new Map<number, number>();
 const kinds = new Map<string, number>();
@@ -232,7 +233,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // eslint-disable-next-line no-console
   console.log(
-    `fuzz: ${cases} requests over ${allCalls.length} calls (seed ${SEED}, ${RUNS} generated cases per call); ` +
+    `fuzz: ${cases} requests over ${allCalls.length} calls, ${generated} of them generated (seed ${SEED}, ${RUNS} per call); ` +
       `${fingerprints} full fingerprints; statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort()))}; generated cases by mutation ${JSON.stringify(Object.fromEntries(kinds))}`,
   );
   await server?.close();
@@ -360,6 +361,7 @@ describe('fuzzing every call', () => {
           const after = await state.take();
           if (reply.status >= 400) expect(after.now, `${what}: nothing stored`).toEqual(after.before);
           kinds.set(kindOf(mutation), (kinds.get(kindOf(mutation)) ?? 0) + 1);
+          generated++;
           if (await keepSignedIn(contract.path, text, reply)) await state.take();
         }),
         { seed: SEED, numRuns: contract.path === 'auth/login' ? LOGIN_RUNS : RUNS, endOnFailure: true },

@@ -21,8 +21,9 @@ let url: string;
 let staticDir: string;
 let admin: string;
 
-async function listen(db: Db): Promise<{ app: FastifyInstance; url: string }> {
-  const built = await buildApp({ db, secret: server.secret, clock: server.now, staticDir, scryptN: TEST_SCRYPT_N });
+async function listen(db: Db, logLines?: string[]): Promise<{ app: FastifyInstance; url: string }> {
+  const logger = logLines ? { stream: { write: (line: string) => void logLines.push(line) } } : false;
+  const built = await buildApp({ db, secret: server.secret, clock: server.now, staticDir, scryptN: TEST_SCRYPT_N, logger });
   await built.listen({ port: 0, host: '127.0.0.1' });
   const address = built.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -168,8 +169,9 @@ describe('errors', () => {
     return broken;
   }
 
-  it('a failure inside the server answers 500 with a correlation id, no stack trace and no SQL', async () => {
-    const broken = await listen(breakTable(server.db, 'banks'));
+  it('a failure inside the server answers 500 with a correlation id, no stack trace and no SQL; the log has the detail under that id', async () => {
+    const logLines: string[] = [];
+    const broken = await listen(breakTable(server.db, 'banks'), logLines);
     try {
       // the cause is real: the query fails in the database
       await expect(breakTable(server.db, 'banks').query('SELECT 1 FROM banks')).rejects.toThrow(/missing_banks/);
@@ -186,6 +188,11 @@ describe('errors', () => {
       for (const leak of ['SELECT', 'secret_column', 'missing_banks', 'password_hash', 'does not exist', ' at ', '.ts', 'node_modules', 'Error']) {
         expect(text, leak).not.toContain(leak);
       }
+      // the operator finds the cause by the id the client was given
+      const logged = logLines.map((l) => JSON.parse(l) as { correlationId?: string; err?: { message?: string; stack?: string } });
+      const entry = logged.find((l) => l.correlationId === body.data.correlationId);
+      expect(entry?.err?.message).toContain('missing_banks');
+      expect(entry?.err?.stack).toBeDefined();
     } finally {
       await broken.app.close();
     }
