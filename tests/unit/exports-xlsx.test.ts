@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
-import { crc32 as zlibCrc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32 as zlibCrc32, deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
 import { format, isValid, parseISO } from 'date-fns';
 import type { ExportField } from '@/api/contract';
-import { XlsxWriter, concatChunks, storedBlocks, columnLetters } from '@/console/exports/xlsx';
+import { XlsxWriter, concatChunks, storedBlocks, columnLetters, gzipHeaderLength } from '@/console/exports/xlsx';
 import { crc32, crc32Combine } from '@/console/exports/crc32';
 import { formatDateValue } from '@/console/exports/format';
 import { ExportJob } from '@/console/exports/job';
@@ -210,6 +210,15 @@ describe('stored blocks and CRC-32', () => {
     const joined = Buffer.concat([...storedBlocks(head), deflateRawSync(tail)]);
     expect(inflateRawSync(joined).equals(Buffer.concat([head, tail]))).toBe(true);
     expect(storedBlocks(new Uint8Array(0))).toEqual([]);
+  });
+
+  it('reads the length of gzip headers (the native compressor is gzip with its wrapper taken off)', () => {
+    expect(gzipHeaderLength(gzipSync(Buffer.from('x')))).toBe(10);
+    const named = Uint8Array.of(0x1f, 0x8b, 8, 8 | 16 | 2, 0, 0, 0, 0, 0, 3, ...Buffer.from('name\0'), ...Buffer.from('comment\0'), 0xaa, 0xbb);
+    expect(gzipHeaderLength(named)).toBe(10 + 5 + 8 + 2);
+    const extra = Uint8Array.of(0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 3, 3, 0, 1, 2, 3);
+    expect(gzipHeaderLength(extra)).toBe(15);
+    expect(() => gzipHeaderLength(Uint8Array.of(0x50, 0x4b, 3, 4, 0, 0, 0, 0, 0, 0))).toThrow('not a gzip stream');
   });
 
   it('matches zlib, and combines the CRCs of two parts', () => {

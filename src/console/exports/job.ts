@@ -1,7 +1,7 @@
 /**
  * One export, fed its rows a chunk at a time: what the export worker runs (./worker.ts), and what
  * scripts/bench-export.ts runs in Node. No DOM: the Excel file streams through XlsxWriter as the rows
- * come; the PDF collects its cells and draws them with jspdf-autotable at the end.
+ * come; the PDF collects its cells and draws them with jspdf at the end (./pdf.ts).
  *
  * The rows arrive as arrays of raw values in `fields` order (the page picks them out of its row objects
  * a chunk at a time, so it never copies 100,000 objects in one go); formatting happens here.
@@ -34,9 +34,8 @@ export interface ExportResult {
   rows: number;
 }
 
-/** Progress shares of a PDF: formatting the cells, then autotable (measuring, then the pages), then saving. */
+/** Progress shares of a PDF: formatting the cells, then laying out and drawing the table, then saving. */
 const PDF_CELLS = 0.15;
-const PDF_MEASURED = 0.4;
 const PDF_DRAWN = 0.95;
 
 export class ExportJob {
@@ -103,7 +102,7 @@ export class ExportJob {
     } else {
       const { pdfOfTable } = await import('./pdf');
       const headers = fields.map((f) => safeText(f.header));
-      const bytes = await pdfOfTable(fields, headers, this.pdfBody, ctx, (f) => this.report(PDF_MEASURED + (PDF_DRAWN - PDF_MEASURED) * f));
+      const bytes = await pdfOfTable(fields, headers, this.pdfBody, ctx, (f) => this.report(PDF_CELLS + (PDF_DRAWN - PDF_CELLS) * f));
       this.pdfBody.length = 0;
       chunks = [bytes];
     }

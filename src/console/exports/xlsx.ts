@@ -29,37 +29,87 @@ const HEADER_ROW = 5;
 /** How many rows go into one XML block before it is encoded and deflated. */
 const BLOCK_ROWS = 1000;
 
-/**
- * A raw DEFLATE stream. The browser's (and Node's) native CompressionStream('deflate-raw') is about three
- * times faster than fflate; fflate is the fallback where it is missing.
- */
 type Bytes = Uint8Array<ArrayBuffer>;
 
+/**
+ * A raw DEFLATE stream that also gives the CRC-32 of what went in. The native one is the browser's (and
+ * Node's) CompressionStream('gzip'), about three times faster than fflate: its gzip wrapper comes off
+ * and its trailer holds the CRC. fflate (and a CRC-32 in JavaScript) is the fallback where it is missing.
+ */
 interface Deflater {
   push(bytes: Bytes): void;
   /** Resolves when the compressor has room for more (back-pressure); at once for fflate. */
   ready(): Promise<void>;
-  /** Ends the stream; resolves to the compressed chunks, in order. */
-  end(): Promise<Bytes[]>;
+  /** Ends the stream: the raw DEFLATE chunks in order, and the CRC-32 of every byte pushed. */
+  end(): Promise<{ chunks: Bytes[]; crc: number }>;
 }
 
 function fflateDeflater(level: DeflateLevel): Deflater {
   const out: Bytes[] = [];
+  let crc = 0;
   const d = new Deflate({ level }, (chunk) => {
     out.push(chunk);
   });
   return {
-    push: (bytes) => d.push(bytes),
+    push: (bytes) => {
+      crc = crc32(bytes, crc);
+      d.push(bytes);
+    },
     ready: async () => {},
     end: async () => {
       d.push(new Uint8Array(0), true);
-      return out;
+      return { chunks: out, crc };
     },
   };
 }
 
+/** The first `n` bytes of chunks (fewer if they hold fewer). */
+function leadingBytes(chunks: readonly Bytes[], n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= n) break;
+    const take = Math.min(c.length, n - at);
+    out.set(c.subarray(0, take), at);
+    at += take;
+  }
+  return out.subarray(0, at);
+}
+
+/** The size of a gzip member's header (RFC 1952, 2.3.1), read from its first bytes. */
+export function gzipHeaderLength(head: Uint8Array): number {
+  if (head.length < 10 || head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8) throw new Error('not a gzip stream');
+  const flags = head[3];
+  let at = 10;
+  if (flags & 4) at += 2 + (head[at] | (head[at + 1] << 8)); // FEXTRA
+  for (const bit of [8, 16]) {
+    // FNAME, FCOMMENT: zero-terminated
+    if (!(flags & bit)) continue;
+    while (at < head.length && head[at] !== 0) at++;
+    at++;
+  }
+  if (flags & 2) at += 2; // FHCRC
+  if (at > head.length) throw new Error('gzip header longer than expected');
+  return at;
+}
+
+/** `chunks` without their first `skip` and last `drop` bytes. */
+function trimChunks(chunks: readonly Bytes[], skip: number, drop: number): Bytes[] {
+  const total = chunks.reduce((n, c) => n + c.length, 0);
+  const end = total - drop;
+  const out: Bytes[] = [];
+  let at = 0;
+  for (const c of chunks) {
+    const from = Math.max(skip, at);
+    const to = Math.min(end, at + c.length);
+    if (to > from) out.push(from === at && to === at + c.length ? c : c.subarray(from - at, to - at));
+    at += c.length;
+  }
+  return out;
+}
+
 function nativeDeflater(): Deflater {
-  const stream = new CompressionStream('deflate-raw');
+  const stream = new CompressionStream('gzip');
   const writer = stream.writable.getWriter();
   const out: Bytes[] = [];
   let failure: unknown;
@@ -87,14 +137,20 @@ function nativeDeflater(): Deflater {
       await writer.close();
       await read;
       if (failure) throw failure;
-      return out;
+      // gzip = header, raw DEFLATE, then CRC-32 and size (little-endian)
+      const total = out.reduce((n, c) => n + c.length, 0);
+      const header = gzipHeaderLength(leadingBytes(out, Math.min(total, 1024)));
+      const trailer = trimChunks(out, total - 8, 0);
+      const t = leadingBytes(trailer, 8);
+      const crc = (t[0] | (t[1] << 8) | (t[2] << 16) | (t[3] << 24)) >>> 0;
+      return { chunks: trimChunks(out, header, 8), crc };
     },
   };
 }
 
-function hasNativeDeflateRaw(): boolean {
+function hasNativeGzip(): boolean {
   try {
-    new CompressionStream('deflate-raw');
+    new CompressionStream('gzip');
     return true;
   } catch {
     return false;
@@ -177,7 +233,6 @@ export class XlsxWriter {
   private block = '';
   private blockRows = 0;
   private rowNo = HEADER_ROW;
-  private bodyCrc = 0;
   private bodySize = 0;
   private finished = false;
 
@@ -189,7 +244,7 @@ export class XlsxWriter {
     this.minNumber = fields.map(() => Infinity);
     this.maxNumber = fields.map(() => -Infinity);
     const mode = options.deflate ?? 'auto';
-    const native = mode === 'native' || (mode === 'auto' && hasNativeDeflateRaw());
+    const native = mode === 'native' || (mode === 'auto' && hasNativeGzip());
     this.deflater = native ? nativeDeflater() : fflateDeflater(options.level ?? 3);
   }
 
@@ -235,7 +290,6 @@ export class XlsxWriter {
     this.blockRows = 0;
     if (!text) return;
     const bytes = this.encoder.encode(text);
-    this.bodyCrc = crc32(bytes, this.bodyCrc);
     this.bodySize += bytes.length;
     this.deflater.push(bytes);
   }
@@ -313,13 +367,13 @@ export class XlsxWriter {
       filename: 'xl/worksheets/sheet1.xml',
       compression: 8,
       size: headBytes.length + this.bodySize,
-      crc: crc32Combine(crc32(headBytes), this.bodyCrc, this.bodySize),
+      crc: crc32Combine(crc32(headBytes), body.crc, this.bodySize),
       mtime,
     };
     zip.add(sheet);
     for (const chunk of headChunks) sheet.ondata!(null, chunk, false);
-    for (const chunk of body) sheet.ondata!(null, chunk, false);
-    body.length = 0;
+    for (const chunk of body.chunks) sheet.ondata!(null, chunk, false);
+    body.chunks.length = 0;
     sheet.ondata!(null, new Uint8Array(0), true);
     zip.end();
     return out;
