@@ -7,11 +7,13 @@
  * The 20-parallel refund race is in tests/api/transactionsActions.test.ts; here: the same for void,
  * hold and manual transfer, all four actions racing on one transaction (the result must be a serial
  * history), retries, and a property test of the server-side guards against an oracle written from
- * spec 001 §4.
+ * spec 001 §4; and a fault after the network answered (the server stops before it records the
+ * answer): nothing is recorded, and the retry carries the same idempotency key, so a network that honours
+ * it does not move the money twice.
  */
 import fc from 'fast-check';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type ApiReply, type TestServer } from './harness';
 
 let server: TestServer;
@@ -227,5 +229,50 @@ describe('the guards, whatever the console shows', () => {
     for (const action of ACTIONS) expect((await act(peer, action, row, checker)).statusCode).toBe(403);
     expect(await rowOf(row.id)).toEqual(row);
     expect(networkCalls(row.trace)).toEqual([]);
+  });
+});
+
+describe('a fault after the payment network answered, before the answer is recorded', () => {
+  const network = () =>
+    (globalThis as { __idempotentNetwork?: { requests: { op: string; reference: string; key?: string }[]; acted: { op: string; reference: string }[] } }).__idempotentNetwork!;
+  beforeEach(() => {
+    process.env.PAYMENT_ADAPTER = `module:${resolve('tests/fixtures/payments/idempotentNetwork.mjs')}`;
+  });
+  afterEach(() => {
+    process.env.PAYMENT_ADAPTER = `module:${resolve('tests/fixtures/payments/recordingNetwork.mjs')}`;
+  });
+
+  it.each(ACTIONS)('%s: nothing recorded (500), the retry sends the same idempotency key and the network acts once', async (action) => {
+    const row = await rowIn({ ...ACTIONABLE, paidDaysAgo: action === 'refund' ? 5 : 0 });
+    // the last write of an action fails, as a crash would after the network call
+    await server.db.exec(`
+      CREATE OR REPLACE FUNCTION test_injected_fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$;
+      CREATE TRIGGER test_injected_fault BEFORE INSERT ON activity_logs FOR EACH ROW WHEN (NEW.type LIKE 'TRANSACTION_%') EXECUTE FUNCTION test_injected_fault();`);
+    try {
+      expect((await act(server, action, row)).statusCode).toBe(500);
+    } finally {
+      await server.db.exec('DROP TRIGGER test_injected_fault ON activity_logs; DROP FUNCTION test_injected_fault();');
+    }
+    expect(await rowOf(row.id)).toEqual(row);
+    expect(await actionRows(row.id)).toEqual([]);
+
+    expect(await act(peer, action, row)).toEqual({ statusCode: 200, data: { message: SUCCESS_MESSAGE[action](row.id) } });
+    const asked = network().requests.filter((r) => r.reference === row.trace);
+    expect(asked).toHaveLength(2);
+    expect(asked[0].key).toMatch(/\S/);
+    expect(asked[1].key).toBe(asked[0].key);
+    expect(network().acted.filter((r) => r.reference === row.trace)).toEqual([{ op: OP[action], reference: row.trace }]);
+    expect(await actionRows(row.id)).toHaveLength(1);
+  });
+
+  it('an attempt on a row that has moved on carries a new key', async () => {
+    const row = await rowIn(ACTIONABLE);
+    expect((await act(server, 'hold', row)).statusCode).toBe(200);
+    expect((await act(peer, 'manualFundTransfer', row)).statusCode).toBe(200);
+    expect((await act(server, 'void', row)).statusCode).toBe(200);
+    const keys = network().requests.filter((r) => r.reference === row.trace).map((r) => r.key);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(3);
+    expect(network().acted.filter((r) => r.reference === row.trace).map((r) => r.op)).toEqual(['hold', 'transfer', 'void']);
   });
 });

@@ -114,9 +114,19 @@ function reversalPatch(prefix: 'ipg_void' | 'ipg_refund', r: NetworkResult): Rec
   };
 }
 
-function reversalRequest(row: CeftDbRow) {
+/**
+ * The idempotency key of one attempt: the same for every retry of an action on the row in the same
+ * state (a retry after the server stopped between the network's answer and the commit), different
+ * once the row has moved on. A network that honours it does not act twice on one attempt.
+ */
+function attemptKey(row: CeftDbRow, action: ActionName): string {
+  return `ceft:${row.id}:${action}:${row.action_seq}`;
+}
+
+function reversalRequest(row: CeftDbRow, action: ActionName) {
   return {
     reference: row.trace,
+    idempotencyKey: attemptKey(row, action),
     ipgTransactionId: row.ipg_transaction_id,
     amount: Number(row.amount),
     currency: row.currency_code,
@@ -131,7 +141,7 @@ const specs: Record<ActionName, ActionSpec> = {
     verb: 'Hold of the fund transfer',
     refusal: (row, ctx) => holdRefusal(row, ctx.user),
     async perform(row, network, now, ctx, note) {
-      const r = await network.holdTransfer({ reference: row.trace, reason: note }, now);
+      const r = await network.holdTransfer({ reference: row.trace, idempotencyKey: attemptKey(row, 'HOLD'), reason: note }, now);
       if (!r.ok) return { ok: false, patch: {}, message: r.description };
       return {
         ok: true,
@@ -146,7 +156,7 @@ const specs: Record<ActionName, ActionSpec> = {
     refusal: (row, ctx) => manualFundTransferRefusal(row, ctx.user),
     async perform(row, network, now) {
       const attempt = row.ceft_try_count + 1;
-      const r = await network.transferFunds({ reference: row.trace, bankCode: row.bank_code, accountNumber: row.account_number, amountLkr: Number(row.amount_lkr), attempt }, now);
+      const r = await network.transferFunds({ reference: row.trace, idempotencyKey: attemptKey(row, 'MANUAL_FUND_TRANSFER'), bankCode: row.bank_code, accountNumber: row.account_number, amountLkr: Number(row.amount_lkr), attempt }, now);
       const patch = {
         ceft_payment_time: r.time,
         ceft_payment_status: r.ok ? SUCCESS : 'FAILED',
@@ -162,7 +172,7 @@ const specs: Record<ActionName, ActionSpec> = {
     verb: 'Void of the card payment',
     refusal: (row, ctx, now) => voidRefusal(row, ctx.user, now),
     async perform(row, network, now) {
-      const r = await network.voidCardPayment(reversalRequest(row), now);
+      const r = await network.voidCardPayment(reversalRequest(row, 'VOID'), now);
       return { ok: r.ok, patch: reversalPatch('ipg_void', r), message: r.ok ? `Transaction voided successfully: Id - ${row.id}` : r.description };
     },
   },
@@ -171,7 +181,7 @@ const specs: Record<ActionName, ActionSpec> = {
     verb: 'Refund of the card payment',
     refusal: (row, ctx, now) => refundRefusal(row, ctx.user, now),
     async perform(row, network, now) {
-      const r = await network.refundCardPayment(reversalRequest(row), now);
+      const r = await network.refundCardPayment(reversalRequest(row, 'REFUND'), now);
       return { ok: r.ok, patch: reversalPatch('ipg_refund', r), message: r.ok ? `Transaction refunded successfully: Id - ${row.id}` : r.description };
     },
   },

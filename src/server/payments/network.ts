@@ -30,6 +30,13 @@ export interface NetworkResult {
 export interface CardReversalRequest {
   /** Our trace of the transaction. */
   readonly reference: string;
+  /**
+   * The same for every retry of one attempt (the transaction, the action and the state of the row it
+   * started from). A network that honours it acts once per key and answers a repeated key with its first
+   * answer, so an attempt whose outcome the server lost (it stopped before recording it) is not made twice.
+   * The actions always send it; optional for callers that are not retrying (tests of an adapter).
+   */
+  readonly idempotencyKey?: string;
   readonly ipgTransactionId: string | null;
   readonly amount: number;
   readonly currency: string;
@@ -41,6 +48,8 @@ export interface CardReversalRequest {
 /** A CEFT fund transfer to a beneficiary's account at a Sri Lankan bank. */
 export interface TransferRequest {
   readonly reference: string;
+  /** See CardReversalRequest.idempotencyKey. */
+  readonly idempotencyKey?: string;
   readonly bankCode: string;
   readonly accountNumber: string;
   readonly amountLkr: number;
@@ -51,6 +60,8 @@ export interface TransferRequest {
 /** A hold of a transfer that has not been paid out yet. */
 export interface HoldRequest {
   readonly reference: string;
+  /** See CardReversalRequest.idempotencyKey. */
+  readonly idempotencyKey?: string;
   readonly reason: string;
 }
 
