@@ -7,10 +7,12 @@
  * every body reaches validation and, if it passes, the handler.
  *
  * Properties: never a 5xx; a body the schema refuses is answered 400 naming the fields; any 4xx stores
- * nothing (every table but the activity log, plus the sign-in counters for auth/login, which exist to
- * count refused sign-ins; and a money action the payment network declined, whose answer is recorded
- * on the transaction by design: see declinedByNetwork); extra properties such as status, locked, requestedBy or approvedBy are
+ * nothing (compared over every table but the activity log; exceptions by design: the sign-in counters
+ * for auth/login, which exist to count refused sign-ins, and a money action the payment network
+ * declined, whose answer is recorded on the transaction: see declinedByNetwork); extra properties
+ * such as status, locked, requestedBy or approvedBy (wherever the call does not declare them) are
  * refused with 400 on every call, at the top level and inside nested objects (no mass assignment).
+ * Text holding NUL or lone surrogate halves is refused in every field (PostgreSQL cannot store NUL).
  *
  * FUZZ_SEED and FUZZ_RUNS (per call) override the fixed defaults; a failure prints the seed and the case.
  */
@@ -25,7 +27,7 @@ import { badText } from '../../src/server/http/requestBody';
 import { changeFingerprint } from './stateFingerprint';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 9_092_026);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 /** auth/login cases are few: the per-address sign-in limiter counts every failure from 127.0.0.1. */
 const LOGIN_RUNS = 16;
 /** Generous: on a busy machine a case takes tens of milliseconds (many reach real handlers). */
