@@ -16,8 +16,12 @@
  * Pure and synchronous per chunk: `push(text)` for each decoded chunk, then `end()`.
  */
 
-/** Pending element text is parsed once it holds this many characters. */
-const BATCH_CHARS = 256 * 1024;
+/**
+ * Pending element text is parsed once it holds this many characters: small enough that the batch
+ * strings stay out of V8's large-object space (which only a full collection frees, so 100 MB of
+ * batches would pile up there first), large enough to keep JSON.parse calls few.
+ */
+const BATCH_CHARS = 48 * 1024;
 
 const QUOTE = 34; // "
 const BACKSLASH = 92;

@@ -115,6 +115,7 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
 
   // each column's ranks are computed once per set of rows, on its first sort; the row objects are never moved
   const ranksByColumn = useMemo(() => new Map<string, Uint32Array>(), [rows]);
+  const ordersBySort = useMemo(() => new Map<string, Uint32Array>(), [rows]);
   // on a large set, the other sortable columns are ranked while the browser is idle, one per idle
   // period, so that the first click on any of them only orders the index array
   useEffect(() => {
@@ -143,8 +144,11 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       ranks = sortRanks(rows, sort.id, kind, sortValue);
       ranksByColumn.set(sort.id, ranks);
     }
-    return orderByRanks(ranks, sort.desc);
-  }, [rows, ranksByColumn, sort?.id, sort?.desc, sortColumn]);
+    const key = `${sort.id}:${sort.desc ? 'desc' : 'asc'}`;
+    let order = ordersBySort.get(key);
+    if (!order) ordersBySort.set(key, (order = orderByRanks(ranks, sort.desc)));
+    return order;
+  }, [rows, ranksByColumn, ordersBySort, sort?.id, sort?.desc, sortColumn]);
   const pageCount = Math.max(1, Math.ceil(rows.length / pageSize));
   const current = Math.min(page, pageCount - 1);
   const pageRows = useMemo(() => {
