@@ -448,6 +448,32 @@ describe('period semantics', () => {
     expect(cards.biller).toEqual(valueBlock(ofKind(rows, 'bill')));
   });
 
+  it('a custom range gives the same figures whether it covers whole months, parts of months or both (monthly and daily roll-ups)', async () => {
+    // ranges with edges inside months, on month boundaries, within one month and over a year
+    const first = (monthsAgo: number) => new Date(now.getFullYear(), now.getMonth() - monthsAgo, 1);
+    const last = (monthsAgo: number) => new Date(now.getFullYear(), now.getMonth() - monthsAgo + 1, 0);
+    const ranges: [Date, Date][] = [
+      [new Date(now.getFullYear(), now.getMonth() - 14, 15), new Date(now.getFullYear(), now.getMonth() - 1, 10)],
+      [first(13), last(1)],
+      [first(3), last(3)],
+      [new Date(now.getFullYear(), now.getMonth() - 2, 3), new Date(now.getFullYear(), now.getMonth() - 2, 27)],
+      [first(11), midnight(0)],
+      [new Date(now.getFullYear(), now.getMonth() - 6, 20), midnight(1)],
+    ];
+    for (const [lo, hi] of ranges) {
+      const body = { range: 0, fromDate: dayOf(lo), toDate: dayOf(hi) };
+      const rows = between(txs, (t) => t.at, lo, new Date(hi.getFullYear(), hi.getMonth(), hi.getDate() + 1));
+      const cards = await ok('dashboard/getTransactionValues', body, auditor);
+      expect(cards, JSON.stringify(body)).toEqual({
+        ceft: { ...valueBlock(ofKind(rows, 'ceft')), hold: ofKind(rows, 'ceft').filter((t) => t.status === 'HOLD').length },
+        biller: valueBlock(ofKind(rows, 'bill')),
+        thyaga: valueBlock(ofKind(rows, 'thyaga')),
+        echanneling: valueBlock(ofKind(rows, 'echannelling')),
+      });
+      expect((await ok('dashboard/totalTransactionValues', body)).count, JSON.stringify(body)).toBe(rows.length);
+    }
+  });
+
   it('a custom range of today alone', async () => {
     const rows = between(txs, (t) => t.at, midnight(0), midnight(-1));
     expect(rows.length).toBeGreaterThan(0);
