@@ -7,7 +7,8 @@
  *   one CHANGE_APPROVED activity row) or not at all (still PENDING, record untouched, no decision row);
  *   every acknowledged approval and submission is there; no pending request is lost;
  * - the seed's transaction tables hold the old set or the new one, never a part, with their indexes;
- * - the server starts again cleanly on the same data and serves the pending requests.
+ * - the server starts again cleanly on the same data and serves the pending requests;
+ * - a first start whose demo seed fails half-way leaves nothing, so the next start seeds it all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -437,4 +438,42 @@ describe.each(backends.map((make, i) => ({ make, label: i === 0 ? 'embedded PGli
       await db.close();
     }
   }, 180_000);
+});
+
+describe.each(backends.map((make, i) => ({ make, label: i === 0 ? 'embedded PGlite' : 'PostgreSQL' })))('$label: the first demo seed', ({ make }) => {
+  it('failing half-way (in its last part, the settlement history) leaves nothing, and the next start seeds everything', async () => {
+    // the embedded database in memory here: what matters is the transaction, not the files
+    const backend = make === backends[0] ? undefined : await make();
+    if (backend) cleanups.push(() => backend.cleanup());
+    const previous = process.env.SEED_TRANSACTIONS;
+    process.env.SEED_TRANSACTIONS = String(DEMO_TRANSACTIONS);
+    const db = backend ? await backend.open() : await openDb({});
+    try {
+      await migrate(db);
+      await db.exec(`
+        CREATE FUNCTION test_injected_fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$;
+        CREATE TRIGGER test_injected_fault BEFORE INSERT ON settlement_batches FOR EACH ROW EXECUTE FUNCTION test_injected_fault();`);
+      await expect(seedDemo(db, { scryptN: 2 ** 10 })).rejects.toThrow(/injected fault/);
+      const left = await db.one<{ users: number; roles: number; transactions: number }>(
+        'SELECT (SELECT count(*)::int FROM console_users) AS users, (SELECT count(*)::int FROM roles) AS roles, (SELECT count(*)::int FROM ceft_transactions) AS transactions',
+      );
+      expect(left).toEqual({ users: 0, roles: 0, transactions: 0 });
+
+      await db.exec('DROP TRIGGER test_injected_fault ON settlement_batches; DROP FUNCTION test_injected_fault();');
+      expect(await seedDemo(db, { scryptN: 2 ** 10 })).toBe(true);
+      const seeded = await db.one<{ users: number; transactions: number; batches: number }>(
+        `SELECT (SELECT count(*)::int FROM console_users) AS users,
+                (SELECT count(*)::int FROM ceft_transactions) + (SELECT count(*)::int FROM bill_transactions) + (SELECT count(*)::int FROM echannelling_transactions)
+                  + (SELECT count(*)::int FROM thyaga_transactions) + (SELECT count(*)::int FROM insurance_transactions) AS transactions,
+                (SELECT count(*)::int FROM settlement_batches) AS batches`,
+      );
+      expect(seeded!.users).toBeGreaterThan(10);
+      expect(seeded!.transactions).toBe(DEMO_TRANSACTIONS);
+      expect(seeded!.batches).toBeGreaterThan(0);
+    } finally {
+      await db.close();
+      if (previous === undefined) delete process.env.SEED_TRANSACTIONS;
+      else process.env.SEED_TRANSACTIONS = previous;
+    }
+  });
 });

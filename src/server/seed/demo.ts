@@ -97,7 +97,7 @@ export async function hasConsoleUsers(db: Db): Promise<boolean> {
   return (await db.one('SELECT 1 FROM console_users LIMIT 1')) !== undefined;
 }
 
-/** Seeds the demo data into an empty database. Returns false (and changes nothing) when there are users. */
+/** Seeds the demo data into an empty database, in one transaction. Returns false (and changes nothing) when there are users. */
 export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boolean> {
   if (await hasConsoleUsers(db)) return false;
   const now = options.now ?? new Date();
@@ -141,10 +141,10 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
         ],
       );
     }
+    // in the same transaction: a first start that stops half-way leaves an empty database, which the
+    // next start seeds again, rather than users without the rest of the demo data
+    for (const seedArea of areaSeeders) await seedArea(tx, { now, scryptN: options.scryptN });
     return true;
-  }).then(async (seeded) => {
-    if (seeded) for (const seedArea of areaSeeders) await seedArea(db, { now, scryptN: options.scryptN });
-    return seeded;
   });
 }
 
