@@ -42,7 +42,8 @@ export interface BenchRow {
   baseline: number | null;
   unit: string;
   target: string;
-  met: boolean;
+  /** null: measured for information, no target (the bench table shows '-' and does not count it). */
+  met: boolean | null;
 }
 
 /** Opens the bench schema, migrated, with N transactions of today (generated if needed). */
