@@ -1,15 +1,19 @@
 /**
  * The page's side of an export: starts the export worker, hands it the rows a chunk at a time (picking
- * the exported values out of the row objects, a couple of thousand rows per task, so the page stays
- * responsive), shows its progress, and downloads the file it sends back. `cancel()` terminates the
+ * the exported values out of the row objects, chunks sized to about 8 ms of work each, so the page
+ * stays responsive), reports its progress, and downloads the file it sends back. `cancel()` terminates the
  * worker: nothing is downloaded.
  */
 import type { ExportField } from '@/api/contract';
 import type { ExportContext, ItemFields } from './format';
 import type { ExportKind, FromExportWorker, ToExportWorker } from './job';
 
-/** Rows per message to the worker: picking and copying them stays well under a frame's worth of work. */
-const CHUNK_ROWS = 2000;
+/** Rows per message to the worker to start with; then as many as take about SLICE_MS to pick and post. */
+const CHUNK_ROWS = 500;
+/** The page's time per chunk (picking the values, structured-cloning them into the message). */
+const SLICE_MS = 8;
+const MIN_CHUNK_ROWS = 100;
+const MAX_CHUNK_ROWS = 5000;
 
 export interface ExportRequest {
   kind: ExportKind;
@@ -32,21 +36,32 @@ export interface RunningExport {
 }
 
 /**
- * The rows as the worker takes them: chunks of `size` rows, each row the array of its values under
- * `keys` (plain values copy to a worker much faster than whole row objects, and only these are needed).
+ * Rows start…end-1 as the worker takes them: each the array of its values under `keys`. With `pool`,
+ * its arrays are filled again rather than new ones made (postMessage copies them at once, so the page
+ * may reuse them for the next chunk and leaves no garbage behind for a long collection).
+ */
+export function pickValues(rows: readonly object[], start: number, end: number, keys: readonly string[], pool?: unknown[][]): unknown[][] {
+  const n = Math.max(0, end - start);
+  const out: unknown[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = rows[start + i] as Record<string, unknown> | null | undefined;
+    let values = pool?.[i];
+    if (!values) {
+      values = new Array<unknown>(keys.length);
+      if (pool) pool[i] = values;
+    }
+    for (let k = 0; k < keys.length; k++) values[k] = row?.[keys[k]];
+    out[i] = values;
+  }
+  return out;
+}
+
+/**
+ * The rows in chunks of `size` as the worker takes them (plain value arrays copy to a worker much
+ * faster than whole row objects, and only the exported values are needed).
  */
 export function* valueChunks(rows: readonly object[], keys: readonly string[], size = CHUNK_ROWS): Generator<unknown[][]> {
-  for (let start = 0; start < rows.length; start += size) {
-    const end = Math.min(rows.length, start + size);
-    const chunk: unknown[][] = new Array(end - start);
-    for (let i = start; i < end; i++) {
-      const row = rows[i] as Record<string, unknown> | null | undefined;
-      const values = new Array<unknown>(keys.length);
-      for (let k = 0; k < keys.length; k++) values[k] = row?.[keys[k]];
-      chunk[i - start] = values;
-    }
-    yield chunk;
-  }
+  for (let start = 0; start < rows.length; start += size) yield pickValues(rows, start, Math.min(rows.length, start + size), keys);
 }
 
 /** Lets the page paint and handle input between two chunks. */
@@ -111,9 +126,18 @@ export function startExport(request: ExportRequest): RunningExport {
 
   void (async () => {
     send({ type: 'start', spec: { kind, fields, itemFields, ctx, total: rows.length } });
-    for (const chunk of valueChunks(rows, fields.map((f) => f.dataKey))) {
+    // each chunk sized so that picking and posting it takes about SLICE_MS: no long task on the page
+    const keys = fields.map((f) => f.dataKey);
+    const pool: unknown[][] = [];
+    let size = CHUNK_ROWS;
+    for (let start = 0; start < rows.length; ) {
       if (settled) return;
-      send({ type: 'rows', rows: chunk });
+      const t0 = performance.now();
+      const end = Math.min(rows.length, start + size);
+      send({ type: 'rows', rows: pickValues(rows, start, end, keys, pool) });
+      start = end;
+      const took = performance.now() - t0;
+      size = Math.round(Math.min(MAX_CHUNK_ROWS, Math.max(MIN_CHUNK_ROWS, took > 0 ? (size * SLICE_MS) / took : size * 2)));
       await nextTask();
     }
     if (!settled) send({ type: 'end' });

@@ -4,7 +4,7 @@
  * client.ts), so the page stays usable meanwhile. Above PDF_MAX_ROWS rows the PDF button explains that
  * such a PDF is too long to read and offers Excel instead.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExportField } from '../../api/contract';
 import type { AnyListScreen } from '../definitions';
 import type { ExportContext, ItemFields } from '../exports/format';
@@ -14,10 +14,36 @@ import { Button, Modal } from '../ui/primitives';
 
 export type ExportKind = 'xlsx' | 'pdf';
 
+/**
+ * The percent of a running export, as a tiny store: only the progress bar follows it, so the list (and
+ * its table of maybe 100,000 rows) renders twice per export, at its start and end, not once per percent.
+ */
+export interface ProgressStore {
+  get(): number;
+  set(percent: number): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function progressStore(): ProgressStore {
+  let percent = 0;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => percent,
+    set: (p) => {
+      if (p === percent) return;
+      percent = p;
+      listeners.forEach((l) => l());
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}
+
 export interface ExportState {
   kind: ExportKind;
-  /** Whole percents, 0 to 100. */
-  percent: number;
+  progress: ProgressStore;
 }
 
 const KIND_LABEL: Record<ExportKind, string> = { xlsx: 'Excel', pdf: 'PDF' };
@@ -53,11 +79,12 @@ export function useExportRunner() {
     if (busy.current) throw new Error('An export is running');
     busy.current = true;
     cancelled.current = false;
-    setState({ kind, percent: 0 });
+    const progress = progressStore();
+    setState({ kind, progress });
     try {
       const { startExport } = await import('../exports/client');
       if (cancelled.current) return { status: 'cancelled' };
-      const job = startExport({ kind, ...input, onProgress: (percent) => setState({ kind, percent }) });
+      const job = startExport({ kind, ...input, onProgress: progress.set });
       running.current = job;
       return await job.result;
     } finally {
@@ -76,53 +103,56 @@ export function useExportRunner() {
 
 /** The progress bar and Cancel button of a running export. */
 export function ExportProgress({ state, onCancel }: { state: ExportState; onCancel: () => void }) {
+  const percent = useSyncExternalStore(state.progress.subscribe, state.progress.get, state.progress.get);
   return (
     <span className="flex items-center gap-2" data-testid="export-progress">
       <span className="whitespace-nowrap text-xs text-ink-soft tabular-nums" aria-hidden="true">
-        Building {KIND_LABEL[state.kind]}… {state.percent}%
+        Building {KIND_LABEL[state.kind]}… {percent}%
       </span>
       <span
         role="progressbar"
         aria-label="Export progress"
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={state.percent}
-        aria-valuetext={`${KIND_LABEL[state.kind]} export ${state.percent}%`}
+        aria-valuenow={percent}
+        aria-valuetext={`${KIND_LABEL[state.kind]} export ${percent}%`}
         className="block h-2 w-32 overflow-hidden rounded-full bg-muted ring-1 ring-inset ring-line"
       >
-        <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${state.percent}%` }} />
+        <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
       </span>
       <Button onClick={onCancel}>Cancel</Button>
     </span>
   );
 }
 
+/** Runs an export of the given kind in the export worker; resolves to what became of it. */
+export type RunExport = (kind: ExportKind, input: ExportInput) => Promise<ExportOutcome>;
+
 /**
- * 'Download as Excel' and 'Download as PDF', with the progress of a running export beside them.
- * `rowCount` decides whether a PDF is still readable.
+ * 'Download as Excel' and 'Download as PDF', with the progress of a running export beside them. The
+ * running export is this component's state, so the list around it does not render while it runs.
+ * `onExport(kind, run)`: the list gathers what to export and calls `run`. `rowCount` decides whether a
+ * PDF is still readable.
  */
 export function ExportButtons({
   enabled,
-  state,
   rowCount,
   onExport,
-  onCancel,
 }: {
   enabled: boolean;
-  state: ExportState | null;
   rowCount: number;
-  onExport: (kind: ExportKind) => void;
-  onCancel: () => void;
+  onExport: (kind: ExportKind, run: RunExport) => void;
 }) {
+  const { state, run, cancel } = useExportRunner();
   const [tooLong, setTooLong] = useState(false);
   const disabled = !enabled || state !== null;
   return (
     <span className="ml-auto flex flex-wrap items-center justify-end gap-2">
-      {state && <ExportProgress state={state} onCancel={onCancel} />}
-      <Button onClick={() => onExport('xlsx')} disabled={disabled}>
+      {state && <ExportProgress state={state} onCancel={cancel} />}
+      <Button onClick={() => onExport('xlsx', run)} disabled={disabled}>
         Download as Excel
       </Button>
-      <Button onClick={() => (rowCount > PDF_MAX_ROWS ? setTooLong(true) : onExport('pdf'))} disabled={disabled}>
+      <Button onClick={() => (rowCount > PDF_MAX_ROWS ? setTooLong(true) : onExport('pdf', run))} disabled={disabled}>
         Download as PDF
       </Button>
       <Modal
@@ -134,7 +164,7 @@ export function ExportButtons({
             variant="primary"
             onClick={() => {
               setTooLong(false);
-              onExport('xlsx');
+              onExport('xlsx', run);
             }}
           >
             Export to Excel instead

@@ -4,7 +4,7 @@ import type { FilterDef, FilterValues } from '../definitions';
 import { fetchCountOptions } from '../../domain/validation';
 import { capAtNow, followFrom, LOCAL_DATE, LOCAL_DATE_TIME, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
-import { ExportButtons, type ExportState } from './ExportProgress';
+import { ExportButtons, type RunExport } from './ExportProgress';
 
 /** The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at 00:00:01. */
 export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false): FilterValues {
@@ -32,8 +32,6 @@ export function FilterBar({
   onSearch,
   exportsEnabled,
   onExport,
-  exportState,
-  onCancelExport,
   exportRowCount,
   showExports,
   data,
@@ -45,10 +43,8 @@ export function FilterBar({
   onChange: (values: FilterValues) => void;
   onSearch: () => void;
   exportsEnabled: boolean;
-  onExport: (kind: 'xlsx' | 'pdf') => void;
-  /** The running export (its progress bar and Cancel show beside the buttons), or null. */
-  exportState: ExportState | null;
-  onCancelExport: () => void;
+  /** An export button was pressed: gather what to export and `run` it (the buttons show its progress). */
+  onExport: (kind: 'xlsx' | 'pdf', run: RunExport) => void;
   /** How many rows an export would hold (a PDF of too many is refused in favour of Excel). */
   exportRowCount: number;
   showExports: boolean;
@@ -192,7 +188,7 @@ export function FilterBar({
           Clear All Filters
         </Button>
       )}
-      {showExports && <ExportButtons enabled={exportsEnabled} state={exportState} rowCount={exportRowCount} onExport={onExport} onCancel={onCancelExport} />}
+      {showExports && <ExportButtons enabled={exportsEnabled} rowCount={exportRowCount} onExport={onExport} />}
     </form>
   );
 }

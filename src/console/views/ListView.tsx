@@ -14,7 +14,7 @@ import { toast } from '../ui/toast';
 import { Loader } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
-import { ExportButtons, itemFieldsOf, useExportRunner } from './ExportProgress';
+import { ExportButtons, itemFieldsOf, type RunExport } from './ExportProgress';
 import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
@@ -76,7 +76,6 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const queryClient = useQueryClient();
   const applied = useMemo(() => appliedFilters(screen, search), [screen, search]);
   const [draft, setDraft] = useState<FilterValues>(applied);
-  const exporter = useExportRunner();
 
   const tabs = screen.tabs ?? [];
   const tabId = typeof search.tab === 'string' && tabs.some((t) => t.id === search.tab) ? search.tab : tabs[0]?.id;
@@ -139,8 +138,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   }
 
   /** Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it. */
-  async function runExport(kind: 'xlsx' | 'pdf') {
-    if (!exportsDef || exporter.state) return;
+  async function runExport(kind: 'xlsx' | 'pdf', run: RunExport) {
+    if (!exportsDef) return;
     const fields = exportFieldsOf(screen);
     const ctx = {
       title: exportsDef.title,
@@ -150,7 +149,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       duration: durationOf(screen, applied),
     };
     try {
-      const outcome = await exporter.run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows });
+      const outcome = await run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows });
       if (outcome.status === 'cancelled') {
         toast('info', 'Export cancelled: no file was downloaded.');
         return;
@@ -181,9 +180,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           onChange={setDraft}
           onSearch={runSearch}
           exportsEnabled={exportsEnabled}
-          onExport={(k) => void runExport(k)}
-          exportState={exporter.state}
-          onCancelExport={exporter.cancel}
+          onExport={(k, run) => void runExport(k, run)}
           exportRowCount={rows.length}
           showExports={!!exportsDef}
           data={data}
@@ -193,7 +190,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       ) : (
         exportsDef && (
           <div className="flex justify-end gap-2">
-            <ExportButtons enabled={exportsEnabled} state={exporter.state} rowCount={rows.length} onExport={(k) => void runExport(k)} onCancel={exporter.cancel} />
+            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} onExport={(k, run) => void runExport(k, run)} />
           </div>
         )
       )}
