@@ -90,7 +90,8 @@ async function prepare(db: Db): Promise<{ firstRequest: number; lastRequest: num
   );
   await db.query(`DELETE FROM login_attempts WHERE username_lower LIKE 'load_user_%'`);
 
-  // pending role CREATE requests made by `maker`, as role/create stores them
+  // pending role CREATE requests made by `maker`, as role/create stores them (those left by an earlier run go)
+  await db.query(`DELETE FROM change_requests WHERE status = 'PENDING' AND entity_type = 'Role' AND payload ->> 'role_name' LIKE 'Load Role %'`);
   const run = randomBytes(4).toString('hex');
   const ids = await db.one<{ first: number; last: number }>(
     `WITH made AS (

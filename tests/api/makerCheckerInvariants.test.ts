@@ -122,7 +122,6 @@ describe('races on one change request (two server instances)', () => {
   });
 
   it('approvals racing rejections of a role CREATE: one decision, and the role exists exactly when approved', async () => {
-    const outcomes = new Set<string>();
     for (let round = 0; round < 6; round++) {
       const name = unique('Raced Create ');
       const created = await server.call('role/create', { role_name: name, user_type: 'BACKEND', user_level: 1, permissions: ['user-view'], disabled: 0 }, tokens.maker);
@@ -139,7 +138,6 @@ describe('races on one change request (two server instances)', () => {
       );
       expect(byStatus(replies)).toEqual({ 200: 1, 409: 19 });
       const { status } = await requestState(request);
-      outcomes.add(status);
       const roles = await server.db.query<{ id: number; locked: number; version: number }>('SELECT id, locked, version FROM roles WHERE role_name = $1', [name]);
       const logged = await decisionsLogged(request);
       expect(logged).toHaveLength(1);
@@ -154,7 +152,6 @@ describe('races on one change request (two server instances)', () => {
         expect(logged[0].type).toBe('CHANGE_REJECTED');
       }
     }
-    expect([...outcomes].every((s) => s === 'APPROVED' || s === 'REJECTED')).toBe(true);
   });
 
   it("the maker's own approvals mixed into the race never decide it", async () => {
