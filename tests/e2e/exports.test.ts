@@ -174,9 +174,9 @@ describe('exports built in a worker', () => {
   });
 
   it('cancels an export: no file, a notice, and the page is usable again', async () => {
-    await inflateList(12_000);
+    await inflateList(18_000);
     await searchLastWeek();
-    expect(await tableTotal()).toBe(12_000);
+    expect(await tableTotal()).toBe(18_000);
     const before = downloads.length;
     await pdfButton().click();
     const bar = page.getByRole('progressbar', { name: 'Export progress' });
@@ -195,7 +195,7 @@ describe('exports built in a worker', () => {
     expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
     const lines = await sheetLines(xlsx);
     const header = lines.findIndex((l) => l.startsWith('ID|Trace|'));
-    expect(lines.length - header - 1).toBe(12_000);
+    expect(lines.length - header - 1).toBe(18_000);
     // the cancelled PDF never came
     expect(downloads.slice(before).map((d) => d.suggestedFilename().slice(-4))).toEqual(['xlsx']);
   });

@@ -165,7 +165,7 @@ export async function pdfOfTable(
   const linesOf = (text: string, c: number): string[] => {
     if (text === '') return [''];
     const width = textWidth[c];
-    if (!text.includes('\n') && text.length * widestChar <= width) return [text];
+    if (!text.includes('\n') && (text.length * widestChar <= width || doc.getStringUnitWidth(text) * fontSize <= width)) return [text];
     return doc.splitTextToSize(text, width) as string[];
   };
   const maxLines = Math.max(1, Math.floor((bottom - MARGIN - 4 * lineHeight) / lineHeight));
