@@ -14,9 +14,8 @@
  * Used by scripts/bench.ts; on its own: `tsx scripts/bench-browser.ts --url http://127.0.0.1:8080
  * --from 2026-08-20T00:00:01 --to 2026-11-22T23:59:00 [--json out.json]`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -46,57 +45,10 @@ const BASELINE = {
   excelInMemoryMs: 27_000, // exceljs Workbook + writeBuffer, 100,000 x 20
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
-export interface ConsoleServer {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `tsx src/server/main.ts` (as `npm start` does) on the given database, serving dist/. */
-export async function startConsoleServer(databaseUrl: string): Promise<ConsoleServer> {
-  if (!existsSync(join('dist', 'index.html'))) throw new Error('dist/ is not built: run `npm run build`');
-  const port = await freePort();
-  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output = (output + d).slice(-20_000)));
-  child.stderr?.on('data', (d) => (output = (output + d).slice(-20_000)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    try {
-      if ((await fetch(`${url}/login`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in 120 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      for (let i = 0; i < 20 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
+/** Starts the server on the given database (production mode: no demo seeding of an existing database). */
+export function startBenchServer(databaseUrl: string): Promise<ConsoleServer> {
+  return startConsoleServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
 }
 
 /**

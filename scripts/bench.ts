@@ -22,7 +22,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'date-fns';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, numberArg, openBenchDb } from './benchData';
-import { benchBrowser, startConsoleServer, type BenchRow } from './bench-browser';
+import { benchBrowser, startBenchServer, type BenchRow } from './bench-browser';
 import { INITIAL_JS_BUDGET_BYTES, kb, readBundle } from './bundle-sizes';
 
 const OUT_DIR = 'bench-results';
@@ -150,7 +150,7 @@ async function browserRows(skipExport: boolean) {
     await db.close();
   }
   log(`\nbrowser (goals 1 and 2): Send Money ${from} to ${to}, ${expected.toLocaleString('en-US')} rows in the range`);
-  const server = await startConsoleServer(benchDatabaseUrl());
+  const server = await startBenchServer(benchDatabaseUrl());
   try {
     rows.push(...(await benchBrowser({ url: server.url, from, to, expectedRows: expected, skipExport, log })));
   } catch (err) {

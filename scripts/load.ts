@@ -22,7 +22,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../src/server/freePort';
 import { format, subDays } from 'date-fns';
 import autocannon from 'autocannon';
 import { openDb, type Db } from '../src/server/db/db';
@@ -111,17 +111,6 @@ async function prepare(db: Db): Promise<{ firstRequest: number; lastRequest: num
   return { firstRequest: ids!.first, lastRequest: ids!.last };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function startServerProcess(): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();

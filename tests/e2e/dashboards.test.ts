@@ -3,22 +3,11 @@
  * dropdowns change the figures, tooltips open on hover and on keyboard focus, the View Chart modal
  * opens, and a screenshot of each dashboard in the light and the dark theme is kept in test-results/.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -51,7 +40,7 @@ async function useDarkTheme(page: Page) {
 
 describe('the app dashboard, as admin', () => {
   it('shows the counts, the transactions table and five charts with data', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
@@ -88,7 +77,7 @@ describe('the app dashboard, as admin', () => {
   });
 
   it('the period dropdown changes the figures; a custom range is capped at today', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     const panel = page.getByRole('region', { name: 'All Transactions', exact: true });
     const note = panel.getByTestId('transactions-note');
@@ -122,7 +111,7 @@ describe('the app dashboard, as admin', () => {
 
 describe('the audit dashboard, as auditor', () => {
   it('shows the user figures, the transaction cards, the tables and the charts with data', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'auditor');
     expect(new URL(page.url()).pathname).toBe('/AuditDashboard');
     await page.getByRole('heading', { name: 'Audit Dashboard', level: 1 }).waitFor();
@@ -173,7 +162,7 @@ describe('the audit dashboard, as auditor', () => {
   });
 
   it('the transactions period changes the cards, and View Chart opens the value chart', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'auditor');
     const cards = page.getByRole('region', { name: 'Transactions', exact: true });
     const remittance = cards.getByTestId('service-ceft');

@@ -2,24 +2,12 @@
  * The foundation, end to end in Chromium: menus per demo account, the maker-checker round trip for a
  * new console user, the new user signing in, and the Users export read back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, menuOf, newPage, screenshot, signIn, signOut, startServer, type RunningServer } from './harness';
+import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 describe('demo accounts see exactly the menus their permissions allow', () => {
   it.each([
@@ -28,7 +16,7 @@ describe('demo accounts see exactly the menus their permissions allow', () => {
     ['checker', ['Dashboard', 'Users', 'Roles']],
     ['auditor', ['Dashboard']],
   ])('%s', async (username, expected) => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, username);
     const menu = await menuOf(page);
     for (const item of expected) expect(menu).toContain(item);
@@ -47,7 +35,7 @@ describe('maker-checker round trip for a new console user', () => {
   const newUser = { name: 'Kasun Silva', username: 'kasun_e2e', email: 'kasun.silva@example.lk', contact: '0771234567', password: 'Kasun@Pass12' };
 
   it('the maker creates a user, which is sent for approval', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'maker');
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('link', { name: 'Create User' }).click();
@@ -78,7 +66,7 @@ describe('maker-checker round trip for a new console user', () => {
   });
 
   it('the checker approves it in the modal', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'checker');
     await page.goto('/users');
     const panel = page.getByRole('region', { name: 'Change Requests' });
@@ -104,14 +92,14 @@ describe('maker-checker round trip for a new console user', () => {
   });
 
   it('the new user signs in with the password the maker set', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, newUser.username, newUser.password);
     expect(await menuOf(page)).toContain('Users');
     await context.close();
   });
 
   it('the Users export downloads and reads back with the new user', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     await page.goto('/users');
     await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill('kasun');

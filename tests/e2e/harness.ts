@@ -2,69 +2,44 @@
  * Browser tests: start the real server (`src/server/main.ts`, as `npm start` does) on a free port with a
  * fresh embedded database, and drive Debian's Chromium with Playwright.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { startConsoleServer, type ConsoleServer } from '../../scripts/consoleServer';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo@Pass1';
 export const ARTEFACTS = join(process.cwd(), 'test-results');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
-export interface RunningServer {
-  url: string;
-  stop(): Promise<void>;
-}
+export type RunningServer = ConsoleServer;
 
+/** The real server with a fresh embedded database (removed on stop), plus any environment given. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (!existsSync(join(process.cwd(), 'dist', 'index.html'))) throw new Error('Build the console first (npm run build)');
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'remit-e2e-'));
-  const child: ChildProcess = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/login`);
-      if (res.ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start in time:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const server = await startConsoleServer({ DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: '', ...env });
   return {
-    url,
+    url: server.url,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts a server and a browser before the file's tests and stops both after them. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { readonly server: RunningServer; readonly browser: Browser } {
+  const live = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startServer(env);
+    live.browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+  });
+  return live;
 }
 
 export async function launchBrowser(): Promise<Browser> {

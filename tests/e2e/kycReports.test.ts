@@ -6,27 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { format } from 'date-fns';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signIn, startServer, DEMO_PASSWORD, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot, signIn, DEMO_PASSWORD, useServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 async function api(path: string, body: unknown, username = 'admin') {
-  const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+  const login = await fetch(`${live.server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const res = await fetch(`${server.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const res = await fetch(`${live.server.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
   return (await res.json()) as { statusCode: number; data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
@@ -40,7 +29,7 @@ describe('KYC review', () => {
     const target = pending.find((r) => r.submittedData === null)!;
     expect(target).toBeDefined();
 
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'checker');
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'KYC', exact: true }).click();
     await page.getByRole('heading', { name: 'KYC User Information' }).waitFor();
@@ -96,7 +85,7 @@ describe('KYC review', () => {
   it('shows a re-submission beside the earlier one, read-only', async () => {
     const rows = (await api('kyc/get-all', { kycStatus: 'PENDING', fetchCount: 99999999 })).data.kycList as { kycId: number; uid: string; submittedData: unknown }[];
     const target = rows.find((r) => r.submittedData !== null)!;
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'checker');
     await page.goto(`/kyc?data=${encodeURIComponent(target.uid)}&kycStatus=&fetchCount=10`);
     await page.getByRole('row').filter({ hasText: target.uid }).getByRole('button', { name: 'Review' }).click();
@@ -115,7 +104,7 @@ describe('scheduled settlement report', () => {
     const before = (await api('report/get-settlement-report', { date: today, fetchCount: 10 })).data;
     expect(before.transactions).toEqual([]);
 
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Settlement Report', exact: true }).click();
     await page.getByRole('heading', { name: 'Scheduled Settlement Report' }).waitFor();
@@ -162,7 +151,7 @@ describe('scheduled settlement report', () => {
 
 describe('activity log report', () => {
   it('lists the KYC decision and the sign-ins of today', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     await page.goto('/activityLogs');
     await page.getByLabel('Username', { exact: true }).fill('checker');

@@ -4,23 +4,12 @@
  * approval view), IPG providers, advertisements (countries picker, dates, an image slot), app users
  * (User Images, hold with a comment) and app versions (version boxes, platforms, force update).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { Raster } from '../../src/server/seed/png';
-import { launchBrowser, menuOf, newPage, screenshot, signIn, signOut, startServer, type RunningServer } from './harness';
+import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 const png = (w: number, h: number, color: [number, number, number]) => {
   const r = new Raster(w, h, color);
@@ -30,7 +19,7 @@ const png = (w: number, h: number, color: [number, number, number]) => {
 };
 
 async function as(username: string, run: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(browser, server.url);
+  const { context, page } = await newPage(live.browser, live.server.url);
   try {
     await signIn(page, username);
     await run(page);

@@ -7,27 +7,16 @@
  * test looks at the DOM itself (no <img src=x>, the text is there as text) and also records CSP
  * violations: a violation would mean markup from data reached the page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 
 const PAYLOAD = '<img src=x onerror=window.__xss=1>';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 async function as(username: string, run: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(browser, server.url);
+  const { context, page } = await newPage(live.browser, live.server.url);
   await page.addInitScript(() => {
     const w = window as unknown as { __cspViolations: string[] };
     w.__cspViolations = [];

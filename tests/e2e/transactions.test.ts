@@ -3,34 +3,23 @@
  * maker and see the list reload, export Excel and PDF and read them back, the auditor's Refunded tab,
  * and a screenshot of every transaction screen (test-results/).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { format } from 'date-fns';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, menuOf, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 import { canHoldFundTransfer } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
 
 const LOCAL = "yyyy-MM-dd'T'HH:mm:ss";
 
 async function api(path: string, body: unknown, token?: string) {
-  const res = await fetch(`${server.url}/api/${path}`, {
+  const res = await fetch(`${live.server.url}/api/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
@@ -77,7 +66,7 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
 
 describe('send money as maker', () => {
   it('filters a day, expands a panel, and exports Excel and PDF that read back', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'maker');
     expect(await menuOf(page)).toEqual(expect.arrayContaining(['Send Money', 'Bill Payments', 'Thyaga', 'E-Channelling', 'Insurance']));
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Send Money', exact: true }).click();
@@ -143,7 +132,7 @@ describe('send money as maker', () => {
     const target = reply.data.filteredList.filter((r) => canHoldFundTransfer({ row: r, user: maker })).pop();
     expect(target).toBeDefined();
 
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'maker');
     await page.goto('/transaction/ceft');
     await page.getByRole('heading', { name: 'Send Money Transactions' }).waitFor();
@@ -174,7 +163,7 @@ describe('send money as maker', () => {
 
 describe('every transaction screen', () => {
   it('shows the operational screens to admin and the auditor screens to the auditor', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     for (const [route, title, name] of [
       ['/transaction/bill', 'Bill Payments', 'bill'],
@@ -199,7 +188,7 @@ describe('every transaction screen', () => {
     await screenshot(page, 'transactions-insurance-dependants');
     await context.close();
 
-    const auditor = await newPage(browser, server.url);
+    const auditor = await newPage(live.browser, live.server.url);
     await signIn(auditor.page, 'auditor');
     expect(await menuOf(auditor.page)).toEqual(expect.arrayContaining(['Send Money', 'Bill Payments', 'Thyaga', 'E-Channelling']));
     for (const [route, title, name] of [
