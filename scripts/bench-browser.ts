@@ -18,17 +18,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { BenchRow } from './benchArgs';
 
-/** One line of the bench table (every bench script writes these). */
-export interface BenchRow {
-  goal: number;
-  measure: string;
-  ours: number | string | null;
-  baseline: number | string | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-}
+export type { BenchRow } from './benchArgs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const SCREEN = '/transaction/ceft';

@@ -113,7 +113,7 @@ async function main() {
     );
     printTable(out);
     console.log(`\nBaseline, in this run: the scan the roll-ups replace (counts and USD by month over every transaction): p50 ${scan.p50.toFixed(0)} ms, p95 ${scan.p95.toFixed(0)} ms.`);
-    const worst = results.reduce((a, b) => (b.ours > a.ours ? b : a));
+    const worst = results.reduce((a, b) => (Number(b.ours) > Number(a.ours) ? b : a));
     const failed = results.filter((r) => r.met === false);
     console.log(`Slowest p95: ${worst.ours} ms (${worst.measure.split(':')[0]}).`);
     console.log(failed.length === 0 ? 'Every goal-3 measure met.' : `${failed.length} goal-3 measure(s) NOT met.`);

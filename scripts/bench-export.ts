@@ -22,16 +22,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ExportField } from '../src/api/contract';
+import { numberArg, type BenchRow } from './benchArgs';
 
-interface BenchRow {
-  goal: number;
-  measure: string;
-  ours: number | string | null;
-  baseline: number | string | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-}
 
 interface CaseResult {
   ms: number;
@@ -45,17 +37,10 @@ interface CaseResult {
 
 type CaseName = 'xlsx-ours' | 'xlsx-exceljs' | 'pdf-ours' | 'pdf-autotable';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(process.argv[i + 1]?.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return n;
-}
 
-const XLSX_ROWS = arg('rows', 100_000);
-const PDF_ROWS = arg('pdf-rows', 10_000);
-const RUNS = arg('runs', 3);
+const XLSX_ROWS = numberArg('rows', 100_000);
+const PDF_ROWS = numberArg('pdf-rows', 10_000);
+const RUNS = numberArg('runs', 3);
 
 // ---- the data: transaction-like rows, deterministic ------------------------------------------------
 

@@ -16,35 +16,7 @@ export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://
 export const BENCH_SCHEMA = 'bench';
 export const BENCH_SCRYPT_N = 2 ** 10;
 
-/** A whole-number option `--name N` (underscores allowed), or the fallback. */
-export function numberArg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(process.argv[i + 1]?.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return n;
-}
-
-/** The file of `--json <file>`, if given. */
-export function jsonArg(): string | undefined {
-  const i = process.argv.indexOf('--json');
-  if (i < 0) return undefined;
-  const file = process.argv[i + 1];
-  if (!file || file.startsWith('--')) throw new Error('--json needs a file name');
-  return file;
-}
-
-/** One line of the JSON results the `npm run bench` table is made of. */
-export interface BenchRow {
-  goal: string;
-  measure: string;
-  ours: number;
-  baseline: number | null;
-  unit: string;
-  target: string;
-  /** null: measured for information, no target (the bench table shows '-' and does not count it). */
-  met: boolean | null;
-}
+export { jsonArg, numberArg, type BenchRow } from './benchArgs';
 
 /** Opens the bench schema, migrated, with N transactions of today (generated if needed). */
 export async function openBenchDb(count: number, reseed = process.argv.includes('--reseed')): Promise<Db> {

@@ -30,21 +30,15 @@ import { migrate } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/auth/passwords';
 import { seedDemo } from '../src/server/seed/demo';
 import { replaceTransactions } from '../src/server/seed/transactions';
+import { numberArg } from './benchArgs';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(process.argv[i + 1]?.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return n;
-}
 
-const SOAK = process.argv.includes('--soak') ? arg('soak', 600) : undefined;
-const DURATION = SOAK ?? arg('duration', 60);
-const CONNECTIONS = arg('connections', 200);
-const USERS = arg('users', 200);
-const N = arg('transactions', 1_000_000);
-const PENDING = arg('pending', 40_000);
+const SOAK = process.argv.includes('--soak') ? numberArg('soak', 600) : undefined;
+const DURATION = SOAK ?? numberArg('duration', 60);
+const CONNECTIONS = numberArg('connections', 200);
+const USERS = numberArg('users', 200);
+const N = numberArg('transactions', 1_000_000);
+const PENDING = numberArg('pending', 40_000);
 const DATABASE_URL = process.env.LOAD_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'load';
 const PASSWORD = 'Load@Pass1';
