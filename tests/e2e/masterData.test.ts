@@ -282,9 +282,14 @@ describe('app users: images, and a hold approved by the checker', () => {
       await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Saudi Arabia' });
       await page.getByRole('button', { name: 'Search' }).click();
       await page.waitForURL(/countryCode=SA/);
-      const first = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
-      await first.waitFor();
-      uid = (await first.getByRole('cell').nth(4).innerText()).trim();
+      // The table keeps the previous (all countries) rows until the Saudi Arabia reply arrives: wait
+      // for a Saudi Arabia row, then act on the row found by its UID, never on whatever row is first.
+      const candidate = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Saudi Arabia', exact: true }) })
+        .filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
+      await candidate.waitFor();
+      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim();
+      const first = page.getByRole('row').filter({ hasText: uid });
+      await expect(first.getByRole('cell', { name: 'Saudi Arabia', exact: true }).count()).resolves.toBe(1);
       await first.getByRole('button', { name: 'Images' }).click();
       const images = page.getByRole('dialog', { name: 'User Images' });
       await images.getByText('Selfie').waitFor();
