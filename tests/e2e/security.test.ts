@@ -51,10 +51,11 @@ describe('data is text, never markup', () => {
     await as('maker', async (page) => {
       await page.goto('/appUsers');
       await page.getByRole('button', { name: 'Search' }).click();
-      const first = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
-      await first.waitFor();
-      uid = (await first.getByRole('cell').nth(4).innerText()).trim();
-      await first.getByRole('button', { name: 'Hold', exact: true }).click();
+      const candidate = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
+      await candidate.waitFor();
+      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim();
+      // act on the row of that UID, whatever row is first when the click lands
+      await page.getByRole('row').filter({ hasText: uid }).getByRole('button', { name: 'Hold', exact: true }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Comment', { exact: true }).fill(PAYLOAD);
       await dialog.getByRole('button', { name: 'Submit' }).click();
