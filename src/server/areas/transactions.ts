@@ -41,10 +41,10 @@ import {
   thyagaAuditScreen,
   thyagaScreen,
 } from '../../../screens/transactions';
-import type { Db } from '../db/db';
+import { openReadSnapshot, type Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { PreparedJson } from '../http/preparedJson';
-import { countsSql, keysOf, kinds, listReplySql, resolveFilters, unknownCountry, type ListReplyRow } from './transactionsQuery';
+import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, unknownCountry, type ListHeadRow, type ListReplyRow } from './transactionsQuery';
 import { transactionActionHandlers } from './transactionsActions';
 
 /** How many rows `transactions` (the first page) carries. */
@@ -59,8 +59,10 @@ export interface ListSpec {
 }
 
 export interface ListResult {
-  /** The rows' JSON objects joined by commas. */
-  readonly rows: string;
+  /** The rows' JSON objects joined by commas: one text, or texts of batches read as they are sent (a large list). */
+  readonly rows: string | AsyncIterable<string>;
+  /** Ends the read of the rows (a large list holds a database connection until its rows are sent). */
+  readonly release: () => Promise<void>;
   /** The first page's JSON objects joined by commas. */
   readonly firstPage: string;
   readonly fields: ExportField[];
@@ -70,36 +72,77 @@ export interface ListResult {
   readonly filteredTotalAmount: number;
 }
 
+/**
+ * Lists that may hold more rows than this are streamed: the first page, totals and countries first,
+ * then the rows as the database writes them (a 100,000-row list starts arriving at once instead of
+ * after seconds). Smaller caps are one statement, one round trip.
+ */
+export const STREAM_ABOVE_ROWS = 5_000;
+/** Rows per FETCH of a streamed list (about 2.5 MB of JSON). */
+const STREAM_BATCH_ROWS = 2_000;
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Runs a list: one statement (transactionsQuery.ts) gives the rows and the first page as JSON text, the totals and the countries. */
+/**
+ * Runs a list (transactionsQuery.ts): one statement giving the rows and the first page as JSON text,
+ * the totals and the countries; or, when the cap allows more than STREAM_ABOVE_ROWS rows, the same
+ * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
+ */
 export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPage = FIRST_PAGE): Promise<ListResult> {
   const filters = resolveFilters(body, spec.refunded ? 'REFUNDED' : undefined);
-  const q = listReplySql(kinds[spec.kind], filters, {
+  const options = {
     keys: keysOf(spec.row),
-    amountColumn: spec.refunded ? 'amount_lkr' : 'amount_usd',
+    amountColumn: spec.refunded ? ('amount_lkr' as const) : ('amount_usd' as const),
     totalStatus: spec.refunded ? 'REFUNDED' : SUCCESS,
     firstPage,
-  });
-  const r = (await db.one<ListReplyRow>(q.sql, q.params))!;
-  if (!r.country_known) throw unknownCountry(filters.country);
-  return {
-    rows: r.rows,
-    firstPage: r.first_page,
-    fields: exportFieldsOf(spec.screen),
-    countries: r.countries,
-    totalAmount: round2(Number(r.total)),
-    filteredTotalAmount: round2(Number(r.filtered_total)),
   };
+  const rest = (r: Omit<ListReplyRow, 'rows'>) => {
+    if (!r.country_known) throw unknownCountry(filters.country);
+    return {
+      firstPage: r.first_page,
+      fields: exportFieldsOf(spec.screen),
+      countries: r.countries,
+      totalAmount: round2(Number(r.total)),
+      filteredTotalAmount: round2(Number(r.filtered_total)),
+    };
+  };
+  if (filters.fetchCount <= STREAM_ABOVE_ROWS) {
+    const q = listReplySql(kinds[spec.kind], filters, options);
+    const r = (await db.one<ListReplyRow>(q.sql, q.params))!;
+    return { ...rest(r), rows: r.rows, release: async () => {} };
+  }
+  const snapshot = await openReadSnapshot(db);
+  try {
+    const head = listHeadSql(kinds[spec.kind], filters, options);
+    const r = (await snapshot.one<ListHeadRow>(head.sql, head.params))!;
+    const result = rest(r);
+    const rowsSql = listRowsSql(kinds[spec.kind], filters, options.keys);
+    async function* rows(): AsyncGenerator<string> {
+      if (Number(r.row_count) === 0) return;
+      for await (const batch of snapshot.batches<{ j: string }>(rowsSql.sql, rowsSql.params, STREAM_BATCH_ROWS)) {
+        yield batch.map((b) => b.j).join(',');
+      }
+    }
+    return { ...result, rows: rows(), release: () => snapshot.release() };
+  } catch (err) {
+    await snapshot.release();
+    throw err;
+  }
 }
 
-/** The `data` of a list reply, in the contract's key order, as JSON text. */
+/**
+ * The `data` of a list reply as JSON text: the first page, the export fields and the countries (and
+ * the totals, for the lists that carry them inside) come before `filteredList`, so a console reading
+ * the reply as it streams has all of them once the rows begin.
+ */
 function listData(r: ListResult, withFirstPage: boolean, totalsInside: boolean): PreparedJson {
-  let text = '{';
-  if (withFirstPage) text += `"transactions":[${r.firstPage}],`;
-  text += `"filteredList":[${r.rows}],"fields":${JSON.stringify(r.fields)},"countries":${r.countries}`;
-  if (totalsInside) text += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
-  return new PreparedJson(`${text}}`);
+  let head = '{';
+  if (withFirstPage) head += `"transactions":[${r.firstPage}],`;
+  head += `"fields":${JSON.stringify(r.fields)},"countries":${r.countries}`;
+  if (totalsInside) head += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
+  head += ',"filteredList":[';
+  if (typeof r.rows === 'string') return PreparedJson.of(`${head}${r.rows}]}`);
+  return PreparedJson.streamed({ head, parts: r.rows, tail: ']}', release: r.release });
 }
 
 /** The count cards of one kind, from the monthly roll-up. */

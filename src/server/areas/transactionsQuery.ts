@@ -183,29 +183,77 @@ export interface ListReplyRow {
   country_known: boolean;
 }
 
+/** The joins the row JSON of `keys` needs. */
+function joinsOf(keys: readonly string[]): string {
+  return keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' ');
+}
+
+/** The totals, the country options and whether the country is known: the columns every list reply statement ends with. */
+function replyTailColumns(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, ps: Params, capped: string): string {
+  const status = ps.p(o.totalStatus);
+  const total = totalSubquery(spec, f, o.totalStatus, o.amountColumn, ps);
+  const countryKnown = f.country ? `EXISTS (SELECT 1 FROM countries WHERE code = ${ps.p(f.country)})` : 'true';
+  return `(${total}) AS total,
+       (SELECT coalesce(sum(amount), 0) FROM ${capped} WHERE status = ${status}) AS filtered_total,
+       (SELECT coalesce(json_agg(json_build_object('code', code, 'name', name) ORDER BY name), '[]')::text FROM countries) AS countries,
+       ${countryKnown} AS country_known`;
+}
+
 /** The one statement of a list call; see the file comment. */
 export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
   const ps = new Params();
-  const join = o.keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' ');
   const where = whereOf(spec, f, ps);
   const limit = ps.p(f.fetchCount);
-  const status = ps.p(o.totalStatus);
-  const total = totalSubquery(spec, f, o.totalStatus, o.amountColumn, ps);
   const firstPage =
     o.firstPage > 0
       ? `(SELECT coalesce(string_agg(j, ',' ORDER BY id), '') FROM (SELECT j, id FROM r ORDER BY id LIMIT ${ps.p(o.firstPage)}) f)`
       : `''`;
-  const countryKnown = f.country ? `EXISTS (SELECT 1 FROM countries WHERE code = ${ps.p(f.country)})` : 'true';
   return {
     sql: `WITH r AS MATERIALIZED (
   SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j
-    FROM ${spec.table} t ${join} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
+    FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
 SELECT (SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r) AS rows,
        ${firstPage} AS first_page,
-       (${total}) AS total,
-       (SELECT coalesce(sum(amount), 0) FROM r WHERE status = ${status}) AS filtered_total,
-       (SELECT coalesce(json_agg(json_build_object('code', code, 'name', name) ORDER BY name), '[]')::text FROM countries) AS countries,
-       ${countryKnown} AS country_known`,
+       ${replyTailColumns(spec, f, o, ps, 'r')}`,
+    params: ps.values,
+  };
+}
+
+/** What `listHeadSql` returns (one row): a list reply without its rows. */
+export type ListHeadRow = Omit<ListReplyRow, 'rows'> & { row_count: number };
+
+/**
+ * A large list in two statements, so that its rows can be sent as the database writes them: this one
+ * gives everything but the rows (the first page, the totals, how many rows, the countries) from the
+ * capped rows' ids, statuses and amounts; `listRowsSql` gives the rows, read through a cursor in the
+ * same snapshot (see src/server/db/db.ts `ReadSnapshot`).
+ */
+export function listHeadSql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
+  const ps = new Params();
+  const where = whereOf(spec, f, ps);
+  const limit = ps.p(f.fetchCount);
+  const firstPage =
+    o.firstPage > 0
+      ? `(SELECT coalesce(string_agg(j, ',' ORDER BY id), '') FROM (
+           SELECT t.id, ${rowJson(o.keys)} AS j FROM ${spec.table} t ${joinsOf(o.keys)}
+            WHERE t.id IN (SELECT id FROM c ORDER BY id LIMIT ${ps.p(o.firstPage)})) f)`
+      : `''`;
+  return {
+    sql: `WITH c AS MATERIALIZED (
+  SELECT t.id, t.status, t.${o.amountColumn} AS amount FROM ${spec.table} t WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
+SELECT ${firstPage} AS first_page,
+       (SELECT count(*) FROM c) AS row_count,
+       ${replyTailColumns(spec, f, o, ps, 'c')}`,
+    params: ps.values,
+  };
+}
+
+/** The rows of a list in the order they were initiated, each as its JSON text (column `j`); see `listHeadSql`. */
+export function listRowsSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[]): Sql {
+  const ps = new Params();
+  const where = whereOf(spec, f, ps);
+  return {
+    sql: `SELECT ${rowJson(keys)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(f.fetchCount)}`,
     params: ps.values,
   };
 }

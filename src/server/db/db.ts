@@ -19,7 +19,35 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in one transaction; a nested call reuses the outer transaction. */
   tx<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * A read-only view of one moment of the database whose rows can be read in batches while they are
+   * sent (a PostgreSQL connection of its own in a REPEATABLE READ transaction, rows through a cursor).
+   * Absent: `openReadSnapshot` reads through the Db itself, each statement whole.
+   */
+  readSnapshot?(): Promise<ReadSnapshot>;
   close(): Promise<void>;
+}
+
+/** See `Db.readSnapshot`. Every statement sees the same moment; `release()` must be called once done. */
+export interface ReadSnapshot {
+  one<T = Row>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** The rows of one statement in batches of at most `batchRows` rows, read as they are asked for. */
+  batches<T = Row>(sql: string, params: readonly unknown[], batchRows: number): AsyncGenerator<T[], void, undefined>;
+  /** Ends the snapshot and gives its connection back; later calls do nothing. */
+  release(): Promise<void>;
+}
+
+/** The Db's own snapshot, or one that reads each statement whole through the Db (embedded, inside a transaction). */
+export function openReadSnapshot(db: Db): Promise<ReadSnapshot> {
+  if (db.readSnapshot) return db.readSnapshot();
+  return Promise.resolve({
+    one: (sql, params) => db.one(sql, params),
+    async *batches<T>(sql: string, params: readonly unknown[], batchRows: number) {
+      const rows = await db.query<T>(sql, params);
+      for (let i = 0; i < rows.length; i += batchRows) yield rows.slice(i, i + batchRows);
+    },
+    release: async () => {},
+  });
 }
 
 export interface OpenDbOptions {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { pgErrorCode, toParams, type Db } from './db';
+import { pgErrorCode, toParams, type Db, type ReadSnapshot } from './db';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -58,7 +58,50 @@ export async function openPgDb(databaseUrl: string, schema?: string): Promise<Db
         client.release();
       }
     },
+    async readSnapshot() {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      } catch (err) {
+        client.release(err instanceof Error ? err : true);
+        throw err;
+      }
+      return pgSnapshot(client);
+    },
     close: () => pool.end(),
+  };
+}
+
+let cursorCount = 0;
+
+/** A REPEATABLE READ READ ONLY transaction on a client of its own; rows through a cursor, FETCH by FETCH. */
+function pgSnapshot(client: pg.PoolClient): ReadSnapshot {
+  let released = false;
+  let broken = false;
+  return {
+    one: async (sql, params) => (await client.query(sql, toParams(params))).rows[0],
+    async *batches<T>(sql: string, params: readonly unknown[], batchRows: number) {
+      const cursor = `rows_${++cursorCount}`;
+      const size = Math.max(1, Math.floor(batchRows));
+      await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`, toParams(params));
+      for (;;) {
+        const rows = (await client.query(`FETCH ${size} FROM ${cursor}`)).rows as T[];
+        if (rows.length > 0) yield rows;
+        if (rows.length < size) return;
+      }
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      } finally {
+        // a connection whose ROLLBACK failed is not reused
+        client.release(broken ? true : undefined);
+      }
+    },
   };
 }
 

@@ -50,8 +50,15 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, client) : makeCtx(options.db, undefined, options.clock, options.auth, client);
     const result = await handler.run(ctx, parsed.data);
     if (result.data instanceof PreparedJson) {
-      const top = contract.top && result.top !== undefined ? contract.top.parse(result.top) : {};
-      return sendPreparedReply(reply, 200, result.data, top as Record<string, unknown>);
+      const prepared = result.data;
+      let top: unknown;
+      try {
+        top = contract.top && result.top !== undefined ? contract.top.parse(result.top) : {};
+      } catch (err) {
+        await prepared.streamed?.release();
+        throw err;
+      }
+      return sendPreparedReply(reply, 200, prepared, top as Record<string, unknown>);
     }
     const data = contract.data.safeParse(result.data);
     if (!data.success) throw new Error(`Reply of ${contract.path} does not match its contract: ${describeIssues(data.error)}`);

@@ -3,20 +3,57 @@
  * database, see src/server/areas/transactionsQuery.ts): sent as it is, without the reply schema's
  * parse and a JSON.stringify of every row, which for 100,000 rows cost more than the query. A handler
  * that returns one answers for its shape itself; the API tests parse such replies with the contract.
+ *
+ * A large list is streamed: `PreparedJson.streamed(head, parts, tail, release)` sends `head`, then
+ * each text of `parts` as the database hands it over (the elements of one JSON array, joined by
+ * commas), then `tail`; `release` runs once the reply is over, sent or broken off.
  */
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
+export interface StreamedText {
+  readonly head: string;
+  /** Texts of array elements (each one or more elements joined by commas), joined by commas when sent. */
+  readonly parts: AsyncIterable<string>;
+  readonly tail: string;
+  readonly release: () => Promise<void>;
+}
+
 export class PreparedJson {
-  constructor(readonly text: string) {}
+  private constructor(
+    readonly text: string,
+    readonly streamed?: StreamedText,
+  ) {}
+
+  static of(text: string): PreparedJson {
+    return new PreparedJson(text);
+  }
+
+  static streamed(s: StreamedText): PreparedJson {
+    return new PreparedJson('', s);
+  }
 }
 
 /** `{ ...top, statusCode, data }` as sendReply writes it, with `data` pasted in. */
 export function sendPreparedReply(reply: FastifyReply, statusCode: number, data: PreparedJson, top: Record<string, unknown> = {}): FastifyReply {
   let head = '{';
   for (const [k, v] of Object.entries(top)) head += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
-  return reply
-    .code(statusCode)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send(`${head}"statusCode":${statusCode},"data":${data.text}}`);
+  head += `"statusCode":${statusCode},"data":`;
+  reply.code(statusCode).header('cache-control', 'no-store').type('application/json; charset=utf-8');
+  const s = data.streamed;
+  if (!s) return reply.send(`${head}${data.text}}`);
+  const body = Readable.from(streamedBody(head, s), { objectMode: false });
+  body.once('close', () => void s.release());
+  return reply.send(body);
+}
+
+async function* streamedBody(head: string, s: StreamedText): AsyncGenerator<string> {
+  yield head + s.head;
+  let first = true;
+  for await (const part of s.parts) {
+    if (part === '') continue;
+    yield first ? part : `,${part}`;
+    first = false;
+  }
+  yield `${s.tail}}`;
 }
