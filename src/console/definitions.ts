@@ -170,6 +170,12 @@ export interface ListSource<Row, C extends CallContract> {
   /** The request body from the current filter values. */
   readonly request: (filters: FilterValues) => RequestOf<C>;
   readonly rows: (data: DataOf<C>) => Row[];
+  /**
+   * The rows of the first page under the list's default sort, when the reply sends them apart ahead
+   * of `rows` (the transaction lists' `transactions`): shown as soon as they arrive, while the rest of
+   * a large reply is still coming.
+   */
+  readonly firstPage?: (data: DataOf<C>) => Row[];
   readonly changeRequests?: (data: DataOf<C>) => ChangeRequest[];
 }
 

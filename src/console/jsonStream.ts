@@ -51,8 +51,14 @@ export class JsonStreamParser {
   private readonly arrays: unknown[][] = [];
   private readonly marker = `\u0000streamed-array-${Math.random().toString(36).slice(2)}-`;
 
-  /** `batchChars`: pending element text is parsed once it holds this many characters. */
-  constructor(private readonly batchLimit = BATCH_CHARS) {}
+  /**
+   * `batchLimit`: pending element text is parsed once it holds this many characters.
+   * `onStreamedArray`: called as each streamed array begins, when `snapshot()` can tell the document so far.
+   */
+  constructor(
+    private readonly batchLimit = BATCH_CHARS,
+    private readonly onStreamedArray?: () => void,
+  ) {}
 
   private inString = false;
   private escaped = false;
@@ -101,6 +107,7 @@ export class JsonStreamParser {
           this.capturing = true;
           this.depth = 0;
           segStart = i;
+          this.onStreamedArray?.();
           if (!this.ending) {
             // the rest of the text goes to fast mode (the exact scanner takes over again where a cut fails)
             this.fast = true;
@@ -155,6 +162,31 @@ export class JsonStreamParser {
     this.skeleton = [];
     const root = JSON.parse(text) as unknown;
     return this.arrays.length === 0 ? root : this.restore(root);
+  }
+
+  /**
+   * The document read so far, closed where it stops: the arrays already read in full, the one being
+   * read with the elements parsed so far (each a copy), and nothing of what follows. Meant for the
+   * moment a streamed array begins (`onStreamedArray`), when the text so far ends with a whole value.
+   */
+  snapshot(): unknown {
+    const text = this.skeleton.join('');
+    const closers: number[] = [];
+    let inString = false;
+    let escaped = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
+      else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) closers.pop();
+    }
+    const root = JSON.parse(text + String.fromCharCode(...closers.reverse())) as unknown;
+    return this.restore(root, true);
   }
 
   /** The '[' that opened a streamed array is the last non-space character handed to the skeleton. */
@@ -217,14 +249,17 @@ export class JsonStreamParser {
     for (let k = 0; k < items.length; k++) this.current.push(items[k]);
   }
 
-  private restore(value: unknown): unknown {
+  private restore(value: unknown, copies = false): unknown {
     if (typeof value === 'string') {
-      if (value.startsWith(this.marker)) return this.arrays[Number(value.slice(this.marker.length))];
+      if (value.startsWith(this.marker)) {
+        const array = this.arrays[Number(value.slice(this.marker.length))];
+        return copies ? array.slice() : array;
+      }
       return value;
     }
     if (Array.isArray(value)) {
       for (let k = 0; k < value.length; k++) {
-        const r = this.restore(value[k]);
+        const r = this.restore(value[k], copies);
         if (r !== value[k]) value[k] = r;
       }
       return value;
@@ -232,7 +267,7 @@ export class JsonStreamParser {
     if (value && typeof value === 'object') {
       const o = value as Record<string, unknown>;
       for (const key of Object.keys(o)) {
-        const r = this.restore(o[key]);
+        const r = this.restore(o[key], copies);
         if (r !== o[key]) Object.defineProperty(o, key, { value: r, writable: true, enumerable: true, configurable: true });
       }
     }
@@ -240,10 +275,23 @@ export class JsonStreamParser {
   }
 }
 
-/** The body of a reply as JSON, parsed while it streams in (JSON.parse of the text when it cannot stream). */
-export async function readJsonStream(res: Response): Promise<unknown> {
+/**
+ * The body of a reply as JSON, parsed while it streams in (JSON.parse of the text when it cannot
+ * stream). `onPartial` is handed the document so far each time an array of objects begins (see
+ * `JsonStreamParser.snapshot`): a list reply's first page before its rows arrive.
+ */
+export async function readJsonStream(res: Response, onPartial?: (partial: unknown) => void): Promise<unknown> {
   if (!res.body || typeof TextDecoder === 'undefined') return res.json();
-  const parser = new JsonStreamParser();
+  const partial = () => {
+    let doc: unknown;
+    try {
+      doc = parser.snapshot();
+    } catch {
+      return; // not a whole value here: the whole reply still comes at the end
+    }
+    onPartial!(doc);
+  };
+  const parser: JsonStreamParser = new JsonStreamParser(BATCH_CHARS, onPartial ? partial : undefined);
   const decoder = new TextDecoder();
   const reader = res.body.getReader();
   for (;;) {

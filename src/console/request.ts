@@ -19,7 +19,15 @@ export function setUnauthorizedHandler(fn: () => void) {
   onUnauthorized = fn;
 }
 
-export async function callApi<C extends CallContract>(contract: C, body: RequestOf<C> | Record<string, never>, init?: { signal?: AbortSignal }): Promise<CallResult<C>> {
+/**
+ * `onPartial`: handed the reply read so far (its envelope and `data`, closed where it stops) each time
+ * an array of objects in it begins; a list reply's first page and totals, before its rows.
+ */
+export async function callApi<C extends CallContract>(
+  contract: C,
+  body: RequestOf<C> | Record<string, never>,
+  init?: { signal?: AbortSignal; onPartial?: (partial: Record<string, unknown>) => void },
+): Promise<CallResult<C>> {
   const token = getToken();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
@@ -34,7 +42,9 @@ export async function callApi<C extends CallContract>(contract: C, body: Request
     let payload: Record<string, unknown> | undefined;
     try {
       // parsed as it streams in: a 100,000-row list reply never holds the page in one long task
-      payload = (await readJsonStream(res)) as Record<string, unknown>;
+      const onPartial = init?.onPartial;
+      const partial = onPartial && res.ok ? (doc: unknown) => doc && typeof doc === 'object' && onPartial(doc as Record<string, unknown>) : undefined;
+      payload = (await readJsonStream(res, partial)) as Record<string, unknown>;
     } catch {
       payload = undefined;
     }

@@ -80,3 +80,60 @@ describe('JsonStreamParser', () => {
     expect(await readJsonStream(new Response(body))).toEqual(value);
   });
 });
+
+describe('the document so far, as each streamed array begins', () => {
+  /** The snapshots `readJsonStream` hands over while reading `text` in the given chunks. */
+  async function partials(text: string, cuts: number[], batch: number): Promise<{ partials: unknown[]; whole: unknown }> {
+    const bytes = new TextEncoder().encode(text);
+    const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+    const chunks: Uint8Array[] = [];
+    let from = 0;
+    for (const p of [...points, bytes.length]) {
+      chunks.push(bytes.slice(from, p));
+      from = p;
+    }
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const c of chunks) controller.enqueue(c);
+        controller.close();
+      },
+    });
+    const seen: unknown[] = [];
+    const parser = new JsonStreamParser(batch, () => seen.push(parser.snapshot()));
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    const whole = parser.end();
+    return { partials: seen, whole };
+  }
+
+  it('shows a list reply with its first page, totals and countries, and no rows yet, when the rows begin', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 8 }), fc.array(row, { minLength: 1, maxLength: 30 }), fc.array(fc.nat()), fc.integer({ min: 1, max: 300 }), async (first, rows, cuts, batch) => {
+        const doc = { totalAmount: 12.5, statusCode: 200, data: { transactions: first, countries: [{ code: 'AE', name: 'United Arab Emirates' }], filteredList: rows } };
+        const { partials: seen, whole } = await partials(JSON.stringify(doc), cuts, batch);
+        expect(whole).toEqual(doc);
+        // one snapshot as each array of objects begins: the first page (empty so far), the countries, the rows
+        expect(seen).toHaveLength(3);
+        expect((seen[0] as typeof doc).data.transactions).toEqual([]);
+        expect(seen[1]).toEqual({ ...doc, data: { transactions: first, countries: [] } });
+        const atRows = seen[2] as typeof doc;
+        expect(atRows).toEqual({ ...doc, data: { ...doc.data, filteredList: [] } });
+        // the snapshots are copies: reading on changes none of them
+        expect(atRows.data.filteredList).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('hands nothing over for a reply without arrays of objects, and readJsonStream still returns the whole reply', async () => {
+    const seen: unknown[] = [];
+    const res = new Response(JSON.stringify({ statusCode: 200, data: { n: [1, 2, 3], s: 'x' } }));
+    expect(await readJsonStream(res, (p) => seen.push(p))).toEqual({ statusCode: 200, data: { n: [1, 2, 3], s: 'x' } });
+    expect(seen).toEqual([]);
+  });
+});

@@ -25,6 +25,8 @@ export interface DataTableProps<Row extends object> {
   actions?: (row: Row) => ReactNode;
   emptyMessage?: string;
   caption?: string;
+  /** The rows are the first page of a list whose other rows are still arriving: no sorting or paging yet. */
+  loadingMore?: boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ export function sortingOf<Row>(c: Column<Row>): { kind: string | undefined; sort
   return { kind: c.kind };
 }
 
-export function DataTable<Row extends object>({ columns, rows, pageSize, defaultSort = { key: 'id', desc: false }, actions, emptyMessage = 'No records found.', caption }: DataTableProps<Row>) {
+export function DataTable<Row extends object>({ columns, rows, pageSize, defaultSort = { key: 'id', desc: false }, actions, emptyMessage = 'No records found.', caption, loadingMore = false }: DataTableProps<Row>) {
   const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort.key, desc: defaultSort.desc }]);
   const [page, setPage] = useState(0);
   const sort = sorting[0];
@@ -203,7 +205,7 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
               <tr key={group.id}>
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
-                  const canSort = header.column.getCanSort();
+                  const canSort = header.column.getCanSort() && !loadingMore;
                   const numeric = isNumericKind(kindOf(header.column.id));
                   return (
                     <th
@@ -251,7 +253,15 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       </div>
       <nav className="flex items-center justify-between text-sm text-ink-soft" aria-label="Pagination">
         <span>
-          {from}–{to} of {rows.length}
+          {loadingMore ? (
+            <span role="status">
+              {from}–{to}: loading the other rows…
+            </span>
+          ) : (
+            <>
+              {from}–{to} of {rows.length}
+            </>
+          )}
         </span>
         <span className="flex items-center gap-2">
           <Button onClick={() => setPage(0)} disabled={current === 0} aria-label="First page">
@@ -261,12 +271,12 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
             ‹
           </Button>
           <span>
-            Page {current + 1} of {pageCount}
+            Page {current + 1} of {loadingMore ? '…' : pageCount}
           </span>
-          <Button onClick={() => setPage(current + 1)} disabled={current >= pageCount - 1} aria-label="Next page">
+          <Button onClick={() => setPage(current + 1)} disabled={loadingMore || current >= pageCount - 1} aria-label="Next page">
             ›
           </Button>
-          <Button onClick={() => setPage(pageCount - 1)} disabled={current >= pageCount - 1} aria-label="Last page">
+          <Button onClick={() => setPage(pageCount - 1)} disabled={loadingMore || current >= pageCount - 1} aria-label="Last page">
             »
           </Button>
         </span>

@@ -86,10 +86,19 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const withActions = tab?.rowActions !== false;
 
   const queryKey = useMemo(() => ['list', screen.id, tabId ?? '', applied], [screen.id, tabId, applied]);
+  // the first page of a large reply, shown while its other rows are still arriving (source.firstPage)
+  const [early, setEarly] = useState<{ key: unknown; reply: WholeReply; rows: object[] }>();
   const query = useQuery({
     queryKey,
     queryFn: async () => {
-      const res = await callApi(source.call, source.request(applied));
+      const firstPage = source.firstPage;
+      const onPartial = firstPage
+        ? ({ ok: _ok, statusCode: _s, ...partial }: Record<string, unknown>) => {
+            const rows = partial.data ? (firstPage(partial.data as never) as object[] | undefined) : undefined;
+            if (Array.isArray(rows) && rows.length > 0) setEarly({ key: queryKey, reply: partial as WholeReply, rows });
+          }
+        : undefined;
+      const res = await callApi(source.call, source.request(applied), { onPartial });
       if (!res.ok) throw new Error(String(res.statusCode)); // list loads that fail change nothing visible
       const { ok: _ok, statusCode: _s, ...whole } = res;
       return whole as WholeReply;
@@ -105,9 +114,12 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
   }, [queryClient, screen.id, screen.countCards]);
 
-  const reply = query.data;
+  // a new search (not a reload of the rows shown) whose first page has arrived
+  const streaming = early && early.key === queryKey && query.isFetching && (query.isPending || query.isPlaceholderData) ? early : undefined;
+  const reply = streaming?.reply ?? query.data;
   const data = reply?.data;
-  const rows = useMemo(() => (data ? (source.rows(data) as object[]) : []), [data, source]);
+  const fullRows = useMemo(() => (query.data?.data ? (source.rows(query.data.data) as object[]) : []), [query.data, source]);
+  const rows = streaming?.rows ?? fullRows;
   const requests = data && source.changeRequests ? source.changeRequests(data) : [];
   const filtersChanged = !sameFilters(draft, applied);
   const exportsEnabled = !!data && !filtersChanged && !query.isFetching;
@@ -215,10 +227,13 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           ))}
         </div>
       )}
-      {query.isPending ? (
+      {query.isPending && !streaming ? (
         <Loader />
       ) : (
         <DataTable
+          // the first page alone under the default sort, then the whole list in a table of its own
+          key={streaming ? 'first-page' : 'rows'}
+          loadingMore={!!streaming}
           columns={screen.columns}
           rows={rows}
           pageSize={screen.pageSize ?? 50}
