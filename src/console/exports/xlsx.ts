@@ -26,8 +26,11 @@ const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
 /** Sheet rows: 1 title, 2 'On … by …', 3 'Duration: …', 4 blank, 5 the header row, data from 6. */
 const HEADER_ROW = 5;
-/** How many rows go into one XML block before it is encoded and deflated. */
+/** How many rows go into one XML block before it is deflated (sooner if the block's buffer is full). */
 const BLOCK_ROWS = 1000;
+const BLOCK_BYTES = 1 << 21;
+/** Most UTF-8 bytes one UTF-16 unit of a text cell may take once escaped ('"' → '&quot;'). */
+const MAX_BYTES_PER_UNIT = 6;
 
 type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -191,6 +194,24 @@ export function columnLetters(index: number): string {
   return s;
 }
 
+/** What follows a cell's reference, up to its value (see textCell and cellXml). */
+const CELL_NUMBER_OPEN = '"><v>';
+const CELL_AMOUNT_OPEN = `" s="${S_AMOUNT}"><v>`;
+const CELL_TEXT_OPEN = '" t="inlineStr"><is>';
+const CELL_WRAP_TEXT_OPEN = `" s="${S_WRAP}" t="inlineStr"><is>`;
+
+/** /^\s|\s$/.test(text), without a regular expression scanning the whole text. */
+function edgeSpace(text: string): boolean {
+  return text.length > 0 && (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)));
+}
+
+/** The characters \s matches in a JavaScript regular expression. */
+function isSpace(u: number): boolean {
+  if (u <= 0x20) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
+  if (u < 0xa0) return false;
+  return u === 0xa0 || u === 0x1680 || (u >= 0x2000 && u <= 0x200a) || u === 0x2028 || u === 0x2029 || u === 0x202f || u === 0x205f || u === 0x3000 || u === 0xfeff;
+}
+
 function textCell(ref: string, text: string, style?: number): string {
   const s = style ? ` s="${style}"` : '';
   const space = /^\s|\s$/.test(text) ? ' xml:space="preserve"' : '';
@@ -230,7 +251,9 @@ export class XlsxWriter {
   private readonly maxNumber: number[];
   private readonly encoder = new TextEncoder();
   private readonly deflater: Deflater;
-  private block = '';
+  /** The current block of the sheet's rows, as UTF-8 (handed to the compressor every BLOCK_ROWS rows). */
+  private buf: Bytes = new Uint8Array(BLOCK_BYTES);
+  private at = 0;
   private blockRows = 0;
   private rowNo = HEADER_ROW;
   private bodySize = 0;
@@ -262,36 +285,128 @@ export class XlsxWriter {
   addRow(values: readonly unknown[]): void {
     if (this.finished) throw new Error('XlsxWriter: finished');
     const r = ++this.rowNo;
-    let xml = `<row r="${r}">`;
+    const rs = String(r);
     const { fields, letters } = this;
+    this.reserve(64);
+    this.ascii('<row r="');
+    this.ascii(rs);
+    this.ascii('">');
     for (let c = 0; c < fields.length; c++) {
       const cell = formatCell(fields[c], values[c], 'xlsx');
-      xml += this.cellXml(c, `${letters[c]}${r}`, cell);
+      this.cellXml(c, letters[c], rs, cell);
     }
-    this.block += `${xml}</row>`;
+    this.reserve(8);
+    this.ascii('</row>');
     if (++this.blockRows >= BLOCK_ROWS) this.flushBlock(false);
   }
 
-  private cellXml(c: number, ref: string, cell: ExportCell): string {
+  /** One cell's XML, written as UTF-8 straight into the block (no string of the block is ever built). */
+  private cellXml(c: number, letters: string, rs: string, cell: ExportCell): void {
     if (typeof cell === 'number') {
       if (cell < this.minNumber[c]) this.minNumber[c] = cell;
       if (cell > this.maxNumber[c]) this.maxNumber[c] = cell;
-      return this.fields[c].type === 'DOUBLE' ? `<c r="${ref}" s="${S_AMOUNT}"><v>${cell}</v></c>` : `<c r="${ref}"><v>${cell}</v></c>`;
+      const v = String(cell);
+      this.reserve(48 + letters.length + rs.length + v.length);
+      this.ascii('<c r="');
+      this.ascii(letters);
+      this.ascii(rs);
+      this.ascii(this.fields[c].type === 'DOUBLE' ? CELL_AMOUNT_OPEN : CELL_NUMBER_OPEN);
+      this.ascii(v);
+      this.ascii('</v></c>');
+      return;
     }
-    if (cell === '') return '';
+    if (cell === '') return;
     const wide = longestLine(cell);
     if (wide > this.textWidth[c]) this.textWidth[c] = wide;
-    return textCell(ref, cell, cell.includes('\n') ? S_WRAP : undefined);
+    // as textCell(): <c r="…"[ s="5"] t="inlineStr"><is><t[ xml:space="preserve"]>…</t></is></c>
+    this.reserve(96 + letters.length + rs.length + cell.length * MAX_BYTES_PER_UNIT);
+    this.ascii('<c r="');
+    this.ascii(letters);
+    this.ascii(rs);
+    this.ascii(cell.includes('\n') ? CELL_WRAP_TEXT_OPEN : CELL_TEXT_OPEN);
+    this.ascii(edgeSpace(cell) ? '<t xml:space="preserve">' : '<t>');
+    this.escaped(cell);
+    this.ascii('</t></is></c>');
+  }
+
+  /** Makes room for `n` more bytes in the block (sending the block to the compressor when it is full). */
+  private reserve(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    this.pushBytes();
+    if (n > this.buf.length) this.buf = new Uint8Array(n);
+  }
+
+  /** Writes an ASCII text (markup, numbers); room must have been reserved. */
+  private ascii(s: string): void {
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  /**
+   * Writes a text as XML content, UTF-8 encoded as TextEncoder does (a lone surrogate becomes U+FFFD),
+   * & < > " escaped as xmlEscape does; room must have been reserved (MAX_BYTES_PER_UNIT per UTF-16 unit).
+   */
+  private escaped(s: string): void {
+    const buf = this.buf;
+    let at = this.at;
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      let u = s.charCodeAt(i);
+      if (u < 0x80) {
+        if (u === 0x26) {
+          buf[at++] = 0x26; buf[at++] = 0x61; buf[at++] = 0x6d; buf[at++] = 0x70; buf[at++] = 0x3b; // &amp;
+        } else if (u === 0x3c) {
+          buf[at++] = 0x26; buf[at++] = 0x6c; buf[at++] = 0x74; buf[at++] = 0x3b; // &lt;
+        } else if (u === 0x3e) {
+          buf[at++] = 0x26; buf[at++] = 0x67; buf[at++] = 0x74; buf[at++] = 0x3b; // &gt;
+        } else if (u === 0x22) {
+          buf[at++] = 0x26; buf[at++] = 0x71; buf[at++] = 0x75; buf[at++] = 0x6f; buf[at++] = 0x74; buf[at++] = 0x3b; // &quot;
+        } else buf[at++] = u;
+      } else if (u < 0x800) {
+        buf[at++] = 0xc0 | (u >> 6);
+        buf[at++] = 0x80 | (u & 0x3f);
+      } else {
+        if (u >= 0xd800 && u <= 0xdfff) {
+          const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+          if (u <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+            const cp = 0x10000 + ((u - 0xd800) << 10) + (next - 0xdc00);
+            buf[at++] = 0xf0 | (cp >> 18);
+            buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
+            buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
+            buf[at++] = 0x80 | (cp & 0x3f);
+            i++;
+            continue;
+          }
+          u = 0xfffd;
+        }
+        buf[at++] = 0xe0 | (u >> 12);
+        buf[at++] = 0x80 | ((u >> 6) & 0x3f);
+        buf[at++] = 0x80 | (u & 0x3f);
+      }
+    }
+    this.at = at;
+  }
+
+  /** Hands the block's bytes to the compressor; the next block starts in a fresh buffer. */
+  private pushBytes(): void {
+    if (this.at === 0) return;
+    const bytes = this.buf.subarray(0, this.at);
+    this.buf = new Uint8Array(this.buf.length);
+    this.at = 0;
+    this.bodySize += bytes.length;
+    this.deflater.push(bytes);
   }
 
   private flushBlock(final: boolean): void {
-    const text = final ? `${this.block}</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>` : this.block;
-    this.block = '';
+    if (final) {
+      const tail = '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>';
+      this.reserve(tail.length);
+      this.ascii(tail);
+    }
     this.blockRows = 0;
-    if (!text) return;
-    const bytes = this.encoder.encode(text);
-    this.bodySize += bytes.length;
-    this.deflater.push(bytes);
+    this.pushBytes();
   }
 
   private widthOf(c: number): number {
