@@ -220,6 +220,26 @@ async function expectRollupsEqualScan() {
      SELECT * FROM t FULL JOIN s USING (app_user_id, bank_code, account_number) WHERE t.last IS DISTINCT FROM s.last`,
   );
   expect(beneficiaries).toEqual([]);
+  // the beneficiaries registered under each key (migration 63); a row with neither is removed
+  const counts = await server.db.query(
+    `WITH t AS (SELECT app_user_id, bank_code, account_number, count(*) AS n FROM beneficiaries GROUP BY 1, 2, 3),
+          s AS (SELECT app_user_id, bank_code, account_number, beneficiaries AS n FROM beneficiary_activity WHERE beneficiaries <> 0)
+     SELECT * FROM t FULL JOIN s USING (app_user_id, bank_code, account_number) WHERE t.n IS DISTINCT FROM s.n`,
+  );
+  expect(counts).toEqual([]);
+  expect(await server.db.query(`SELECT * FROM beneficiary_activity WHERE last_success IS NULL AND beneficiaries = 0`)).toEqual([]);
+  // the same per UTC day (migration 64)
+  const utcDay = (c: string) => `floor(extract(epoch FROM ${c}) / 86400)::integer`;
+  const days = await server.db.query(
+    `WITH t AS (SELECT ${utcDay('last_time')} AS day, count(*) AS n FROM app_user_activity GROUP BY 1),
+          s AS (SELECT day, users AS n FROM app_user_activity_days WHERE users <> 0)
+     SELECT 'users' AS what, * FROM t FULL JOIN s USING (day) WHERE t.n IS DISTINCT FROM s.n
+     UNION ALL
+     SELECT 'beneficiaries', * FROM (
+       SELECT * FROM (SELECT ${utcDay('last_success')} AS day, sum(beneficiaries) AS n FROM beneficiary_activity WHERE last_success IS NOT NULL GROUP BY 1 HAVING sum(beneficiaries) <> 0) t
+       FULL JOIN (SELECT day, beneficiaries AS n FROM beneficiary_activity_days WHERE beneficiaries <> 0) s USING (day) WHERE t.n IS DISTINCT FROM s.n) x`,
+  );
+  expect(days).toEqual([]);
 }
 
 async function expectAllEqual() {
@@ -309,6 +329,48 @@ describe('the roll-ups follow the transactions', () => {
     // deletes
     await server.db.query(`DELETE FROM bill_transactions WHERE id = ANY (string_to_array($1, ',')::int[])`, [ids.slice(10, 20).join(',')]);
     await server.db.query(`DELETE FROM ceft_transactions WHERE trace = 'ROLLUP0001'`);
+    await expectAllEqual();
+  });
+
+  it('follow beneficiaries registered, moved and removed, and remittances to and away from their accounts', async () => {
+    const [u1, u2] = (await server.db.query<{ id: number }>('SELECT id FROM app_users ORDER BY id LIMIT 2')).map((r) => r.id);
+    const at = new Date(Date.now() - 2 * DAY);
+    const remit = (trace: string, user: number, account: string, status: string, time = at) =>
+      server.db.query(
+        `INSERT INTO ceft_transactions (trace, uid, app_user_id, country, currency_code, amount, amount_usd, amount_lkr, initiated_time, status, tran_type, bank_code, account_number)
+         VALUES ($1, 'NIC9', $2, 'AE', 'AED', 36.72, 10, 3000, $3, $4, 'CEFT', '7010', $5)`,
+        [trace, user, time, status, account],
+      );
+    // a beneficiary before any remittance to it, then twice the same key, then one never paid
+    await server.db.query(
+      `INSERT INTO beneficiaries (app_user_id, name, bank_code, account_number) VALUES ($1, 'A', '7010', 'BEN000001'), ($1, 'A again', '7010', 'BEN000001'), ($1, 'B', '7010', 'BEN000002')`,
+      [u1],
+    );
+    await expectAllEqual();
+    await remit('ROLLUPN01', u1, 'BEN000001', 'SUCCESS');
+    await remit('ROLLUPN02', u1, 'BEN000002', 'FAILED');
+    await remit('ROLLUPN03', u2, 'BEN000003', 'SUCCESS', new Date(Date.now() - 45 * DAY));
+    await expectAllEqual();
+    // just inside and just outside the 30 days (the day that holds their start is counted from the rows)
+    await server.db.query(`INSERT INTO beneficiaries (app_user_id, name, bank_code, account_number) VALUES ($1, 'D', '7010', 'BEN000003')`, [u2]);
+    for (const minutes of [5, -5]) {
+      await server.db.query(`UPDATE ceft_transactions SET initiated_time = $1 WHERE trace = 'ROLLUPN03'`, [new Date(Date.now() - 30 * DAY + minutes * 60_000)]);
+      await expectAllEqual();
+    }
+    await server.db.query(`DELETE FROM beneficiaries WHERE app_user_id = $1 AND name = 'D'`, [u2]);
+    // registered after the remittance; one moved to another account and another user
+    await server.db.query(`INSERT INTO beneficiaries (app_user_id, name, bank_code, account_number) VALUES ($1, 'C', '7010', 'BEN000003')`, [u2]);
+    await server.db.query(`UPDATE beneficiaries SET account_number = 'BEN000003', app_user_id = $2 WHERE app_user_id = $1 AND account_number = 'BEN000002'`, [u1, u2]);
+    await server.db.query(`UPDATE ceft_transactions SET initiated_time = $1 WHERE trace = 'ROLLUPN03'`, [at]);
+    await expectAllEqual();
+    // the remittance fails after succeeding, one of the duplicates goes, a renamed one stays
+    await server.db.query(`UPDATE ceft_transactions SET status = 'REFUNDED' WHERE trace = 'ROLLUPN01'`);
+    await server.db.query(`DELETE FROM beneficiaries WHERE app_user_id = $1 AND name = 'A again'`, [u1]);
+    await server.db.query(`UPDATE beneficiaries SET name = 'C renamed' WHERE app_user_id = $1 AND name = 'C'`, [u2]);
+    await expectAllEqual();
+    await server.db.query(`UPDATE ceft_transactions SET status = 'SUCCESS' WHERE trace = 'ROLLUPN01'`);
+    await server.db.query(`DELETE FROM ceft_transactions WHERE trace = 'ROLLUPN03'`);
+    await server.db.query(`DELETE FROM beneficiaries WHERE account_number LIKE 'BEN00000%' AND name <> 'A'`);
     await expectAllEqual();
   });
 

@@ -390,14 +390,21 @@ export const dashboardHandlers = [
   // the audit dashboard
 
   handle(activeUsers, async (ctx) => {
-    // the latest activity per app user and per beneficiary, kept by triggers (migration 62)
+    // The latest activity per app user and per beneficiary key (with the number of beneficiaries
+    // registered under it), kept by triggers (migrations 62 to 64), counted per UTC day: the whole days
+    // after the one `since` falls in come from the day tables (~30 rows), that day's part from the
+    // activity tables (an index range of at most one day). Exact, and it reads no dead row versions a
+    // bulk load leaves in the activity tables before they are vacuumed.
     const since = new Date(ctx.clock().getTime() - ACTIVE_DAYS * 24 * 60 * 60 * 1000);
+    const DAY_MS = 24 * 60 * 60 * 1000;
+    const day = Math.floor(since.getTime() / DAY_MS);
+    const dayEnd = new Date((day + 1) * DAY_MS);
     const row = await ctx.db.one<{ users: number; beneficiaries: number }>(
-      `SELECT (SELECT count(*) FROM app_user_activity WHERE last_time >= $1) AS users,
-              (SELECT count(*) FROM beneficiaries b
-                 JOIN beneficiary_activity a ON a.app_user_id = b.app_user_id AND a.bank_code = b.bank_code AND a.account_number = b.account_number
-                WHERE a.last_success >= $1) AS beneficiaries`,
-      [since],
+      `SELECT (SELECT coalesce(sum(users), 0) FROM app_user_activity_days WHERE day > $2)
+              + (SELECT count(*) FROM app_user_activity WHERE last_time >= $1 AND last_time < $3) AS users,
+              (SELECT coalesce(sum(beneficiaries), 0) FROM beneficiary_activity_days WHERE day > $2)
+              + (SELECT coalesce(sum(beneficiaries), 0) FROM beneficiary_activity WHERE last_success >= $1 AND last_success < $3) AS beneficiaries`,
+      [since, day, dayEnd],
     );
     return { data: { activeUserCount: n(row?.users), activeBeneficiariesCount: n(row?.beneficiaries) } };
   }),

@@ -46,6 +46,17 @@ import type { Migration } from '../migrations';
  * and a DELETE recompute the affected keys from the tables (a maximum cannot be taken back), through
  * the app_user_id indexes.
  *
+ * Migration 63: beneficiary_activity also counts the beneficiaries rows registered under each key
+ * (column `beneficiaries`, kept by triggers on beneficiaries; a key with beneficiaries but no
+ * successful remittance keeps a row with last_success null), so Active Beneficiaries is a sum without
+ * a join. The activity upserts rewrite a row only when its time changes, and a rebuild TRUNCATEs.
+ *
+ * Migration 64: app_user_activity_days and beneficiary_activity_days count the same per UTC day of
+ * the latest time (statement triggers on the two activity tables). A bulk load in one transaction
+ * (the seeder) still leaves hundreds of thousands of dead row versions in the activity tables until
+ * VACUUM (one per key and statement), and scanning those cost ~60 to 500 ms; Active Users reads
+ * the ~30 day rows plus one day's index range of the activity tables instead (about 1 ms).
+ *
  * ## Indexes
  *
  * The initiated-time index of every kind carries app_user_id (INCLUDE), so Active Users over 30 days
@@ -101,6 +112,27 @@ const upsertBillers = (source: string) => `
 
 const billPlus = `SELECT initiated_time, biller_code, 1 AS n, amount_usd FROM new_rows WHERE status = 'SUCCESS'`;
 const billMinus = `SELECT initiated_time, biller_code, -1 AS n, -amount_usd AS amount_usd FROM old_rows WHERE status = 'SUCCESS'`;
+
+/** Upserts the per-key deltas of the beneficiaries rows (`d`: app_user_id, bank_code, account_number, n) into beneficiary_activity. */
+const beneficiaryCounts = (source: string) => `
+    INSERT INTO beneficiary_activity AS x (app_user_id, bank_code, account_number, last_success, beneficiaries)
+    SELECT app_user_id, bank_code, account_number, NULL, sum(n) FROM (${source}) d
+     GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (app_user_id, bank_code, account_number) DO UPDATE SET beneficiaries = x.beneficiaries + EXCLUDED.beneficiaries;`;
+const beneficiaryPlus = `SELECT app_user_id, bank_code, account_number, 1 AS n FROM new_rows`;
+const beneficiaryMinus = `SELECT app_user_id, bank_code, account_number, -1 AS n FROM old_rows`;
+
+/** The UTC day number of a timestamptz (days since 1970-01-01 UTC; the same in every session time zone). */
+const utcDay = (column: string) => `floor(extract(epoch FROM ${column}) / 86400)::integer`;
+/** Upserts the per-day deltas (`d`: day, n) into a day table of migration 64. */
+const activityDays = (table: string, column: string, source: string) => `
+    INSERT INTO ${table} AS s (day, ${column})
+    SELECT day, sum(n) FROM (${source}) d GROUP BY 1 HAVING sum(n) <> 0 ORDER BY 1
+    ON CONFLICT (day) DO UPDATE SET ${column} = s.${column} + EXCLUDED.${column};`;
+const userDaysPlus = `SELECT ${utcDay('last_time')} AS day, 1 AS n FROM new_rows`;
+const userDaysMinus = `SELECT ${utcDay('last_time')} AS day, -1 AS n FROM old_rows`;
+const beneficiaryDaysPlus = `SELECT ${utcDay('last_success')} AS day, beneficiaries AS n FROM new_rows WHERE last_success IS NOT NULL`;
+const beneficiaryDaysMinus = `SELECT ${utcDay('last_success')} AS day, -beneficiaries AS n FROM old_rows WHERE last_success IS NOT NULL`;
 
 const triggersOf = (table: string, fn: string, arg: string) => `
 CREATE TRIGGER ${table}_${fn}_ins AFTER INSERT ON ${table} REFERENCING NEW TABLE AS new_rows
@@ -348,6 +380,213 @@ $$;
 ${kinds.map(([kind, table]) => triggersOf(table, 'transaction_activity_maintain', `'${kind}'`)).join('\n')}
 
 SELECT transaction_activity_rebuild();
+`,
+  },
+  {
+    id: 63,
+    name: 'performance: beneficiary_activity counts its beneficiaries (Active Beneficiaries without a join), the activity upserts write only what changes, rebuilds compact',
+    sql: `
+-- a key with registered beneficiaries but no successful remittance keeps a row with last_success null
+ALTER TABLE beneficiary_activity ALTER COLUMN last_success DROP NOT NULL;
+ALTER TABLE beneficiary_activity ADD COLUMN beneficiaries integer NOT NULL DEFAULT 0;
+COMMENT ON TABLE beneficiary_activity IS
+  'Per (app user, bank, account): the latest initiated_time of a successful remittance (null: none) and the number of beneficiaries rows with that key; kept by the triggers of migrations 62 and 63.';
+DROP INDEX beneficiary_activity_last;
+CREATE INDEX beneficiary_activity_last ON beneficiary_activity (last_success) INCLUDE (beneficiaries);
+
+CREATE OR REPLACE FUNCTION app_user_activity_recompute(users integer[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  WITH m AS (SELECT u, app_user_last_time(u) AS t FROM unnest(users) u),
+  gone AS (DELETE FROM app_user_activity a USING m WHERE a.app_user_id = m.u AND m.t IS NULL)
+  INSERT INTO app_user_activity AS a (app_user_id, last_time)
+  SELECT u, t FROM m WHERE t IS NOT NULL ORDER BY u
+  ON CONFLICT (app_user_id) DO UPDATE SET last_time = EXCLUDED.last_time WHERE a.last_time IS DISTINCT FROM EXCLUDED.last_time;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION beneficiary_activity_recompute(keys json) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  gone json;
+BEGIN
+  WITH k AS (SELECT DISTINCT (e->>'u')::int AS u, e->>'b' AS b, e->>'a' AS a FROM json_array_elements(keys) e),
+  m AS (SELECT u, b, a, (SELECT max(initiated_time) FROM ceft_transactions t
+                          WHERE t.app_user_id = k.u AND t.bank_code = k.b AND t.account_number = k.a AND t.status = 'SUCCESS') AS t FROM k),
+  up AS (
+    INSERT INTO beneficiary_activity AS x (app_user_id, bank_code, account_number, last_success)
+    SELECT u, b, a, t FROM m WHERE t IS NOT NULL ORDER BY u, b, a
+    ON CONFLICT (app_user_id, bank_code, account_number) DO UPDATE SET last_success = EXCLUDED.last_success
+     WHERE x.last_success IS DISTINCT FROM EXCLUDED.last_success
+  )
+  SELECT json_agg(json_build_object('u', u, 'b', b, 'a', a)) INTO gone FROM m WHERE t IS NULL;
+  IF gone IS NOT NULL THEN
+    -- no successful remittance left: the row goes unless beneficiaries are registered under the key
+    WITH g AS (SELECT (e->>'u')::int AS u, e->>'b' AS b, e->>'a' AS a FROM json_array_elements(gone) e)
+    DELETE FROM beneficiary_activity x USING g WHERE x.app_user_id = g.u AND x.bank_code = g.b AND x.account_number = g.a AND x.beneficiaries = 0;
+    WITH g AS (SELECT (e->>'u')::int AS u, e->>'b' AS b, e->>'a' AS a FROM json_array_elements(gone) e)
+    UPDATE beneficiary_activity x SET last_success = NULL FROM g
+     WHERE x.app_user_id = g.u AND x.bank_code = g.b AND x.account_number = g.a AND x.last_success IS NOT NULL;
+  END IF;
+END
+$$;
+
+-- TRUNCATE, not DELETE: a rebuild leaves fresh, compact tables (no dead rows for the readers to skip)
+CREATE OR REPLACE FUNCTION transaction_activity_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE app_user_activity, beneficiary_activity;
+  INSERT INTO app_user_activity (app_user_id, last_time)
+  SELECT app_user_id, max(t) FROM (
+${kinds.map(([, t]) => `    SELECT app_user_id, max(initiated_time) AS t FROM ${t} WHERE app_user_id IS NOT NULL GROUP BY 1`).join('\n    UNION ALL\n')}
+  ) x GROUP BY 1;
+  INSERT INTO beneficiary_activity (app_user_id, bank_code, account_number, last_success, beneficiaries)
+  SELECT app_user_id, bank_code, account_number, max(s), sum(n) FROM (
+    SELECT app_user_id, bank_code, account_number, max(initiated_time) AS s, 0 AS n FROM ceft_transactions
+     WHERE app_user_id IS NOT NULL AND status = 'SUCCESS' GROUP BY 1, 2, 3
+    UNION ALL
+    SELECT app_user_id, bank_code, account_number, NULL, count(*) FROM beneficiaries GROUP BY 1, 2, 3
+  ) x GROUP BY 1, 2, 3;
+END
+$$;
+
+-- as in migration 62, but an INSERT rewrites a row only when it raises the latest time (a bulk load
+-- no longer leaves a dead row version per user and statement)
+CREATE OR REPLACE FUNCTION transaction_activity_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ceft boolean := TG_ARGV[0] = 'ceft';
+  users integer[];
+  keys json;
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    PERFORM transaction_activity_rebuild();
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO app_user_activity AS a (app_user_id, last_time)
+    SELECT app_user_id, max(initiated_time) FROM new_rows WHERE app_user_id IS NOT NULL GROUP BY 1 ORDER BY 1
+    ON CONFLICT (app_user_id) DO UPDATE SET last_time = EXCLUDED.last_time WHERE a.last_time < EXCLUDED.last_time;
+    IF ceft THEN
+      INSERT INTO beneficiary_activity AS x (app_user_id, bank_code, account_number, last_success)
+      SELECT app_user_id, bank_code, account_number, max(initiated_time) FROM new_rows
+       WHERE app_user_id IS NOT NULL AND status = 'SUCCESS' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (app_user_id, bank_code, account_number) DO UPDATE SET last_success = EXCLUDED.last_success
+       WHERE x.last_success IS NULL OR x.last_success < EXCLUDED.last_success;
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    SELECT array_agg(DISTINCT app_user_id) INTO users FROM old_rows WHERE app_user_id IS NOT NULL;
+  ELSE
+    SELECT array_agg(DISTINCT u) INTO users FROM (
+      SELECT o.app_user_id AS u FROM old_rows o JOIN new_rows n USING (id)
+       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
+      UNION ALL
+      SELECT n.app_user_id FROM old_rows o JOIN new_rows n USING (id)
+       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
+    ) c WHERE u IS NOT NULL;
+  END IF;
+  IF users IS NOT NULL THEN
+    PERFORM app_user_activity_recompute(users);
+  END IF;
+  IF ceft THEN
+    IF TG_OP = 'DELETE' THEN
+      SELECT json_agg(json_build_object('u', app_user_id, 'b', bank_code, 'a', account_number)) INTO keys
+        FROM old_rows WHERE app_user_id IS NOT NULL AND status = 'SUCCESS';
+    ELSE
+      SELECT json_agg(json_build_object('u', u, 'b', b, 'a', a)) INTO keys FROM (
+        SELECT o.app_user_id AS u, o.bank_code AS b, o.account_number AS a FROM old_rows o JOIN new_rows n USING (id)
+         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
+        UNION ALL
+        SELECT n.app_user_id, n.bank_code, n.account_number FROM old_rows o JOIN new_rows n USING (id)
+         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
+      ) c WHERE u IS NOT NULL;
+    END IF;
+    IF keys IS NOT NULL THEN
+      PERFORM beneficiary_activity_recompute(keys);
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- the beneficiaries count of each key follows the beneficiaries table. Both this trigger and the
+-- transaction triggers write a key through an upsert on its beneficiary_activity row, so two
+-- concurrent writers of one key wait for each other there and neither misses the other's row.
+CREATE FUNCTION beneficiary_counts_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM beneficiary_activity WHERE last_success IS NULL;
+    UPDATE beneficiary_activity SET beneficiaries = 0 WHERE beneficiaries <> 0;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN${beneficiaryCounts(beneficiaryPlus)}
+  ELSIF TG_OP = 'DELETE' THEN${beneficiaryCounts(beneficiaryMinus)}
+  ELSE${beneficiaryCounts(`${beneficiaryPlus} UNION ALL ${beneficiaryMinus}`)}
+  END IF;
+  IF TG_OP <> 'INSERT' THEN
+    -- keys left with neither a beneficiary nor a successful remittance
+    DELETE FROM beneficiary_activity x USING (SELECT DISTINCT app_user_id, bank_code, account_number FROM old_rows) o
+     WHERE x.app_user_id = o.app_user_id AND x.bank_code = o.bank_code AND x.account_number = o.account_number
+       AND x.beneficiaries = 0 AND x.last_success IS NULL;
+  END IF;
+  RETURN NULL;
+END
+$$;
+${triggersOf('beneficiaries', 'beneficiary_counts_maintain', '')}
+
+SELECT transaction_activity_rebuild();
+ANALYZE app_user_activity, beneficiary_activity;
+`,
+  },
+  {
+    id: 64,
+    name: 'performance: activity per UTC day (Active Users and Active Beneficiaries from ~30 day rows, however bloated the activity tables)',
+    sql: `
+CREATE TABLE app_user_activity_days (
+  day integer PRIMARY KEY,
+  users bigint NOT NULL DEFAULT 0
+);
+COMMENT ON TABLE app_user_activity_days IS
+  'app_user_activity per UTC day of last_time (day = floor(epoch / 86400)): the number of app users; kept by the triggers of migration 64.';
+CREATE TABLE beneficiary_activity_days (
+  day integer PRIMARY KEY,
+  beneficiaries bigint NOT NULL DEFAULT 0
+);
+COMMENT ON TABLE beneficiary_activity_days IS
+  'beneficiary_activity per UTC day of last_success (day = floor(epoch / 86400)): the sum of beneficiaries; kept by the triggers of migration 64.';
+
+INSERT INTO app_user_activity_days (day, users)
+SELECT ${utcDay('last_time')}, count(*) FROM app_user_activity GROUP BY 1;
+INSERT INTO beneficiary_activity_days (day, beneficiaries)
+SELECT ${utcDay('last_success')}, sum(beneficiaries) FROM beneficiary_activity WHERE last_success IS NOT NULL GROUP BY 1;
+
+CREATE FUNCTION app_user_activity_days_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM app_user_activity_days;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN${activityDays('app_user_activity_days', 'users', userDaysPlus)}
+  ELSIF TG_OP = 'DELETE' THEN${activityDays('app_user_activity_days', 'users', userDaysMinus)}
+  ELSE${activityDays('app_user_activity_days', 'users', `${userDaysPlus} UNION ALL ${userDaysMinus}`)}
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION beneficiary_activity_days_maintain() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM beneficiary_activity_days;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN${activityDays('beneficiary_activity_days', 'beneficiaries', beneficiaryDaysPlus)}
+  ELSIF TG_OP = 'DELETE' THEN${activityDays('beneficiary_activity_days', 'beneficiaries', beneficiaryDaysMinus)}
+  ELSE${activityDays('beneficiary_activity_days', 'beneficiaries', `${beneficiaryDaysPlus} UNION ALL ${beneficiaryDaysMinus}`)}
+  END IF;
+  RETURN NULL;
+END
+$$;
+${triggersOf('app_user_activity', 'app_user_activity_days_maintain', '')}
+${triggersOf('beneficiary_activity', 'beneficiary_activity_days_maintain', '')}
 `,
   },
 ];
