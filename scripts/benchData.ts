@@ -60,7 +60,8 @@ export async function openBenchDb(count: number, reseed = process.argv.includes(
 async function vacuum(db: Db): Promise<void> {
   await db.exec(
     `VACUUM (ANALYZE) ceft_transactions, bill_transactions, echannelling_transactions, thyaga_transactions, insurance_transactions,
-       insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_users, beneficiaries`,
+       insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_users, beneficiaries,
+       app_user_activity, beneficiary_activity`,
   );
 }
 

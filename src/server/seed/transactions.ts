@@ -741,7 +741,7 @@ export async function replaceTransactions(db: Db, options: TransactionSeedOption
     await clearTransactions(tx);
     return seedTransactions(tx, options);
   });
-  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers`);
+  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_user_activity, beneficiary_activity`);
   return summary;
 }
 
