@@ -13,8 +13,21 @@ import { Button } from '../ui/primitives';
 
 const features = tableFeatures({ rowSortingFeature });
 
-/** From this many rows on, every sortable column is ranked in idle time after the rows arrive. */
+/** From this many rows on, every sortable column is ranked in the background after the rows arrive. */
 const PRERANK_FROM_ROWS = 5_000;
+/** The longest a background ranking task runs before it lets the page handle input and paint. */
+const BACKGROUND_SLICE_MS = 8;
+
+/**
+ * Runs `fn` in a task of its own at background priority (scheduler.postTask: input and rendering go
+ * first), else when the browser is idle, else after a timer.
+ */
+function background(fn: () => void): void {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (cb: () => void, o: { priority: string }) => Promise<unknown> } }).scheduler;
+  if (typeof scheduler?.postTask === 'function') void scheduler.postTask(fn, { priority: 'background' }).catch(() => {});
+  else if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn());
+  else setTimeout(fn, 0);
+}
 
 export interface DataTableProps<Row extends object> {
   columns: readonly Column<Row>[];
@@ -32,19 +45,42 @@ export interface DataTableProps<Row extends object> {
 /**
  * The dense ranks of one column: rows with equal keys share a rank, and ranks follow the keys' order
  * (numbers as numbers, anything else as text). Keys are computed once per row; only the distinct keys
- * are sorted (natively: a Float64Array, or strings without a comparator), so a column of 100,000 rows
- * ranks in tens of milliseconds, and every later sort on it is a counting sort of the ranks.
+ * are sorted (natively: a Float64Array, or strings with `<`), so a column of 100,000 rows ranks in tens
+ * of milliseconds, and every later sort on it is a counting sort of the ranks.
  * `sortValue` turns a cell's value into the value sorted on (e.g. a list into its length).
  */
 export function sortRanks<Row>(rows: readonly Row[], key: string, kind: string | undefined, sortValue?: (value: unknown) => unknown): Uint32Array {
+  return runSteps(rankSteps(rows, key, kind, sortValue, Infinity));
+}
+
+/** Runs a ranking to its end at once. */
+function runSteps(steps: Generator<void, Uint32Array>): Uint32Array {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Rows (or keys) per step of a ranking done in the background: about a millisecond of work. */
+const RANK_SLICE = 4096;
+
+/**
+ * sortRanks in steps: it yields after every `slice` rows of each pass (and of each merge pass of the
+ * distinct texts), so that a ranking done in the background never holds the page for long.
+ */
+export function* rankSteps<Row>(rows: readonly Row[], key: string, kind: string | undefined, sortValue?: (value: unknown) => unknown, slice = RANK_SLICE): Generator<void, Uint32Array> {
   const n = rows.length;
   const keys = new Array<number | string>(n);
   let numeric = true;
-  for (let i = 0; i < n; i++) {
-    const v = (rows[i] as Record<string, unknown>)[key];
-    const k = sortKeyOf(sortValue ? sortValue(v) : v, kind);
-    keys[i] = typeof k === 'number' && Number.isNaN(k) ? -Infinity : k;
-    if (typeof k !== 'number') numeric = false;
+  for (let s = 0; s < n; s += slice) {
+    const e = Math.min(n, s + slice);
+    for (let i = s; i < e; i++) {
+      const v = (rows[i] as Record<string, unknown>)[key];
+      const k = sortKeyOf(sortValue ? sortValue(v) : v, kind);
+      keys[i] = typeof k === 'number' && Number.isNaN(k) ? -Infinity : k;
+      if (typeof k !== 'number') numeric = false;
+    }
+    if (e < n) yield;
   }
   const ranks = new Uint32Array(n);
   if (numeric) {
@@ -52,33 +88,83 @@ export function sortRanks<Row>(rows: readonly Row[], key: string, kind: string |
     let u = 0;
     for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i];
     const distinct = sorted.subarray(0, u);
-    for (let i = 0; i < n; i++) {
-      const k = keys[i] as number;
-      let lo = 0;
-      let hi = u - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (distinct[mid] < k) lo = mid + 1;
-        else hi = mid;
+    yield;
+    for (let s = 0; s < n; s += slice) {
+      const e = Math.min(n, s + slice);
+      for (let i = s; i < e; i++) {
+        const k = keys[i] as number;
+        let lo = 0;
+        let hi = u - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (distinct[mid] < k) lo = mid + 1;
+          else hi = mid;
+        }
+        ranks[i] = lo;
       }
-      ranks[i] = lo;
+      if (e < n) yield;
     }
     return ranks;
   }
   const index = new Map<string, number>();
-  const distinct: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const k = String(keys[i]);
-    keys[i] = k;
-    if (!index.has(k)) {
-      index.set(k, 0);
-      distinct.push(k);
+  let distinct: string[] = [];
+  for (let s = 0; s < n; s += slice) {
+    const e = Math.min(n, s + slice);
+    for (let i = s; i < e; i++) {
+      const k = String(keys[i]);
+      keys[i] = k;
+      if (!index.has(k)) {
+        index.set(k, 0);
+        distinct.push(k);
+      }
     }
+    if (e < n) yield;
   }
-  distinct.sort(); // code-unit order, as < compares strings
+  distinct = yield* sortTexts(distinct, slice); // code-unit order, as < compares strings
   for (let r = 0; r < distinct.length; r++) index.set(distinct[r], r);
-  for (let i = 0; i < n; i++) ranks[i] = index.get(keys[i] as string)!;
+  yield;
+  for (let s = 0; s < n; s += slice) {
+    const e = Math.min(n, s + slice);
+    for (let i = s; i < e; i++) ranks[i] = index.get(keys[i] as string)!;
+    if (e < n) yield;
+  }
   return ranks;
+}
+
+/**
+ * Distinct texts in code-unit order (what a default sort() gives), in steps: runs of `slice` sorted
+ * natively, then merged pairwise, yielding after about `slice` texts merged.
+ */
+function* sortTexts(texts: string[], slice: number): Generator<void, string[]> {
+  const n = texts.length;
+  if (n <= slice) return texts.sort();
+  let from = texts;
+  for (let s = 0; s < n; s += slice) {
+    const run = from.slice(s, Math.min(n, s + slice)).sort();
+    for (let i = 0; i < run.length; i++) from[s + i] = run[i];
+    yield;
+  }
+  let to = new Array<string>(n);
+  for (let width = slice; width < n; width *= 2) {
+    let done = 0;
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) to[k++] = from[j] < from[i] ? from[j++] : from[i++];
+      while (i < mid) to[k++] = from[i++];
+      while (j < hi) to[k++] = from[j++];
+      done += hi - lo;
+      if (done >= slice) {
+        done = 0;
+        yield;
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 /** Row indexes in rank order (a stable counting sort: equal keys keep the rows' order in both directions). */
@@ -118,39 +204,57 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
   // each column's ranks are computed once per set of rows, on its first sort; the row objects are never moved
   const ranksByColumn = useMemo(() => new Map<string, Uint32Array>(), [rows]);
   const ordersBySort = useMemo(() => new Map<string, Uint32Array>(), [rows]);
-  // on a large set, the other sortable columns are ranked while the browser is idle, one per idle
-  // period, so that the first click on any of them only orders the index array
+  // rankings under way in the background (a click on such a column finishes its ranking at once)
+  const rankingByColumn = useMemo(() => new Map<string, Generator<void, Uint32Array>>(), [rows]);
+  // on a large set, the other sortable columns are ranked in the background, a few milliseconds of
+  // work per task, so that the first click on any of them only orders the index array, and no click
+  // waits behind a long ranking task
   useEffect(() => {
     if (rows.length < PRERANK_FROM_ROWS) return;
     const pending = columns.filter((c) => c.sortable !== false && !ranksByColumn.has(c.key));
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (fn: () => void) => setTimeout(fn, 50) as unknown as number;
-    const cancel = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : (id: number) => clearTimeout(id);
-    let handle = 0;
-    const next = () => {
-      const c = pending.shift();
-      if (!c) return;
-      if (!ranksByColumn.has(c.key)) {
-        const { kind, sortValue } = sortingOf(c);
-        ranksByColumn.set(c.key, sortRanks(rows, c.key, kind, sortValue));
-      }
-      handle = idle(next);
+    let stopped = false;
+    let current: { key: string; steps: Generator<void, Uint32Array> } | null = null;
+    const work = () => {
+      if (stopped) return;
+      const until = performance.now() + BACKGROUND_SLICE_MS;
+      do {
+        if (current && ranksByColumn.has(current.key)) current = null; // finished by a click meanwhile
+        if (!current) {
+          const c = pending.shift();
+          if (!c) return;
+          if (ranksByColumn.has(c.key)) continue;
+          const { kind, sortValue } = sortingOf(c);
+          current = { key: c.key, steps: rankSteps(rows, c.key, kind, sortValue) };
+          rankingByColumn.set(c.key, current.steps);
+        }
+        const r = current.steps.next();
+        if (r.done) {
+          ranksByColumn.set(current.key, r.value);
+          rankingByColumn.delete(current.key);
+          current = null;
+        }
+      } while (performance.now() < until);
+      background(work);
     };
-    handle = idle(next);
-    return () => cancel(handle);
-  }, [rows, columns, ranksByColumn]);
+    background(work);
+    return () => {
+      stopped = true;
+    };
+  }, [rows, columns, ranksByColumn, rankingByColumn]);
   const order = useMemo(() => {
     if (!sort || !sortColumn) return null;
     let ranks = ranksByColumn.get(sort.id);
     if (!ranks) {
       const { kind, sortValue } = sortingOf(sortColumn);
-      ranks = sortRanks(rows, sort.id, kind, sortValue);
+      ranks = runSteps(rankingByColumn.get(sort.id) ?? rankSteps(rows, sort.id, kind, sortValue, Infinity));
       ranksByColumn.set(sort.id, ranks);
+      rankingByColumn.delete(sort.id);
     }
     const key = `${sort.id}:${sort.desc ? 'desc' : 'asc'}`;
     let order = ordersBySort.get(key);
     if (!order) ordersBySort.set(key, (order = orderByRanks(ranks, sort.desc)));
     return order;
-  }, [rows, ranksByColumn, ordersBySort, sort?.id, sort?.desc, sortColumn]);
+  }, [rows, ranksByColumn, ordersBySort, rankingByColumn, sort?.id, sort?.desc, sortColumn]);
   const pageCount = Math.max(1, Math.ceil(rows.length / pageSize));
   const current = Math.min(page, pageCount - 1);
   const pageRows = useMemo(() => {
@@ -167,6 +271,9 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       accessorFn: (r: Row) => (r as Record<string, unknown>)[c.key],
       header: c.header,
       enableSorting: c.sortable !== false,
+      // the first click's direction follows the column's kind (numbers high to low first, texts and
+      // dates A to Z), not the values on the page shown, so the second click always sorts the other way
+      sortDescFirst: isNumericKind(sortingOf(c).kind as Parameters<typeof isNumericKind>[0]),
       cell: (info) => {
         if (c.panel) return <PanelCell title={c.header} fields={c.panel as readonly PanelField<unknown>[]} row={info.row.original as Record<string, unknown>} />;
         if (c.kind === 'list') return <ListCell title={c.header} items={info.getValue()} fields={c.itemFields ?? []} />;
