@@ -17,7 +17,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type { BenchRow } from './benchArgs';
 
 export type { BenchRow } from './benchArgs';
@@ -142,6 +142,8 @@ export interface BrowserBenchOptions {
   readonly expectedRows?: number;
   /** Skip the Excel export (goal 2). */
   readonly skipExport?: boolean;
+  /** Skip the sorting, paging and memory part (only the Search, then the export). */
+  readonly skipSort?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -206,6 +208,29 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     const pids = await rendererPids(browser);
     const afterSearch = rendererMemory(pids);
 
+    if (!options.skipSort) rows.push(...(await benchSortPageMemory(page, cdp, pids, afterSearch, heapMb, searchRequest, apiPath, log)));
+
+    // ---- goal 2: a 100,000-row Excel export, long tasks on the main thread ----
+    if (!options.skipExport) rows.push(...(await benchExport(page, browser, shown, heapMb, log)));
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+async function benchSortPageMemory(
+  page: Page,
+  cdp: Awaited<ReturnType<BrowserContext['newCDPSession']>>,
+  pids: number[],
+  afterSearch: { rssMb: number; peakMb: number },
+  heapMb: () => Promise<number>,
+  searchRequest: Request,
+  apiPath: string,
+  log: (l: string) => void,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  {
     // a reader's pause before sorting (the table ranks the other columns in idle time meanwhile)
     await page.waitForTimeout(SORT_PAUSE_MS);
     const afterPause = rendererMemory(pids);
@@ -270,13 +295,6 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       { path: apiPath, body: searchRequest.postData() ?? '{}', auth: (await searchRequest.allHeaders()).authorization ?? '' },
     );
     rows.push(row(1, `for reference: JSON.parse of the whole reply in one task (${(parse.chars / MB).toFixed(1)} MB; the console parses it in batches as it streams)`, Math.round(parse.ms), BASELINE.jsonParseMs, 'ms', '-', null));
-
-
-    // ---- goal 2: a 100,000-row Excel export, long tasks on the main thread ----
-    if (!options.skipExport) rows.push(...(await benchExport(page, browser, shown, heapMb, log)));
-    await context.close();
-  } finally {
-    await browser.close();
   }
   return rows;
 }
@@ -358,10 +376,10 @@ if (process.argv[1] && /bench-browser\.ts$/.test(process.argv[1])) {
   const from = argValue('from');
   const to = argValue('to');
   if (!url || !from || !to) {
-    console.error('usage: tsx scripts/bench-browser.ts --url URL --from yyyy-MM-ddTHH:mm:ss --to yyyy-MM-ddTHH:mm:ss [--json FILE] [--no-export]');
+    console.error('usage: tsx scripts/bench-browser.ts --url URL --from yyyy-MM-ddTHH:mm:ss --to yyyy-MM-ddTHH:mm:ss [--json FILE] [--no-export] [--no-sort]');
     process.exit(2);
   }
-  benchBrowser({ url, from, to, skipExport: process.argv.includes('--no-export'), log: (l) => console.log(l) })
+  benchBrowser({ url, from, to, skipExport: process.argv.includes('--no-export'), skipSort: process.argv.includes('--no-sort'), log: (l) => console.log(l) })
     .then((rows) => {
       const json = argValue('json');
       if (json) writeFileSync(json, JSON.stringify(rows, null, 2));
