@@ -9,8 +9,8 @@ function referenceRanks(rows: Record<string, unknown>[], key: string, kind: stri
     return typeof k === 'number' && Number.isNaN(k) ? -Infinity : k;
   });
   const numeric = keys.every((k) => typeof k === 'number');
-  const norm = numeric ? keys : keys.map(String);
-  const distinct = [...new Set(norm)].sort(numeric ? (a, b) => (a as number) - (b as number) : undefined);
+  const norm: (number | string)[] = numeric ? keys : keys.map(String);
+  const distinct = [...new Set<number | string>(norm)].sort(numeric ? (a, b) => (a as number) - (b as number) : undefined);
   const at = new Map(distinct.map((k, i) => [k, i]));
   return norm.map((k) => at.get(k)!);
 }
