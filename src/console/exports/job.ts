@@ -8,7 +8,7 @@
  */
 import type { ExportField } from '@/api/contract';
 import { exportFileName, formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from './format';
-import { XlsxWriter } from './xlsx';
+import { XlsxWriter, type XlsxWriterOptions } from './xlsx';
 
 export type ExportKind = 'xlsx' | 'pdf';
 
@@ -46,10 +46,10 @@ export class ExportJob {
   private received = 0;
   private lastPercent = -1;
 
-  constructor(spec: ExportJobSpec, onProgress: (percent: number) => void = () => {}) {
+  constructor(spec: ExportJobSpec, onProgress: (percent: number) => void = () => {}, xlsxOptions: XlsxWriterOptions = {}) {
     this.spec = spec;
     this.onProgress = onProgress;
-    this.xlsx = spec.kind === 'xlsx' ? new XlsxWriter(spec.fields, spec.ctx) : null;
+    this.xlsx = spec.kind === 'xlsx' ? new XlsxWriter(spec.fields, spec.ctx, xlsxOptions) : null;
     this.report(0);
   }
 

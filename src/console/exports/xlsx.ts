@@ -39,7 +39,7 @@ type Bytes = Uint8Array<ArrayBuffer>;
  * Node's) CompressionStream('gzip'), about three times faster than fflate: its gzip wrapper comes off
  * and its trailer holds the CRC. fflate (and a CRC-32 in JavaScript) is the fallback where it is missing.
  */
-interface Deflater {
+export interface Deflater {
   push(bytes: Bytes): void;
   /** Resolves when the compressor has room for more (back-pressure); at once for fflate. */
   ready(): Promise<void>;
@@ -111,7 +111,7 @@ function trimChunks(chunks: readonly Bytes[], skip: number, drop: number): Bytes
   return out;
 }
 
-function nativeDeflater(): Deflater {
+export function nativeDeflater(): Deflater {
   const stream = new CompressionStream('gzip');
   const writer = stream.writable.getWriter();
   const out: Bytes[] = [];
@@ -234,6 +234,11 @@ export interface XlsxWriterOptions {
   deflate?: 'auto' | 'native' | 'fflate';
   /** fflate's level (1 fastest … 9 smallest); 3 by default. The native stream uses zlib's default. */
   level?: DeflateLevel;
+  /**
+   * Makes the sheet's compressor, in place of `deflate`'s (the export worker's hands the blocks to a
+   * compressing worker of its own, so that writing and compressing run on two threads).
+   */
+  deflater?: () => Deflater;
 }
 
 /**
@@ -268,7 +273,7 @@ export class XlsxWriter {
     this.maxNumber = fields.map(() => -Infinity);
     const mode = options.deflate ?? 'auto';
     const native = mode === 'native' || (mode === 'auto' && hasNativeGzip());
-    this.deflater = native ? nativeDeflater() : fflateDeflater(options.level ?? 3);
+    this.deflater = options.deflater ? options.deflater() : native ? nativeDeflater() : fflateDeflater(options.level ?? 3);
   }
 
   /** Resolves when the compressor has caught up enough to take more rows. */
@@ -389,7 +394,7 @@ export class XlsxWriter {
     this.at = at;
   }
 
-  /** Hands the block's bytes to the compressor; the next block starts in a fresh buffer. */
+  /** Hands the block's bytes to the compressor (which may keep or transfer them); the next block starts in a fresh buffer. */
   private pushBytes(): void {
     if (this.at === 0) return;
     const bytes = this.buf.subarray(0, this.at);
