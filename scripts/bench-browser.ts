@@ -93,6 +93,7 @@ async function rendererPids(browser: Browser): Promise<number[]> {
 /** What tells that a click has taken effect (checked in the page on every frame). */
 type Change =
   | { kind: 'rowsAtLeast'; rows: number } // the pager's "of N" reaches N
+  | { kind: 'firstPage'; rows: number } // rows shown: the first page while the others arrive, or "of N" reaching N
   | { kind: 'pagerChanged'; was: string } // the pager's "a–b of N" line changed
   | { kind: 'sortChanged'; index: number; was: string }; // aria-sort of the n-th sortable header changed
 
@@ -106,11 +107,13 @@ async function clickAndTime(page: Page, selector: string, index: number, change:
         const pagerText = () => (document.querySelector(pager)?.textContent ?? '').trim();
         const isDone = () => {
           if (change.kind === 'rowsAtLeast') return Number(/of\s+(\d+)/.exec(pagerText())?.[1] ?? 0) >= change.rows;
+          if (change.kind === 'firstPage') return /loading the other rows/.test(pagerText()) || Number(/of\s+(\d+)/.exec(pagerText())?.[1] ?? 0) >= change.rows;
           if (change.kind === 'pagerChanged') return pagerText() !== change.was;
           const s = document.querySelectorAll(headers)[change.index]?.closest('th')?.getAttribute('aria-sort') ?? '';
           return s !== change.was;
         };
         const t0 = performance.now();
+        (window as unknown as { __clickT0: number }).__clickT0 = t0;
         button.click();
         const afterPaint = () => {
           const { port1, port2 } = new MessageChannel();
@@ -186,7 +189,22 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     const request = page.waitForRequest((r) => r.url().includes('/api/') && (r.postData() ?? '').includes('99999999'));
     request.catch(() => {}); // awaited below; a failed click must not leave it unhandled
     const searchStarted = await page.evaluate(() => performance.now());
-    const searchMs = await clickAndTime(page, 'form button[type="submit"]', 0, { kind: 'rowsAtLeast', rows: 10_000 });
+    const searchMs = await clickAndTime(page, 'form button[type="submit"]', 0, { kind: 'firstPage', rows: 10_000 });
+    // the other rows stream in behind the first page: from the same click until the pager counts them all
+    const allRowsMs = await page.evaluate(
+      ({ pager, rows }) =>
+        new Promise<number>((resolve, reject) => {
+          const t0 = (window as unknown as { __clickT0: number }).__clickT0;
+          const poll = () => {
+            const n = Number(/of\s+(\d+)/.exec(document.querySelector(pager)?.textContent ?? '')?.[1] ?? 0);
+            if (n >= rows) resolve(performance.now() - t0);
+            else if (performance.now() - t0 > 120_000) reject(new Error('the rows did not arrive in 120 s'));
+            else requestAnimationFrame(poll);
+          };
+          poll();
+        }),
+      { pager: PAGER, rows: 10_000 },
+    );
     const searchRequest = await request;
     const shown = Number(/of\s+(\d+)/.exec(await pagerText(page))?.[1] ?? 0);
     const searchTasks = await longTasksSince(page, searchStarted);
@@ -196,9 +214,10 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       const e = performance.getEntriesByType('resource').filter((r) => r.name.endsWith(path)).pop() as PerformanceResourceTiming | undefined;
       return e ? { ms: e.responseEnd - e.startTime, transfer: e.transferSize, decoded: e.decodedBodySize } : null;
     }, apiPath);
-    log(`  ${shown} rows, first page in ${Math.round(searchMs)} ms`);
+    log(`  ${shown} rows, first page in ${Math.round(searchMs)} ms, every row in ${Math.round(allRowsMs)} ms`);
     const rowsNote = options.expectedRows ? ` (${shown.toLocaleString('en-US')} rows shown, ${options.expectedRows.toLocaleString('en-US')} in range)` : ` (${shown.toLocaleString('en-US')} rows)`;
     rows.push(row(1, `Search → first page painted, fetch count All${rowsNote}`, Math.round(searchMs), null, 'ms', '< 3000', searchMs < 3000 && shown >= 90_000 && (!options.expectedRows || shown === options.expectedRows)));
+    rows.push(row(1, 'Search → every row in (sorting and paging ready; the first page is shown meanwhile)', Math.round(allRowsMs), null, 'ms', '-', null));
     if (wire) {
       rows.push(row(1, 'of which the list call (server + network, in the browser)', Math.round(wire.ms), null, 'ms', '-', null));
       rows.push(row(1, 'reply size as sent (compressed) / JSON', `${(wire.transfer / MB).toFixed(1)} / ${(wire.decoded / MB).toFixed(1)}`, BASELINE.jsonMb, 'MB', '-', null));
