@@ -274,15 +274,26 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
       // the first click's direction follows the column's kind (numbers high to low first, texts and
       // dates A to Z), not the values on the page shown, so the second click always sorts the other way
       sortDescFirst: isNumericKind(sortingOf(c).kind as Parameters<typeof isNumericKind>[0]),
-      cell: (info) => {
-        if (c.panel) return <PanelCell title={c.header} fields={c.panel as readonly PanelField<unknown>[]} row={info.row.original as Record<string, unknown>} />;
-        if (c.kind === 'list') return <ListCell title={c.header} items={info.getValue()} fields={c.itemFields ?? []} />;
-        const v = info.getValue();
+    }));
+    if (actions) cols.push({ id: '__actions', header: 'Action', enableSorting: false });
+    return cols;
+  }, [columns, actions]);
+
+  // The body is drawn straight from the page's rows (TanStack keeps the header and sorting model): one
+  // renderer and class per column, made once, instead of a row and cell model rebuilt on every sort.
+  const bodyColumns = useMemo(() => {
+    const cols: { key: string; className: string; render: (row: Row) => ReactNode }[] = columns.map((c) => ({
+      key: c.key,
+      className: `whitespace-nowrap px-3 py-1.5 align-top ${isNumericKind(c.kind) ? 'text-right' : ''}`,
+      render: (row: Row): ReactNode => {
+        const v = (row as Record<string, unknown>)[c.key];
+        if (c.panel) return <PanelCell title={c.header} fields={c.panel as readonly PanelField<unknown>[]} row={row as Record<string, unknown>} />;
+        if (c.kind === 'list') return <ListCell title={c.header} items={v} fields={c.itemFields ?? []} />;
         if (c.zeroAsDash && Number(v) === 0) return '-';
         return renderCell(c.kind, v);
       },
     }));
-    if (actions) cols.push({ id: '__actions', header: 'Action', enableSorting: false, cell: (info) => actions(info.row.original) });
+    if (actions) cols.push({ key: '__actions', className: 'whitespace-nowrap px-3 py-1.5 align-top ', render: (row: Row) => actions(row) });
     return cols;
   }, [columns, actions]);
 
@@ -345,11 +356,12 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
                 </td>
               </tr>
             ) : (
-              table.getRowModel().rows.map((row) => (
-                <tr key={row.id} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={`whitespace-nowrap px-3 py-1.5 align-top ${isNumericKind(kindOf(cell.column.id)) ? 'text-right' : ''}`}>
-                      <table.FlexRender cell={cell} />
+              // keyed by position, as TanStack's rows were: a new order patches the rows in place
+              pageRows.map((row, i) => (
+                <tr key={i} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
+                  {bodyColumns.map((c) => (
+                    <td key={c.key} className={c.className}>
+                      {c.render(row)}
                     </td>
                   ))}
                 </tr>
