@@ -199,15 +199,18 @@ function replyTailColumns(spec: KindSpec, f: ResolvedFilters, o: ListReplyOption
        ${countryKnown} AS country_known`;
 }
 
+/** The first page's rows as JSON text joined by commas, in id order, from `rows(limit)` (columns `id`, `j`); '' when the call has none. */
+function firstPageColumn(o: ListReplyOptions, ps: Params, rows: (limit: string) => string): string {
+  if (o.firstPage <= 0) return `''`;
+  return `(SELECT coalesce(string_agg(j, ',' ORDER BY id), '') FROM (${rows(ps.p(o.firstPage))}) f)`;
+}
+
 /** The one statement of a list call; see the file comment. */
 export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   const limit = ps.p(f.fetchCount);
-  const firstPage =
-    o.firstPage > 0
-      ? `(SELECT coalesce(string_agg(j, ',' ORDER BY id), '') FROM (SELECT j, id FROM r ORDER BY id LIMIT ${ps.p(o.firstPage)}) f)`
-      : `''`;
+  const firstPage = firstPageColumn(o, ps, (limit) => `SELECT j, id FROM r ORDER BY id LIMIT ${limit}`);
   return {
     sql: `WITH r AS MATERIALIZED (
   SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j
@@ -232,12 +235,11 @@ export function listHeadSql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOpti
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   const limit = ps.p(f.fetchCount);
-  const firstPage =
-    o.firstPage > 0
-      ? `(SELECT coalesce(string_agg(j, ',' ORDER BY id), '') FROM (
-           SELECT t.id, ${rowJson(o.keys)} AS j FROM ${spec.table} t ${joinsOf(o.keys)}
-            WHERE t.id IN (SELECT id FROM c ORDER BY id LIMIT ${ps.p(o.firstPage)})) f)`
-      : `''`;
+  const firstPage = firstPageColumn(
+    o,
+    ps,
+    (limit) => `SELECT t.id, ${rowJson(o.keys)} AS j FROM ${spec.table} t ${joinsOf(o.keys)} WHERE t.id IN (SELECT id FROM c ORDER BY id LIMIT ${limit})`,
+  );
   return {
     sql: `WITH c AS MATERIALIZED (
   SELECT t.id, t.status, t.${o.amountColumn} AS amount FROM ${spec.table} t WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
