@@ -82,7 +82,15 @@ describe('tokens', () => {
       expired: await issueToken(subject, server.secret, new Date(Date.now() - 3600_000), 1800),
     };
     // the same subject signed properly is accepted, so each refusal is about the token itself
-    expect((await server.call('user/list', {}, await issueToken(subject, server.secret, new Date(), 600))).statusCode).toBe(200);
+    const good = await issueToken(subject, server.secret, new Date(), 600);
+    expect((await server.call('user/list', {}, good)).statusCode).toBe(200);
+    // the accepted token with its signature altered, or its claims altered under the same signature
+    const [header, claims, signature] = good.split('.');
+    const flipped = signature[0] === 'A' ? 'B' : 'A';
+    Object.assign(tokens, {
+      resigned: `${header}.${claims}.${flipped}${signature.slice(1)}`,
+      reclaimed: `${header}.${b64({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), sv: 1 })}.${signature}`,
+    });
     expect(await server.call('user/list', {})).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
     for (const [kind, token] of Object.entries(tokens)) {
       expect(await server.call('user/list', {}, token), kind).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
@@ -91,8 +99,10 @@ describe('tokens', () => {
     expect(res.status).toBe(401);
   });
 
-  it('expires a token after its lifetime on the server clock', async () => {
+  it('expires a token after its lifetime on the server clock, also one already accepted', async () => {
     const token = await server.login('maker');
+    // accepted once (its signature then known good), and refused again once it has expired
+    expect((await server.call('user/list', {}, token)).statusCode).toBe(200);
     server.advanceClock(30 * 60 * 1000 + 1000);
     try {
       expect((await server.call('user/list', {}, token)).statusCode).toBe(401);

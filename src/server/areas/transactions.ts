@@ -26,7 +26,6 @@ import {
   thyagaRow,
   type ListFilters,
 } from '../../api/transactions';
-import type { ExportField } from '../../api/contract';
 import { exportFieldsOf } from '../../console/exportFields';
 import type { AnyListScreen } from '../../console/definitions';
 import { SUCCESS, type TransactionKind } from '../../domain/transactionStatus';
@@ -65,7 +64,8 @@ export interface ListResult {
   readonly release: () => Promise<void>;
   /** The first page's JSON objects joined by commas. */
   readonly firstPage: string;
-  readonly fields: ExportField[];
+  /** The export fields, a JSON array. */
+  readonly fields: string;
   /** The country options, a JSON array. */
   readonly countries: string;
   readonly totalAmount: number;
@@ -82,6 +82,14 @@ export const STREAM_ABOVE_ROWS = 5_000;
 const STREAM_BATCH_ROWS = 2_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+const fieldsJson = new WeakMap<AnyListScreen, string>();
+/** A screen's export fields as JSON, made once (the screen definitions do not change). */
+function fieldsJsonOf(screen: AnyListScreen): string {
+  let json = fieldsJson.get(screen);
+  if (json === undefined) fieldsJson.set(screen, (json = JSON.stringify(exportFieldsOf(screen))));
+  return json;
+}
 
 /**
  * Runs a list (transactionsQuery.ts): one statement giving the rows and the first page as JSON text,
@@ -100,7 +108,7 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPa
     if (!r.country_known) throw unknownCountry(filters.country);
     return {
       firstPage: r.first_page,
-      fields: exportFieldsOf(spec.screen),
+      fields: fieldsJsonOf(spec.screen),
       countries: r.countries,
       totalAmount: round2(Number(r.total)),
       filteredTotalAmount: round2(Number(r.filtered_total)),
@@ -138,7 +146,7 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPa
 function listData(r: ListResult, withFirstPage: boolean, totalsInside: boolean): PreparedJson {
   let head = '{';
   if (withFirstPage) head += `"transactions":[${r.firstPage}],`;
-  head += `"fields":${JSON.stringify(r.fields)},"countries":${r.countries}`;
+  head += `"fields":${r.fields},"countries":${r.countries}`;
   if (totalsInside) head += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
   head += ',"filteredList":[';
   if (typeof r.rows === 'string') return PreparedJson.of(`${head}${r.rows}]}`);

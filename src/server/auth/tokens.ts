@@ -34,8 +34,32 @@ export async function issueToken(subject: TokenSubject, secret: Uint8Array, now:
     .sign(secret);
 }
 
-/** The claims of a well-signed, unexpired token; undefined for anything else. */
+/** A verified token's claims and its expiry (seconds since the epoch). */
+interface Verified {
+  readonly claims: TokenClaims;
+  readonly exp: number;
+}
+
+/** Tokens whose signature has been verified, per secret; the oldest are dropped beyond this many. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+const verifiedBySecret = new WeakMap<Uint8Array, Map<string, Verified>>();
+
+/**
+ * The claims of a well-signed, unexpired token; undefined for anything else. A token's signature is
+ * checked once per secret (jose's verification costs ~0.2 ms and a thread-pool round trip, on every
+ * call of a signed-in user); its expiry is checked on every call. Whether the account may still act
+ * (active, same session version) is the caller's check, on every call (src/server/auth/authenticate.ts).
+ */
 export async function readToken(token: string, secret: Uint8Array, now: Date): Promise<TokenClaims | undefined> {
+  let verified = verifiedBySecret.get(secret);
+  if (!verified) verifiedBySecret.set(secret, (verified = new Map()));
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const known = verified.get(token);
+  if (known) {
+    if (nowSeconds < known.exp) return known.claims;
+    verified.delete(token);
+    return undefined;
+  }
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: now });
     const userId = Number(payload.sub);
@@ -43,7 +67,10 @@ export async function readToken(token: string, secret: Uint8Array, now: Date): P
     if (!Number.isInteger(userId) || userId <= 0 || typeof sessionVersion !== 'number' || typeof payload.exp !== 'number') {
       return undefined;
     }
-    return { userId, sessionVersion };
+    const claims = { userId, sessionVersion };
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+    verified.set(token, { claims, exp: payload.exp });
+    return claims;
   } catch {
     return undefined;
   }
