@@ -70,8 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
+    done(null, payload);
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {

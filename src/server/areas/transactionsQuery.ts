@@ -154,10 +154,17 @@ function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amoun
   return `SELECT coalesce(sum(t.${amountColumn}), 0) FROM ${spec.table} t WHERE ${where} AND t.status = ${ps.p(status)}`;
 }
 
-/** The JSON of one row, compact, in the row schema's key order: a row of exactly those columns as JSON. */
+const rowJsonOf = new Map<string, string>();
+
+/** The JSON of one row, compact, in the row schema's key order: a row of exactly those columns as JSON (made once per key list). */
 function rowJson(keys: readonly string[]): string {
-  const value = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
-  return `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${value(k)} AS ${k}`).join(', ')}) x)`;
+  const id = keys.join(',');
+  let sql = rowJsonOf.get(id);
+  if (sql === undefined) {
+    const value = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
+    rowJsonOf.set(id, (sql = `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${value(k)} AS ${k}`).join(', ')}) x)`));
+  }
+  return sql;
 }
 
 export interface ListReplyOptions {
