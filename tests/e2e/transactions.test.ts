@@ -122,6 +122,28 @@ describe('send money as maker', () => {
     await context.close();
   });
 
+  it('keeps the sort the user chose through a search whose rows stream in', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'maker');
+    await page.goto('/transaction/ceft');
+    await expect.poll(() => table(page).locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const idHeader = table(page).locator('thead th').filter({ hasText: /^ID/ });
+    // ID starts sorted A→Z; its header cycles through the sorts
+    for (let i = 0; i < 3 && (await idHeader.getAttribute('aria-sort')) !== 'descending'; i++) await idHeader.getByRole('button').click();
+    expect(await idHeader.getAttribute('aria-sort')).toBe('descending');
+    // fetch count All over a year: the reply streams, its first page (under the default sort) shows first
+    const to = new Date();
+    await filterRange(page, new Date(to.getTime() - 365 * 86_400_000), to);
+    await search(page);
+    await expect.poll(() => idHeader.getAttribute('aria-sort')).toBe('descending');
+    const ids = (await columnTexts(page, 'ID')).map(Number);
+    expect(ids.length).toBe(50);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const total = Number((await page.getByRole('navigation', { name: 'Pagination' }).innerText()).match(/of (\d+)/)![1]);
+    expect(total).toBeGreaterThan(5000);
+    await context.close();
+  });
+
   it('holds a transaction after the Warning! dialog, and the list reloads', async () => {
     // find a transaction the maker may hold, through the API
     const token = (await api('auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;

@@ -34,6 +34,10 @@ export interface DataTableProps<Row extends object> {
   rows: readonly Row[];
   pageSize: number;
   defaultSort?: { key: string; desc: boolean };
+  /** The sort a new table starts with (the user's last one, kept by the caller); the default sort when unset. */
+  initialSort?: { key: string; desc: boolean };
+  /** Told each sort the user chooses, so that a table made anew (a new search) can start with it. */
+  onSortChange?: (sort: { key: string; desc: boolean }) => void;
   /** The Action column, when the screen has row actions. */
   actions?: (row: Row) => ReactNode;
   emptyMessage?: string;
@@ -195,8 +199,22 @@ export function sortingOf<Row>(c: Column<Row>): { kind: string | undefined; sort
   return { kind: c.kind };
 }
 
-export function DataTable<Row extends object>({ columns, rows, pageSize, defaultSort = { key: 'id', desc: false }, actions, emptyMessage = 'No records found.', caption, loadingMore = false }: DataTableProps<Row>) {
-  const [sorting, setSorting] = useState<SortingState>([{ id: defaultSort.key, desc: defaultSort.desc }]);
+export function DataTable<Row extends object>({
+  columns,
+  rows,
+  pageSize,
+  defaultSort = { key: 'id', desc: false },
+  initialSort,
+  onSortChange,
+  actions,
+  emptyMessage = 'No records found.',
+  caption,
+  loadingMore = false,
+}: DataTableProps<Row>) {
+  const [sorting, setSorting] = useState<SortingState>(() => {
+    const start = initialSort && columns.some((c) => c.key === initialSort.key && c.sortable !== false) ? initialSort : defaultSort;
+    return [{ id: start.key, desc: start.desc }];
+  });
   const [page, setPage] = useState(0);
   const sort = sorting[0];
   const sortColumn = columns.find((c) => c.key === sort?.id);
@@ -304,8 +322,10 @@ export function DataTable<Row extends object>({ columns, rows, pageSize, default
     manualSorting: true,
     state: { sorting },
     onSortingChange: (updater) => {
-      setSorting((old) => (typeof updater === 'function' ? updater(old) : updater));
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      setSorting(next);
       setPage(0);
+      if (next[0]) onSortChange?.({ key: next[0].id, desc: next[0].desc });
     },
   });
 

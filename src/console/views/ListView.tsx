@@ -88,6 +88,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const queryKey = useMemo(() => ['list', screen.id, tabId ?? '', applied], [screen.id, tabId, applied]);
   // the first page of a large reply, shown while its other rows are still arriving (source.firstPage)
   const [early, setEarly] = useState<{ key: unknown; reply: WholeReply; rows: object[] }>();
+  // the user's last sort of the list, kept across the table made anew after a streamed search
+  const [userSort, setUserSort] = useState<{ key: string; desc: boolean }>();
   const query = useQuery({
     queryKey,
     queryFn: async () => {
@@ -231,9 +233,12 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         <Loader />
       ) : (
         <DataTable
-          // the first page alone under the default sort, then the whole list in a table of its own
+          // the first page alone under the default sort, then the whole list in a table of its own,
+          // which starts with the sort the user last chose
           key={streaming ? 'first-page' : 'rows'}
           loadingMore={!!streaming}
+          initialSort={streaming ? undefined : userSort}
+          onSortChange={setUserSort}
           columns={screen.columns}
           rows={rows}
           pageSize={screen.pageSize ?? 50}
