@@ -73,11 +73,17 @@ export interface ListResult {
 }
 
 /**
- * Lists that may hold more rows than this are streamed: the first page, totals and countries first,
- * then the rows as the database writes them (a 100,000-row list starts arriving at once instead of
- * after seconds). Smaller caps are one statement, one round trip.
+ * Lists of more rows than this are streamed: the first page, totals and countries first, then the
+ * rows as the database writes them (a 100,000-row list starts arriving at once instead of after
+ * seconds). Smaller lists are one statement, one round trip. LIST_STREAM_ABOVE_ROWS sets another
+ * limit (a positive integer; the tests use a small one to stream small lists).
  */
 export const STREAM_ABOVE_ROWS = 5_000;
+
+export function streamAboveRows(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.LIST_STREAM_ABOVE_ROWS);
+  return Number.isInteger(n) && n > 0 ? n : STREAM_ABOVE_ROWS;
+}
 /** Rows per FETCH of a streamed list (about 2.5 MB of JSON). */
 const STREAM_BATCH_ROWS = 2_000;
 
@@ -93,7 +99,7 @@ function fieldsJsonOf(screen: AnyListScreen): string {
 
 /**
  * Runs a list (transactionsQuery.ts): one statement giving the rows and the first page as JSON text,
- * the totals and the countries; or, when the cap allows more than STREAM_ABOVE_ROWS rows, the same
+ * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
 export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPage = FIRST_PAGE): Promise<ListResult> {
@@ -114,11 +120,13 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPa
       filteredTotalAmount: round2(Number(r.filtered_total)),
     };
   };
-  if (filters.fetchCount <= STREAM_ABOVE_ROWS) {
-    const q = listReplySql(kinds[spec.kind], filters, options);
-    const r = (await db.one<ListReplyRow>(q.sql, q.params))!;
-    return { ...rest(r), rows: r.rows, release: async () => {} };
-  }
+  // one statement, for up to streamAbove rows: the whole list when the cap allows no more, or when
+  // the cap allows more (fetch count All) but the filters match no more (most such searches)
+  const streamAbove = streamAboveRows();
+  const q = listReplySql(kinds[spec.kind], filters, options, filters.fetchCount <= streamAbove ? undefined : streamAbove);
+  const whole = (await db.one<ListReplyRow>(q.sql, q.params))!;
+  if (whole.rows !== null) return { ...rest(whole), rows: whole.rows, release: async () => {} };
+  // more rows than that: streamed
   const snapshot = await openReadSnapshot(db);
   try {
     const head = listHeadSql(kinds[spec.kind], filters, options);

@@ -179,8 +179,8 @@ export interface ListReplyOptions {
 
 /** What `listReplySql` returns (one row). */
 export interface ListReplyRow {
-  /** The rows' JSON objects joined by commas (no brackets). */
-  rows: string;
+  /** The rows' JSON objects joined by commas (no brackets); NULL when asked for at most some and there are more. */
+  rows: string | null;
   /** The first page's JSON objects joined by commas (no brackets). */
   first_page: string;
   total: number;
@@ -213,16 +213,18 @@ function firstPageColumn(o: ListReplyOptions, ps: Params, rows: (limit: string) 
 }
 
 /** The one statement of a list call; see the file comment. */
-export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
+export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, most?: number): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
-  const limit = ps.p(f.fetchCount);
+  // with `most`: at most one row more than that is read, and `rows` is NULL when there are more
+  const limit = ps.p(most === undefined ? f.fetchCount : Math.min(f.fetchCount, most + 1));
   const firstPage = firstPageColumn(o, ps, (limit) => `SELECT j, id FROM r ORDER BY id LIMIT ${limit}`);
+  const rows = `(SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r)`;
   return {
     sql: `WITH r AS MATERIALIZED (
   SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j
     FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
-SELECT (SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r) AS rows,
+SELECT ${most === undefined ? rows : `CASE WHEN (SELECT count(*) FROM r) > ${ps.p(most)} THEN NULL ELSE ${rows} END`} AS rows,
        ${firstPage} AS first_page,
        ${replyTailColumns(spec, f, o, ps, 'r')}`,
     params: ps.values,
