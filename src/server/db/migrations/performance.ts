@@ -145,6 +145,46 @@ CREATE TRIGGER ${table}_${fn}_trunc AFTER TRUNCATE ON ${table}
   FOR EACH STATEMENT EXECUTE FUNCTION ${fn}(${arg});`;
 
 /** Recomputes every roll-up from the tables (one scan of each). */
+/**
+ * The end of transaction_activity_maintain (migrations 62 and 63): after a DELETE or UPDATE, the
+ * app users and (send money) beneficiary keys whose rows changed are recomputed.
+ */
+const recomputeChanged = `  IF TG_OP = 'DELETE' THEN
+    SELECT array_agg(DISTINCT app_user_id) INTO users FROM old_rows WHERE app_user_id IS NOT NULL;
+  ELSE
+    SELECT array_agg(DISTINCT u) INTO users FROM (
+      SELECT o.app_user_id AS u FROM old_rows o JOIN new_rows n USING (id)
+       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
+      UNION ALL
+      SELECT n.app_user_id FROM old_rows o JOIN new_rows n USING (id)
+       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
+    ) c WHERE u IS NOT NULL;
+  END IF;
+  IF users IS NOT NULL THEN
+    PERFORM app_user_activity_recompute(users);
+  END IF;
+  IF ceft THEN
+    IF TG_OP = 'DELETE' THEN
+      SELECT json_agg(json_build_object('u', app_user_id, 'b', bank_code, 'a', account_number)) INTO keys
+        FROM old_rows WHERE app_user_id IS NOT NULL AND status = 'SUCCESS';
+    ELSE
+      SELECT json_agg(json_build_object('u', u, 'b', b, 'a', a)) INTO keys FROM (
+        SELECT o.app_user_id AS u, o.bank_code AS b, o.account_number AS a FROM old_rows o JOIN new_rows n USING (id)
+         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
+        UNION ALL
+        SELECT n.app_user_id, n.bank_code, n.account_number FROM old_rows o JOIN new_rows n USING (id)
+         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
+      ) c WHERE u IS NOT NULL;
+    END IF;
+    IF keys IS NOT NULL THEN
+      PERFORM beneficiary_activity_recompute(keys);
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$$;
+`;
+
 const rebuild = `
 CREATE FUNCTION transaction_stats_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -343,41 +383,7 @@ BEGIN
     END IF;
     RETURN NULL;
   END IF;
-  IF TG_OP = 'DELETE' THEN
-    SELECT array_agg(DISTINCT app_user_id) INTO users FROM old_rows WHERE app_user_id IS NOT NULL;
-  ELSE
-    SELECT array_agg(DISTINCT u) INTO users FROM (
-      SELECT o.app_user_id AS u FROM old_rows o JOIN new_rows n USING (id)
-       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
-      UNION ALL
-      SELECT n.app_user_id FROM old_rows o JOIN new_rows n USING (id)
-       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
-    ) c WHERE u IS NOT NULL;
-  END IF;
-  IF users IS NOT NULL THEN
-    PERFORM app_user_activity_recompute(users);
-  END IF;
-  IF ceft THEN
-    IF TG_OP = 'DELETE' THEN
-      SELECT json_agg(json_build_object('u', app_user_id, 'b', bank_code, 'a', account_number)) INTO keys
-        FROM old_rows WHERE app_user_id IS NOT NULL AND status = 'SUCCESS';
-    ELSE
-      SELECT json_agg(json_build_object('u', u, 'b', b, 'a', a)) INTO keys FROM (
-        SELECT o.app_user_id AS u, o.bank_code AS b, o.account_number AS a FROM old_rows o JOIN new_rows n USING (id)
-         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
-        UNION ALL
-        SELECT n.app_user_id, n.bank_code, n.account_number FROM old_rows o JOIN new_rows n USING (id)
-         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
-      ) c WHERE u IS NOT NULL;
-    END IF;
-    IF keys IS NOT NULL THEN
-      PERFORM beneficiary_activity_recompute(keys);
-    END IF;
-  END IF;
-  RETURN NULL;
-END
-$$;
-${kinds.map(([kind, table]) => triggersOf(table, 'transaction_activity_maintain', `'${kind}'`)).join('\n')}
+${recomputeChanged}${kinds.map(([kind, table]) => triggersOf(table, 'transaction_activity_maintain', `'${kind}'`)).join('\n')}
 
 SELECT transaction_activity_rebuild();
 `,
@@ -472,41 +478,7 @@ BEGIN
     END IF;
     RETURN NULL;
   END IF;
-  IF TG_OP = 'DELETE' THEN
-    SELECT array_agg(DISTINCT app_user_id) INTO users FROM old_rows WHERE app_user_id IS NOT NULL;
-  ELSE
-    SELECT array_agg(DISTINCT u) INTO users FROM (
-      SELECT o.app_user_id AS u FROM old_rows o JOIN new_rows n USING (id)
-       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
-      UNION ALL
-      SELECT n.app_user_id FROM old_rows o JOIN new_rows n USING (id)
-       WHERE (o.app_user_id, o.initiated_time) IS DISTINCT FROM (n.app_user_id, n.initiated_time)
-    ) c WHERE u IS NOT NULL;
-  END IF;
-  IF users IS NOT NULL THEN
-    PERFORM app_user_activity_recompute(users);
-  END IF;
-  IF ceft THEN
-    IF TG_OP = 'DELETE' THEN
-      SELECT json_agg(json_build_object('u', app_user_id, 'b', bank_code, 'a', account_number)) INTO keys
-        FROM old_rows WHERE app_user_id IS NOT NULL AND status = 'SUCCESS';
-    ELSE
-      SELECT json_agg(json_build_object('u', u, 'b', b, 'a', a)) INTO keys FROM (
-        SELECT o.app_user_id AS u, o.bank_code AS b, o.account_number AS a FROM old_rows o JOIN new_rows n USING (id)
-         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
-        UNION ALL
-        SELECT n.app_user_id, n.bank_code, n.account_number FROM old_rows o JOIN new_rows n USING (id)
-         WHERE (o.app_user_id, o.initiated_time, o.status, o.bank_code, o.account_number) IS DISTINCT FROM (n.app_user_id, n.initiated_time, n.status, n.bank_code, n.account_number)
-      ) c WHERE u IS NOT NULL;
-    END IF;
-    IF keys IS NOT NULL THEN
-      PERFORM beneficiary_activity_recompute(keys);
-    END IF;
-  END IF;
-  RETURN NULL;
-END
-$$;
-
+${recomputeChanged}
 -- the beneficiaries count of each key follows the beneficiaries table. Both this trigger and the
 -- transaction triggers write a key through an upsert on its beneficiary_activity row, so two
 -- concurrent writers of one key wait for each other there and neither misses the other's row.
