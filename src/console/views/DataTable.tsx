@@ -68,6 +68,15 @@ function runSteps(steps: Generator<void, Uint32Array>): Uint32Array {
 /** Rows (or keys) per step of a ranking done in the background: about a millisecond of work. */
 const RANK_SLICE = 4096;
 
+/** Calls `each(start, end)` for consecutive slices of 0..n, yielding between them. */
+function* inSlices(n: number, slice: number, each: (start: number, end: number) => void): Generator<void, void> {
+  for (let s = 0; s < n; s += slice) {
+    const e = Math.min(n, s + slice);
+    each(s, e);
+    if (e < n) yield;
+  }
+}
+
 /**
  * sortRanks in steps: it yields after every `slice` rows of each pass (and of each merge pass of the
  * distinct texts), so that a ranking done in the background never holds the page for long.
@@ -76,16 +85,14 @@ export function* rankSteps<Row>(rows: readonly Row[], key: string, kind: string 
   const n = rows.length;
   const keys = new Array<number | string>(n);
   let numeric = true;
-  for (let s = 0; s < n; s += slice) {
-    const e = Math.min(n, s + slice);
+  yield* inSlices(n, slice, (s, e) => {
     for (let i = s; i < e; i++) {
       const v = (rows[i] as Record<string, unknown>)[key];
       const k = sortKeyOf(sortValue ? sortValue(v) : v, kind);
       keys[i] = typeof k === 'number' && Number.isNaN(k) ? -Infinity : k;
       if (typeof k !== 'number') numeric = false;
     }
-    if (e < n) yield;
-  }
+  });
   const ranks = new Uint32Array(n);
   if (numeric) {
     const sorted = Float64Array.from(keys as number[]).sort();
@@ -93,8 +100,7 @@ export function* rankSteps<Row>(rows: readonly Row[], key: string, kind: string 
     for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i];
     const distinct = sorted.subarray(0, u);
     yield;
-    for (let s = 0; s < n; s += slice) {
-      const e = Math.min(n, s + slice);
+    yield* inSlices(n, slice, (s, e) => {
       for (let i = s; i < e; i++) {
         const k = keys[i] as number;
         let lo = 0;
@@ -106,14 +112,12 @@ export function* rankSteps<Row>(rows: readonly Row[], key: string, kind: string 
         }
         ranks[i] = lo;
       }
-      if (e < n) yield;
-    }
+    });
     return ranks;
   }
   const index = new Map<string, number>();
   let distinct: string[] = [];
-  for (let s = 0; s < n; s += slice) {
-    const e = Math.min(n, s + slice);
+  yield* inSlices(n, slice, (s, e) => {
     for (let i = s; i < e; i++) {
       const k = String(keys[i]);
       keys[i] = k;
@@ -122,16 +126,13 @@ export function* rankSteps<Row>(rows: readonly Row[], key: string, kind: string 
         distinct.push(k);
       }
     }
-    if (e < n) yield;
-  }
+  });
   distinct = yield* sortTexts(distinct, slice); // code-unit order, as < compares strings
   for (let r = 0; r < distinct.length; r++) index.set(distinct[r], r);
   yield;
-  for (let s = 0; s < n; s += slice) {
-    const e = Math.min(n, s + slice);
+  yield* inSlices(n, slice, (s, e) => {
     for (let i = s; i < e; i++) ranks[i] = index.get(keys[i] as string)!;
-    if (e < n) yield;
-  }
+  });
   return ranks;
 }
 
