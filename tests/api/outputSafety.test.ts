@@ -6,6 +6,7 @@
  * The server here is the real app with a stand-in console build (index.html and one asset), so the
  * static routes and history routing are exercised without depending on `npm run build`.
  */
+import { gzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +139,25 @@ describe('JSON only', () => {
     const form = await post('/api/user/list', { body: 'fetchCount=1', contentType: 'application/x-www-form-urlencoded', token: admin });
     expect(form.status).toBe(415);
     expect(await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM change_requests')).toEqual(before);
+  });
+
+  it('refuses a compressed request body with 415 and runs nothing; identity is accepted', async () => {
+    const before = await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM change_requests');
+    const body = JSON.stringify({ bank_name: 'Gzip Bank', bank_code: 'GZIP1', logo: 'iVBORw0KGgo=', disabled: 0 });
+    const res = await fetch(`${url}/api/bank/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: new Blob([gzipSync(body)]),
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ statusCode: 415, data: { message: 'Request body must be sent uncompressed (no Content-Encoding)' } });
+    expect(await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM change_requests')).toEqual(before);
+    const plain = await fetch(`${url}/api/user/list`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: '{"fetchCount":1}',
+    });
+    expect(plain.status).toBe(200);
   });
 
   it('accepts application/json with a charset, and refuses broken JSON with 400', async () => {

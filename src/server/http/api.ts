@@ -43,7 +43,7 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
       throw new HttpError(403, `Forbidden: needs one of ${contract.access.anyOf.join(', ')}`);
     }
 
-    const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body));
+    const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body, request.headers['content-encoding']));
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };

@@ -2,11 +2,15 @@ import type { z } from 'zod';
 import { HttpError } from './httpError';
 
 /**
- * The JSON body of a request. Only application/json is accepted; an empty body counts as `{}`.
+ * The JSON body of a request. Only application/json is accepted, sent uncompressed (request bodies
+ * are small; the server does not decompress them); an empty body counts as `{}`.
  * The raw text arrives from the catch-all content-type parser registered in api.ts. Strings holding
  * NUL or lone surrogate halves are refused (400 naming the field) before the schema sees them.
  */
-export function readJsonBody(contentType: string | undefined, raw: unknown): unknown {
+export function readJsonBody(contentType: string | undefined, raw: unknown, contentEncoding?: string): unknown {
+  if (contentEncoding !== undefined && !/^\s*(identity)?\s*$/i.test(contentEncoding)) {
+    throw new HttpError(415, 'Request body must be sent uncompressed (no Content-Encoding)');
+  }
   const text = typeof raw === 'string' ? raw : '';
   if (text.trim() === '') return {};
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
