@@ -232,6 +232,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
 
     const pids = await rendererPids(browser);
     const afterSearch = rendererMemory(pids);
+    log(`  renderer after the Search: RSS ${afterSearch.rssMb} MB, peak ${afterSearch.peakMb} MB`);
 
     if (!options.skipSort) rows.push(...(await benchSortPageMemory(page, cdp, pids, afterSearch, heapMb, searchRequest, apiPath, log)));
 

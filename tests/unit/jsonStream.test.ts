@@ -79,6 +79,32 @@ describe('JsonStreamParser', () => {
     });
     expect(await readJsonStream(new Response(body))).toEqual(value);
   });
+
+  it('reads a byte-stream body (a browser fetch body) into its own buffer, reused, multi-byte characters split across reads', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `Ōsaka – 東京 😀 ශ්‍රී ලංකා ${'x'.repeat(i % 7)}`, amount: i * 1.5 }));
+    const value = { statusCode: 200, data: { transactions: rows.slice(0, 50), filteredList: rows } };
+    const bytes = new TextEncoder().encode(JSON.stringify(value));
+    expect(bytes.length).toBeGreaterThan(3 * 32 * 1024);
+    let at = 0;
+    let byobReads = 0;
+    const body = new ReadableStream({
+      type: 'bytes',
+      pull(controller) {
+        const request = controller.byobRequest;
+        if (!request?.view) throw new Error('expected a read into the reader\'s buffer');
+        byobReads++;
+        const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength);
+        // an odd size per read, so that characters are split between reads
+        const n = Math.min(view.length - 1, bytes.length - at);
+        view.set(bytes.subarray(at, at + n));
+        at += n;
+        request.respond(n);
+        if (at === bytes.length) controller.close();
+      },
+    });
+    expect(await readJsonStream({ body } as unknown as Response)).toEqual(value);
+    expect(byobReads).toBeGreaterThan(3);
+  });
 });
 
 describe('the document so far, as each streamed array begins', () => {
