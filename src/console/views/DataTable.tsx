@@ -321,6 +321,9 @@ export function DataTable<Row extends object>({
     columns: tableColumns,
     data: pageRows,
     manualSorting: true,
+    // a header toggles between its two directions: the table always has a sort (the lists' default is
+    // ID ascending), never an unsorted third state that would show the rows in the server's order
+    enableSortingRemoval: false,
     state: { sorting },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
