@@ -90,28 +90,31 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
         </div>
       </header>
       <div className="flex flex-1">
-        <nav aria-label="Main menu" className="w-60 shrink-0 border-r border-line bg-surface px-2 py-4">
-          {groups.map((g) => (
-            <div key={g.section} className="mb-4">
-              {g.section !== 'Main' && <p className="px-3 pb-1 text-xs font-semibold uppercase tracking-wider text-ink-soft">{g.section}</p>}
-              <ul>
-                {g.items.map((item) => {
-                  const active = path === item.to || path.startsWith(`${item.to}/`);
-                  return (
-                    <li key={item.to}>
-                      <Link
-                        to={item.to}
-                        aria-current={active ? 'page' : undefined}
-                        className={`block rounded-md px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-accent ${active ? 'bg-accent/10 font-semibold text-accent' : 'text-ink hover:bg-muted'}`}
-                      >
-                        {item.label}
-                      </Link>
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          ))}
+        <nav aria-label="Main menu" className="w-60 shrink-0 border-r border-line bg-surface px-2">
+          {/* stays in view under the header while a long page scrolls */}
+          <div className="sticky top-14 max-h-[calc(100vh-3.5rem)] overflow-y-auto py-4">
+            {groups.map((g) => (
+              <div key={g.section} className="mb-4">
+                {g.section !== 'Main' && <p className="px-3 pb-1 text-xs font-semibold uppercase tracking-wider text-ink-soft">{g.section}</p>}
+                <ul>
+                  {g.items.map((item) => {
+                    const active = path === item.to || path.startsWith(`${item.to}/`);
+                    return (
+                      <li key={item.to}>
+                        <Link
+                          to={item.to}
+                          aria-current={active ? 'page' : undefined}
+                          className={`block rounded-md px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-accent ${active ? 'bg-accent/10 font-semibold text-accent' : 'text-ink hover:bg-muted'}`}
+                        >
+                          {item.label}
+                        </Link>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            ))}
+          </div>
         </nav>
         <main className="min-w-0 flex-1 p-6">{children}</main>
       </div>

@@ -31,6 +31,24 @@ describe('demo accounts see exactly the menus their permissions allow', () => {
   });
 });
 
+describe('the main menu', () => {
+  it('stays in view under the header while a long page scrolls', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'auditor');
+    await page.goto('/AuditerEChanneling');
+    await page.getByRole('navigation', { name: 'Pagination' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    const box = (await menu.getByRole('link').first().boundingBox())!;
+    const header = (await page.locator('header').first().boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    await screenshot(page, 'menu-in-view-scrolled');
+    await context.close();
+  });
+});
+
 describe('maker-checker round trip for a new console user', () => {
   const newUser = { name: 'Kasun Silva', username: 'kasun_e2e', email: 'kasun.silva@example.lk', contact: '0771234567', password: 'Kasun@Pass12' };
 
