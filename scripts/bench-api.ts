@@ -92,14 +92,21 @@ async function main(): Promise<void> {
     if (!address || typeof address === 'string') throw new Error('no port');
     const url = `http://127.0.0.1:${address.port}`;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const client = new BenchHttpClient('127.0.0.1', address.port);
-    /** The whole reply body as text (decompressed), and its encoding. */
-    const post = (path: string, body: unknown, token?: string) =>
-      CLIENT === 'Node fetch'
-        ? postWithFetch(`${url}/api/${path}`, body, token)
-        : CLIENT.startsWith('node:http')
-          ? postWithHttp(agent, `${url}/api/${path}`, body, token)
-          : postWithClient(client, `/api/${path}`, body, token);
+    const clients: BenchHttpClient[] = [];
+    /** POSTs to a server on `port` with the chosen client: the whole reply body as text (decompressed), its encoding and size as sent. */
+    const poster = (port: number) => {
+      const client = new BenchHttpClient('127.0.0.1', port);
+      clients.push(client);
+      const origin = `http://127.0.0.1:${port}`;
+      return (path: string, body: unknown, token?: string): Promise<{ text: string; encoding: string }> =>
+        CLIENT === 'Node fetch'
+          ? postWithFetch(`${origin}${path}`, body, token)
+          : CLIENT.startsWith('node:http')
+            ? postWithHttp(agent, `${origin}${path}`, body, token)
+            : postWithClient(client, path, body, token);
+    };
+    const postToApp = poster(address.port);
+    const post = (path: string, body: unknown, token?: string) => postToApp(`/api/${path}`, body, token);
     const token = (JSON.parse((await post('auth/login', { username: 'admin', password: 'Demo@Pass1' })).text) as { data: { token: string } }).data.token;
     const me = (await db.one<{ id: number; session_version: number }>(`SELECT id, session_version FROM console_users WHERE username = 'admin'`))!;
     /** What the server runs on the pool for a signed-in call: the session lookup, then the call's statement. */
@@ -155,9 +162,7 @@ async function main(): Promise<void> {
       return reply.type('application/json').send(`[${Object.values(last ?? {}).map((v) => JSON.stringify(String(v))).join(',')}]`);
     });
     await bare.listen({ port: 0, host: '127.0.0.1' });
-    const barePort = (bare.server.address() as { port: number }).port;
-    const bareClient = new BenchHttpClient('127.0.0.1', barePort);
-    const bareUrl = `http://127.0.0.1:${barePort}`;
+    const postToBare = poster((bare.server.address() as { port: number }).port);
 
     const out: string[][] = [['call', 'filter', 'rows', 'KB', 'HTTP p50', 'HTTP p95', 'SQL p50', 'SQL p95', 'ratio p95', 'bare route p95', 'met']];
     for (const c of cases) {
@@ -165,8 +170,8 @@ async function main(): Promise<void> {
       const rows = (JSON.parse(first.text) as { data: { filteredList: unknown[] } }).data.filteredList.length;
       const statements = statementsOf(c, rows);
       bareStatements.push(statements);
-      const barePath = `${bareUrl}/bare/${bareStatements.length - 1}`;
-      const barePost = () => (CLIENT.startsWith('HTTP/1.1') ? postWithClient(bareClient, barePath.slice(bareUrl.length), {}, token) : postWithHttp(agent, barePath, {}, token));
+      const barePath = `/bare/${bareStatements.length - 1}`;
+      const barePost = () => postToBare(barePath, {}, token);
       // the goal's cases, a few milliseconds each, get more rounds: their p95 is then not a handful of calls
       const [http, sql, bareRoute] = await timeInTurn([() => post(c.path, c.body, token), () => direct(statements), barePost], c.filtered ? FILTERED_RUNS : RUNS);
       const ratio = http.p95 / sql.p95;
@@ -230,7 +235,7 @@ async function main(): Promise<void> {
     const untilRows = await timeIt(() => timeToRows(`${url}/api/${big.path}`, big.body, token), bigRuns, 1);
     const bigHttp = await timeIt(() => post(big.path, big.body, token), bigRuns, 1);
     const mb = reply.text.length / 1e6;
-    const compressed = await compressedSize(`${url}/api/${big.path}`, big.body, token);
+    const compressed = await compressedSize(address.port, `/api/${big.path}`, big.body, token);
     console.log(
       `\nFetch count All, send money ${big.scenario}: ${rows.toLocaleString('en-US')} rows, ${mb.toFixed(1)} MB of JSON, ${(compressed.bytes / 1e6).toFixed(1)} MB as ${compressed.encoding} on the wire.`,
     );
@@ -259,8 +264,7 @@ async function main(): Promise<void> {
     console.log(failed.length === 0 ? '\nEvery goal-4 measure met.' : `\n${failed.length} goal-4 measure(s) NOT met:\n${failed.map((r) => `  ${r.measure}: ${r.ours} ${r.unit}`).join('\n')}`);
     if (JSON_FILE) await writeFile(JSON_FILE, `${JSON.stringify(results, null, 2)}\n`);
     agent.destroy();
-    client.close();
-    bareClient.close();
+    for (const client of clients) client.close();
     await bare.close();
     await app.close();
   } finally {
@@ -347,18 +351,14 @@ async function daysForRows(db: Awaited<ReturnType<typeof openBenchDb>>, rows: nu
 }
 
 /** The reply's size on the wire and its encoding, as a browser asks for it. */
-async function compressedSize(url: string, body: unknown, token: string): Promise<{ bytes: number; encoding: string }> {
-  const http = await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', authorization: `Bearer ${token}` } }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+async function compressedSize(port: number, path: string, body: unknown, token: string): Promise<{ bytes: number; encoding: string }> {
+  const client = new BenchHttpClient('127.0.0.1', port);
+  try {
+    const reply = await client.post(path, JSON.stringify(body), { authorization: `Bearer ${token}` });
+    return { bytes: reply.wireBytes, encoding: reply.encoding };
+  } finally {
+    client.close();
+  }
 }
 
 

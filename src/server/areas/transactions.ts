@@ -40,6 +40,7 @@ import {
   thyagaAuditScreen,
   thyagaScreen,
 } from '../../../screens/transactions';
+import { madeOnce } from '../madeOnce';
 import { openReadSnapshot, type Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { PreparedJson } from '../http/preparedJson';
@@ -89,13 +90,8 @@ const STREAM_BATCH_ROWS = 2_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-const fieldsJson = new WeakMap<AnyListScreen, string>();
 /** A screen's export fields as JSON, made once (the screen definitions do not change). */
-function fieldsJsonOf(screen: AnyListScreen): string {
-  let json = fieldsJson.get(screen);
-  if (json === undefined) fieldsJson.set(screen, (json = JSON.stringify(exportFieldsOf(screen))));
-  return json;
-}
+const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFieldsOf(screen)));
 
 /**
  * Runs a list (transactionsQuery.ts): one statement giving the rows and the first page as JSON text,

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import type { TransactionKind } from '../../domain/transactionStatus';
 import { HttpError } from '../http/httpError';
 import { minuteOf, type ListFilters } from '../../api/transactions';
+import { madeOnce } from '../madeOnce';
 import { parseLocal } from '../../domain/dates';
 import { localDay } from './transactionsStats';
 
@@ -154,18 +155,12 @@ function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amoun
   return `SELECT coalesce(sum(t.${amountColumn}), 0) FROM ${spec.table} t WHERE ${where} AND t.status = ${ps.p(status)}`;
 }
 
-/** SQL made once per key list (keysOf gives one array per row schema); a list call would otherwise make it anew from ~45 keys. */
-function madeOnce(make: (keys: readonly string[]) => string): (keys: readonly string[]) => string {
-  const made = new WeakMap<readonly string[], string>();
-  return (keys) => {
-    let sql = made.get(keys);
-    if (sql === undefined) made.set(keys, (sql = make(keys)));
-    return sql;
-  };
-}
-
-/** The JSON of one row, compact, in the row schema's key order: a row of exactly those columns as JSON. */
-const rowJson = madeOnce((keys) => {
+/**
+ * The JSON of one row, compact, in the row schema's key order: a row of exactly those columns as JSON.
+ * Made once per key list (keysOf gives one array per row schema), as are the joins: a list call would
+ * otherwise make them anew from ~45 keys.
+ */
+const rowJson = madeOnce((keys: readonly string[]) => {
   const value = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
   return `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${value(k)} AS ${k}`).join(', ')}) x)`;
 });
@@ -194,7 +189,7 @@ export interface ListReplyRow {
 }
 
 /** The joins the row JSON of `keys` needs. */
-const joinsOf = madeOnce((keys) => keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' '));
+const joinsOf = madeOnce((keys: readonly string[]) => keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' '));
 
 /** The totals, the country options and whether the country is known: the columns every list reply statement ends with. */
 function replyTailColumns(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, ps: Params, capped: string): string {
@@ -279,11 +274,5 @@ export function countsSql(kind: TransactionKind): Sql {
 }
 
 /** The keys of a row schema (the columns a list selects). */
-const keysOfRow = new WeakMap<z.ZodObject, readonly string[]>();
-
 /** The row schema's keys, in order: the columns a list selects (one array per schema, so what is made of it can be kept). */
-export function keysOf(row: z.ZodObject): readonly string[] {
-  let keys = keysOfRow.get(row);
-  if (keys === undefined) keysOfRow.set(row, (keys = Object.freeze(Object.keys(row.shape))));
-  return keys;
-}
+export const keysOf = madeOnce((row: z.ZodObject): readonly string[] => Object.freeze(Object.keys(row.shape)));
