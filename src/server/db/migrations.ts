@@ -14,6 +14,9 @@ import { transactionMigrations } from './migrations/transactions';
 import { dashboardMigrations } from './migrations/dashboards';
 import { performanceMigrations } from './migrations/performance';
 import { hardeningMigrations } from './migrations/hardening';
+import { privilegeMigrations } from './migrations/privilege';
+import { moneyMigrations } from './migrations/money';
+import { transportMigrations } from './migrations/transport';
 
 export interface Migration {
   readonly id: number;
@@ -170,9 +173,13 @@ CREATE TABLE app_settings (
 /**
  * Every migration: the foundation above, then one file per area under ./migrations/, each owning a
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
- * KYC and reports 40..49, hardening 50..59, performance 60..69).
+ * KYC and reports 40..49, hardening 50..59, performance 60..69, privilege and sign-in 70..74,
+ * money and settlement scope 75..79, transport and input limits 80..84).
  */
 export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
   ...hardeningMigrations,
   ...performanceMigrations,
+  ...privilegeMigrations,
+  ...moneyMigrations,
+  ...transportMigrations,
 ];
