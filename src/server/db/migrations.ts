@@ -17,6 +17,7 @@ import { hardeningMigrations } from './migrations/hardening';
 import { privilegeMigrations } from './migrations/privilege';
 import { moneyMigrations } from './migrations/money';
 import { transportMigrations } from './migrations/transport';
+import { signinMigrations } from './migrations/signin';
 
 export interface Migration {
   readonly id: number;
@@ -174,7 +175,7 @@ CREATE TABLE app_settings (
  * Every migration: the foundation above, then one file per area under ./migrations/, each owning a
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59, performance 60..69, privilege and sign-in 70..74,
- * money and settlement scope 75..79, transport and input limits 80..84).
+ * money and settlement scope 75..79, transport and input limits 80..84, sign-in and sessions 85..89).
  */
 export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
   ...hardeningMigrations,
@@ -182,4 +183,5 @@ export const migrations: readonly Migration[] = [...foundation, ...sharedDataMig
   ...privilegeMigrations,
   ...moneyMigrations,
   ...transportMigrations,
+  ...signinMigrations,
 ];
