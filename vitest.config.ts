@@ -10,6 +10,7 @@ export default defineConfig({
   },
   test: {
     include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['tests/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -1,15 +1,16 @@
 /**
- * Starts the real server on a fresh database for a test file: PostgreSQL in a fresh random schema
- * when TEST_DATABASE_URL is set, otherwise in-memory PGlite. Migrates, seeds the demo data (with a
- * cheap scrypt cost), listens on a free port, and talks to it over HTTP only.
+ * Starts the real server on a fresh database for a test file: a PostgreSQL database of its own when
+ * TEST_DATABASE_URL is set, otherwise in-memory PGlite, migrated and seeded with the demo data (with a
+ * cheap scrypt cost; copied from the run's template, ./templateDb.ts), listens on a free port, and
+ * talks to it over HTTP only.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { CallContract } from '../../src/api/contract';
 import { buildApp } from '../../src/server/app';
 import { openDb, type Db } from '../../src/server/db/db';
-import { migrate } from '../../src/server/db/migrate';
-import { DEMO_PASSWORD, seedDemo } from '../../src/server/seed/demo';
+import { DEMO_PASSWORD } from '../../src/server/seed/demo';
+import { freshDatabase } from './templateDb';
 
 export const TEST_SCRYPT_N = 2 ** 10;
 
@@ -45,11 +46,8 @@ export interface TestServer extends ApiClient {
 }
 
 export async function startServer(): Promise<TestServer> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  const db = await openDb(databaseUrl ? { databaseUrl, schema } : {});
-  await migrate(db);
-  await seedDemo(db, { scryptN: TEST_SCRYPT_N });
+  const fresh = await freshDatabase(TEST_SCRYPT_N);
+  const { db, databaseUrl } = fresh;
 
   const secret = randomBytes(32);
   let offsetMs = 0;
@@ -78,7 +76,7 @@ export async function startServer(): Promise<TestServer> {
     },
     now: clock,
     async startPeer() {
-      const peerDb = databaseUrl ? await openDb({ databaseUrl, schema }) : undefined;
+      const peerDb = databaseUrl ? await openDb({ databaseUrl }) : undefined;
       const peer = await listen(peerDb ?? db);
       peers.push({ app: peer.app, db: peerDb });
       return {
@@ -95,8 +93,7 @@ export async function startServer(): Promise<TestServer> {
         await p.db?.close().catch(() => {});
       }
       await app.close();
-      if (schema) await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await db.close();
+      await fresh.drop();
     },
   };
 }

@@ -57,6 +57,8 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** A schema to create and use (tests use a fresh one each). */
   schema?: string;
+  /** The embedded database only: start from this data folder tarball (a copy of a migrated, seeded database). */
+  loadDataDir?: Blob;
 }
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
@@ -66,7 +68,7 @@ export async function openDb(options: OpenDbOptions): Promise<Db> {
     return openPgDb(options.databaseUrl, options.schema);
   }
   const { openPgliteDb } = await import('./pglite');
-  return openPgliteDb(options.dataDir ?? 'memory://', options.schema);
+  return openPgliteDb(options.dataDir ?? 'memory://', options.schema, options.loadDataDir);
 }
 
 export function assertSchemaName(schema: string): void {

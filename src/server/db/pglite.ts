@@ -6,9 +6,15 @@ import { toParams, type Db } from './db';
  * and a plain query waits until the running transaction is over, so a query must never be sent to the
  * outer Db from inside a transaction (use the `tx` handed to the callback).
  */
-export async function openPgliteDb(dataDir: string, schema?: string): Promise<Db> {
+export interface PgliteDb extends Db {
+  /** The whole data folder as a tarball, to open copies of this database with `loadDataDir`. */
+  dumpDataDir(): Promise<Blob>;
+}
+
+export async function openPgliteDb(dataDir: string, schema?: string, loadDataDir?: Blob): Promise<PgliteDb> {
   const pglite = new PGlite(dataDir, {
     parsers: { [types.NUMERIC]: (v: string) => Number(v), [types.INT8]: (v: string) => Number(v) },
+    loadDataDir,
   });
   await pglite.waitReady;
   if (schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema};`);
@@ -27,6 +33,7 @@ export async function openPgliteDb(dataDir: string, schema?: string): Promise<Db
       return pglite.transaction((t) => fn(transactionDb(t)));
     },
     close: () => pglite.close(),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
   };
 }
 
