@@ -4,7 +4,6 @@ const token = (name: string) => `rgb(var(--${name}) / <alpha-value>)`;
 
 export default {
   content: ['./index.html', './src/**/*.{ts,tsx}', './screens/**/*.ts'],
-  darkMode: 'media',
   theme: {
     extend: {
       colors: {
@@ -13,7 +12,7 @@ export default {
         muted: token('muted'),
         line: token('line'),
         ink: { DEFAULT: token('ink'), soft: token('ink-soft') },
-        accent: { DEFAULT: token('accent'), strong: token('accent-strong') },
+        accent: { DEFAULT: token('accent'), strong: token('accent-strong'), fill: token('accent-fill'), 'fill-strong': token('accent-fill-strong') },
       },
     },
   },

@@ -1,5 +1,5 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
@@ -20,36 +20,80 @@ export function Logo({ className = '' }: { className?: string }) {
 }
 
 export type Theme = 'light' | 'dark';
+/** What the user chose: a theme, or whatever the system prefers (the default). */
+export type ThemeChoice = Theme | 'system';
 const THEME_KEY = 'theme';
+const systemDark = () => window.matchMedia?.('(prefers-color-scheme: dark)');
 
-/** The theme: the stored choice, else the system's preference. */
-export function currentTheme(): Theme {
+/** The remembered choice; 'system' when there is none. */
+export function currentThemeChoice(): ThemeChoice {
   const stored = localStorage.getItem(THEME_KEY);
-  if (stored === 'light' || stored === 'dark') return stored;
-  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return stored === 'light' || stored === 'dark' ? stored : 'system';
 }
 
+/** The theme shown for a choice: 'system' follows the system's preference. */
+export function resolveTheme(choice: ThemeChoice): Theme {
+  if (choice !== 'system') return choice;
+  return systemDark()?.matches ? 'dark' : 'light';
+}
+
+/** The theme shown now. */
+export function currentTheme(): Theme {
+  return resolveTheme(currentThemeChoice());
+}
+
+/** Shows a theme: the `dark` class on <html> is the one switch the tokens and the `dark:` utilities follow. */
 export function applyTheme(theme: Theme) {
   document.documentElement.classList.toggle('dark', theme === 'dark');
-  document.documentElement.classList.toggle('light', theme === 'light');
 }
 
+/**
+ * Follows the system's preference while the choice is 'system' (the OS switching to dark at dusk
+ * switches the console too); returns the unsubscribe.
+ */
+export function followSystemTheme(): () => void {
+  const query = systemDark();
+  if (!query) return () => {};
+  const onChange = () => {
+    if (currentThemeChoice() === 'system') applyTheme(resolveTheme('system'));
+  };
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+const THEME_LABEL: Record<ThemeChoice, string> = { light: 'light', dark: 'dark', system: 'system' };
+const THEME_ICON: Record<ThemeChoice, string> = { light: '☀', dark: '☾', system: '◐' };
+
+/**
+ * The choice after this one: from following the system to the other theme, then to the system's own
+ * theme chosen explicitly, then back to following the system (so each of the first clicks changes
+ * what is shown).
+ */
+export function nextThemeChoice(choice: ThemeChoice, system: Theme): ThemeChoice {
+  const order: readonly ThemeChoice[] = ['system', system === 'dark' ? 'light' : 'dark', system];
+  return order[(order.indexOf(choice) + 1) % order.length];
+}
+
+/** Cycles the choice (nextThemeChoice), remembered in local storage. */
 function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(currentTheme);
-  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  const [choice, setChoice] = useState<ThemeChoice>(currentThemeChoice);
+  useEffect(followSystemTheme, []);
+  const next = nextThemeChoice(choice, resolveTheme('system'));
+  const label = `Theme: ${THEME_LABEL[choice]}. Switch to ${THEME_LABEL[next]} theme`;
   return (
     <button
       type="button"
       className="rounded-md px-2 py-1 text-sm text-ink-soft hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent"
-      aria-label={`Switch to ${next} theme`}
-      title={`Switch to ${next} theme`}
+      aria-label={label}
+      title={label}
       onClick={() => {
-        localStorage.setItem(THEME_KEY, next);
-        applyTheme(next);
-        setTheme(next);
+        if (next === 'system') localStorage.removeItem(THEME_KEY);
+        else localStorage.setItem(THEME_KEY, next);
+        applyTheme(resolveTheme(next));
+        setChoice(next);
       }}
     >
-      {theme === 'dark' ? '☀' : '☾'}
+      <span aria-hidden="true">{THEME_ICON[choice]}</span>
     </button>
   );
 }

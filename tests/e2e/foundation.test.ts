@@ -31,6 +31,53 @@ describe('demo accounts see exactly the menus their permissions allow', () => {
   });
 });
 
+describe('the theme', () => {
+  /** The Roles screen in a browser whose system prefers `system`, with the console's own choice `app`. */
+  async function rolesIn(system: 'light' | 'dark', app: 'light' | 'dark' | 'system') {
+    const context = await live.browser.newContext({ baseURL: live.server.url, colorScheme: system, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin');
+    await page.evaluate((choice) => (choice === 'system' ? localStorage.removeItem('theme') : localStorage.setItem('theme', choice)), app);
+    await page.goto('/roles');
+    const tag = page.getByRole('table').getByText('Active', { exact: true }).first();
+    await tag.waitFor();
+    const look = await tag.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { background: style.backgroundColor, color: style.color, dark: document.documentElement.classList.contains('dark') };
+    });
+    return { context, page, look };
+  }
+
+  it("follows the console's choice, not the system's: status tags look the same whatever the system prefers", async () => {
+    const light = await rolesIn('light', 'light');
+    const lightOnDarkSystem = await rolesIn('dark', 'light');
+    expect(lightOnDarkSystem.look).toEqual(light.look);
+    const dark = await rolesIn('dark', 'dark');
+    const darkOnLightSystem = await rolesIn('light', 'dark');
+    expect(darkOnLightSystem.look).toEqual(dark.look);
+    expect(dark.look.background).not.toBe(light.look.background);
+    expect(light.look.dark).toBe(false);
+    expect(dark.look.dark).toBe(true);
+    for (const r of [light, lightOnDarkSystem, dark, darkOnLightSystem]) await r.context.close();
+  });
+
+  it('cycles system → other theme → system theme → system, and remembers the choice', async () => {
+    const { context, page, look } = await rolesIn('dark', 'system');
+    expect(look.dark).toBe(true);
+    const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'));
+    await page.getByRole('button', { name: 'Theme: system. Switch to light theme' }).click();
+    expect(await isDark()).toBe(false);
+    await page.reload();
+    await page.getByRole('button', { name: 'Theme: light. Switch to dark theme' }).click();
+    expect(await isDark()).toBe(true);
+    await page.getByRole('button', { name: 'Theme: dark. Switch to system theme' }).click();
+    expect(await isDark()).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(isDark).toBe(false);
+    await context.close();
+  });
+});
+
 describe('the main menu', () => {
   it('stays in view under the header while a long page scrolls', async () => {
     const { context, page } = await newPage(live.browser, live.server.url);

@@ -4,10 +4,10 @@ import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from '
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'success';
 const variantClass: Record<Variant, string> = {
-  primary: 'bg-accent text-white hover:bg-accent-strong disabled:bg-accent/40',
+  primary: 'bg-accent-fill text-white hover:bg-accent-fill-strong disabled:bg-accent-fill/40',
   secondary: 'border border-line bg-surface text-ink hover:bg-muted disabled:opacity-50',
   danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/40',
-  success: 'bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-600/40',
+  success: 'bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-700/40',
   ghost: 'text-accent hover:bg-muted disabled:opacity-50',
 };
 

@@ -362,7 +362,7 @@ export function ToggleButtons({
               key={v}
               type="button"
               aria-pressed={on}
-              className={`rounded-md border px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${on ? 'border-accent bg-accent text-white' : 'border-line bg-surface text-ink hover:bg-muted'}`}
+              className={`rounded-md border px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${on ? 'border-accent-fill bg-accent-fill text-white' : 'border-line bg-surface text-ink hover:bg-muted'}`}
               onClick={() => onValues(on ? values.filter((x) => x !== v) : options.map((x) => String(x.value)).filter((x) => x === v || values.includes(x)))}
             >
               {on && <span aria-hidden="true">✓ </span>}

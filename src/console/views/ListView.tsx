@@ -182,7 +182,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching ? undefined : reply, rows, now: new Date() }} user={user} onDone={reload} />
         )}
         {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
-          <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
+          <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent-fill px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-fill-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
             {screen.createButton.label}
           </Link>
         )}
