@@ -1,5 +1,5 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
@@ -98,11 +98,156 @@ function ThemeToggle() {
   );
 }
 
+export const APP_NAME = 'RemitOps';
+
+/** The screen whose route matches a path (`$param` segments match any one segment). */
+export function screenAtPath(screens: readonly AnyScreen[], path: string): AnyScreen | undefined {
+  const parts = path.replace(/\/+$/, '').split('/');
+  return screens.find((screen) => {
+    const pattern = screen.route.replace(/\/+$/, '').split('/');
+    return pattern.length === parts.length && pattern.every((p, i) => p.startsWith('$') || p.toLowerCase() === parts[i].toLowerCase());
+  });
+}
+
+/** The browser tab's title on a screen: "Send Money Transactions - RemitOps". */
+export function documentTitle(screenTitle: string | undefined): string {
+  return screenTitle ? `${screenTitle} - ${APP_NAME}` : `${APP_NAME} Console`;
+}
+
+/** The path the shell last showed (the shell is mounted anew with each route's page). */
+let shownPath: string | undefined;
+/** The running look for the new page's heading (one at a time; not tied to a shell, which may unmount). */
+let headingFrame = 0;
+
+/**
+ * Puts focus on the page's main heading once it is there. The heading of a lazily loaded view may
+ * come some moments later, and the view may draw it anew once its data is in (focus then falls to
+ * <body>): for five seconds, unless the user has put focus somewhere else, focus is kept on it.
+ */
+function focusHeadingSoon() {
+  cancelAnimationFrame(headingFrame);
+  const until = performance.now() + 5000;
+  const look = () => {
+    const active = document.activeElement;
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading && (active === null || active === document.body || active === heading || !active.isConnected)) {
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      if (active !== heading) heading.focus();
+    } else if (heading) return;
+    if (performance.now() < until) headingFrame = requestAnimationFrame(look);
+  };
+  headingFrame = requestAnimationFrame(look);
+}
+
+/**
+ * After an in-app navigation, focus goes to the new page's main heading (a screen reader reads where
+ * the user is; the next Tab starts in the page, not back at the top of the menu). Not on the first
+ * page of a visit.
+ */
+function useFocusHeadingOnNavigation(path: string) {
+  useEffect(() => {
+    const navigated = shownPath !== undefined && shownPath !== path;
+    shownPath = path;
+    if (navigated) focusHeadingSoon();
+  }, [path]);
+}
+
+/**
+ * The user menu, as the ARIA menu-button pattern has it: Enter, Space or Arrow Down opens it on its
+ * first item, Arrow Up on its last; arrows, Home and End move between items; Escape closes it and
+ * gives focus back to the button; a click outside or Tab away closes it.
+ */
+function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => void }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+  const openAt = (which: 'first' | 'last') => {
+    setOpen(true);
+    requestAnimationFrame(() => {
+      const all = items();
+      (which === 'first' ? all[0] : all[all.length - 1])?.focus();
+    });
+  };
+  const close = (focusButton: boolean) => {
+    setOpen(false);
+    if (focusButton) button.current?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: MouseEvent) => {
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('mousedown', outside);
+    return () => document.removeEventListener('mousedown', outside);
+  }, [open]);
+  const onButtonKey = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      openAt('first');
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      openAt('last');
+    }
+  };
+  const onMenuKey = (event: KeyboardEvent) => {
+    const all = items();
+    const at = all.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => {
+      event.preventDefault();
+      all[(to + all.length) % all.length]?.focus();
+    };
+    if (event.key === 'ArrowDown') move(at + 1);
+    else if (event.key === 'ArrowUp') move(at - 1);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'End') move(all.length - 1);
+    else if (event.key === 'Escape') {
+      event.preventDefault();
+      close(true);
+    } else if (event.key === 'Tab') setOpen(false);
+  };
+  const itemClass = 'block w-full px-3 py-1.5 text-left text-sm hover:bg-muted focus:bg-muted focus:outline-none';
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        id="user-menu-button"
+        className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? 'user-menu' : undefined}
+        onClick={() => (open ? close(false) : openAt('first'))}
+        onKeyDown={onButtonKey}
+      >
+        <span className="grid h-7 w-7 place-items-center rounded-full bg-accent/15 text-xs font-semibold uppercase text-accent">{(username || 'U').slice(0, 1)}</span>
+        <span data-testid="username">{username || 'User'}</span>
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <div ref={menu} id="user-menu" role="menu" aria-labelledby="user-menu-button" className="absolute right-0 top-full mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg" onKeyDown={onMenuKey}>
+          <Link role="menuitem" tabIndex={-1} to="/resetPassword" className={itemClass} onClick={() => setOpen(false)}>
+            Reset Password
+          </Link>
+          <button role="menuitem" tabIndex={-1} type="button" className={itemClass} onClick={() => { setOpen(false); onSignOut(); }}>
+            Logout
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
-  const [menuOpen, setMenuOpen] = useState(false);
   const groups = menuFor(screens, user.permissions);
+  const screenTitle = screenAtPath(screens, path)?.title;
+  useEffect(() => {
+    document.title = documentTitle(screenTitle);
+  }, [screenTitle]);
+  useFocusHeadingOnNavigation(path);
 
   async function signOut() {
     await callApi(logout, {});
@@ -112,25 +257,14 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
 
   return (
     <div className="flex min-h-screen flex-col bg-canvas text-ink">
+      <a href="#main" className="sr-only z-50 rounded-md bg-accent-fill px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:left-2 focus:top-2" onClick={(event) => { event.preventDefault(); const main = document.getElementById('main'); main?.focus(); }}>
+        Skip to content
+      </a>
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
         <div className="relative flex items-center gap-2">
           <ThemeToggle />
-          <button type="button" className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
-            <span className="grid h-7 w-7 place-items-center rounded-full bg-accent/15 text-xs font-semibold uppercase text-accent">{(user.username || 'U').slice(0, 1)}</span>
-            <span data-testid="username">{user.username || 'User'}</span>
-            <span aria-hidden="true">▾</span>
-          </button>
-          {menuOpen && (
-            <div role="menu" className="absolute right-0 top-full mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg">
-              <Link role="menuitem" to="/resetPassword" className="block px-3 py-1.5 text-sm hover:bg-muted" onClick={() => setMenuOpen(false)}>
-                Reset Password
-              </Link>
-              <button role="menuitem" type="button" className="block w-full px-3 py-1.5 text-left text-sm hover:bg-muted" onClick={() => void signOut()}>
-                Logout
-              </button>
-            </div>
-          )}
+          <UserMenu username={user.username} onSignOut={() => void signOut()} />
         </div>
       </header>
       <div className="flex flex-1">
@@ -160,7 +294,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
             ))}
           </div>
         </nav>
-        <main className="min-w-0 flex-1 p-6">{children}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{children}</main>
       </div>
       <footer className="border-t border-line bg-surface px-6 py-2 text-xs text-ink-soft">Version 1.0 © 2024</footer>
     </div>

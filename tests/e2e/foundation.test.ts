@@ -78,6 +78,58 @@ describe('the theme', () => {
   });
 });
 
+describe('keyboard, focus and titles', () => {
+  const focused = (page: import('playwright-core').Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { tag: el?.tagName ?? '', text: (el?.innerText ?? '').trim(), role: el?.getAttribute('role') ?? '' };
+    });
+
+  it('a skip link is the first Tab stop and moves to the page; a menu link moves focus to the new heading; each page names the tab', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'admin');
+    await page.goto('/users');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Users - RemitOps');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'A', text: 'Skip to content' });
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toMatchObject({ tag: 'MAIN' });
+
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Roles', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Roles', level: 1 }).waitFor();
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'H1', text: 'Roles' });
+    expect(await page.title()).toBe('Roles - RemitOps');
+    const icon = await page.request.get('/favicon.svg');
+    expect(icon.status()).toBe(200);
+    expect(await icon.text()).toContain('<svg');
+    await context.close();
+  });
+
+  it('the user menu opens from the keyboard, moves with the arrows, and closes on Escape and on a click outside', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'admin');
+    const button = page.getByRole('button', { name: 'admin' });
+    await button.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(page)).toMatchObject({ role: 'menuitem', text: 'Reset Password' });
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toMatchObject({ role: 'menuitem', text: 'Logout' });
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toMatchObject({ role: 'menuitem', text: 'Reset Password' });
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('menu').count()).toBe(0);
+    expect(await focused(page)).toMatchObject({ tag: 'BUTTON', text: expect.stringContaining('admin') });
+    await button.click();
+    await page.getByRole('menu').waitFor();
+    await page.mouse.click(700, 500);
+    expect(await page.getByRole('menu').count()).toBe(0);
+    await context.close();
+  });
+});
+
 describe('the main menu', () => {
   it('stays in view under the header while a long page scrolls', async () => {
     const { context, page } = await newPage(live.browser, live.server.url);
