@@ -4,6 +4,32 @@ import type { Migration } from '../migrations';
 const ok = (rec: string, col: string) => `(${rec}.${col} IS NOT DISTINCT FROM 'SUCCESS')`;
 const successes = (rec: string) => `(${ok(rec, 'ceft_payment_status')}::int + ${ok(rec, 'ipg_void_status')}::int + ${ok(rec, 'ipg_refund_status')}::int)`;
 
+/** The transaction tables: every kind is paid by card through an IPG provider. */
+const transactionTables = ['ceft_transactions', 'bill_transactions', 'echannelling_transactions', 'thyaga_transactions', 'insurance_transactions'];
+
+/**
+ * The rule settlement used before migration 76 to guess a transaction's acquiring provider, frozen
+ * here as it was: per currency, the first active provider (lowest id) with the currency enabled and a
+ * settlement rate above 0; LKR by the first active provider unless a provider lists LKR itself.
+ */
+const GUESSED_PROVIDER_SQL = `
+  SELECT currency_code, provider_bank_code FROM (
+    SELECT DISTINCT ON (c.currency_code) c.currency_code, p.provider_bank_code
+      FROM ipg_provider_currencies c JOIN ipg_providers p ON p.id = c.provider_id
+     WHERE c.disabled = 0 AND p.disabled = 0 AND c.settlement_rate > 0
+     ORDER BY c.currency_code, p.id
+  ) listed
+  UNION ALL
+  SELECT * FROM (
+    SELECT 'LKR'::text AS currency_code, p.provider_bank_code
+      FROM ipg_providers p
+     WHERE p.disabled = 0
+       AND NOT EXISTS (SELECT 1 FROM ipg_provider_currencies c JOIN ipg_providers q ON q.id = c.provider_id
+                        WHERE c.currency_code = 'LKR' AND c.disabled = 0 AND q.disabled = 0 AND c.settlement_rate > 0)
+     ORDER BY p.id
+     LIMIT 1
+  ) lkr`;
+
 /** Money and settlement scope (ids 75..79): issue 15. */
 export const moneyMigrations: readonly Migration[] = [
   {
@@ -53,6 +79,43 @@ END $$;
 CREATE TRIGGER transaction_actions_money_once BEFORE INSERT ON transaction_actions
   FOR EACH ROW WHEN (NEW.outcome = 'SUCCESS' AND NEW.action IN ('MANUAL_FUND_TRANSFER', 'VOID', 'REFUND'))
   EXECUTE FUNCTION transaction_actions_money_once();
+`,
+  },
+  {
+    id: 76,
+    name: 'transactions carry their acquiring IPG provider (provider_bank_code), filled by the old settlement rule; indexed for the IPG bank users\' lists',
+    sql: `
+-- The IPG provider whose gateway took the card payment: settlement settles a transaction at its own
+-- provider's rate, and an IPG bank user sees only their provider's transactions. Rows written before
+-- this migration get the provider the settlement guessed for them until now (GUESSED_PROVIDER_SQL);
+-- a row in a currency no provider settles keeps NULL (settlement reports it as unsettleable, and no
+-- IPG bank user sees it). One UPDATE per table, with the user triggers off: the fill changes no
+-- column the roll-up, activity or money triggers read, and a million-row UPDATE would otherwise hand
+-- each statement trigger a million-row transition table for nothing.
+${transactionTables
+  .map(
+    (t) => `ALTER TABLE ${t} ADD COLUMN provider_bank_code text;
+ALTER TABLE ${t} DISABLE TRIGGER USER;
+UPDATE ${t} t SET provider_bank_code = g.provider_bank_code FROM (${GUESSED_PROVIDER_SQL}) g WHERE g.currency_code = t.currency_code;
+ALTER TABLE ${t} ENABLE TRIGGER USER;
+CREATE INDEX ${t}_provider_initiated ON ${t} (provider_bank_code, initiated_time);`,
+  )
+  .join('\n')}
+
+-- a batch has one row per currency, account and (now that two providers may settle one currency) provider
+ALTER TABLE settlement_rows DROP CONSTRAINT settlement_rows_batch_id_currency_code_account_number_key;
+ALTER TABLE settlement_rows ADD CONSTRAINT settlement_rows_batch_currency_account_provider UNIQUE (batch_id, currency_code, account_number, provider_bank_code);
+`,
+  },
+  {
+    id: 77,
+    name: 'settlement-report-generate: granted to the back-office roles that could generate until now',
+    sql: `
+-- Generating a settlement batch needs its own permission from now on. Back-office (BACKEND) roles
+-- that hold settlement-report-view could generate until now and keep doing so; IPG bank roles, which
+-- see their own provider's rows only, do not get it: a batch settles every provider.
+UPDATE roles SET permissions = permissions || '["settlement-report-generate"]'::jsonb, updated_at = now()
+ WHERE user_type <> 'IPGBANK' AND permissions ? 'settlement-report-view' AND NOT permissions ? 'settlement-report-generate';
 `,
   },
 ];
