@@ -39,7 +39,7 @@ function generateAction(call: CallContract, instant: boolean): ToolbarAction {
     id: 'generate',
     label: 'Generate Report',
     busyLabel: 'Generating…',
-    permission: 'settlement-report-view',
+    permission: 'settlement-report-generate',
     when: canGenerateSettlement,
     call,
     body: ({ confirmed }) => ({ useYesterdaysRates: confirmed }),

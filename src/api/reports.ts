@@ -134,11 +134,11 @@ const generateBody = z.strictObject({
 });
 const generateReply = z.object({ message: z.string(), batchId: z.number(), rows: z.number(), transactions: z.number() });
 const generateSummary =
-  "for today: settles every successful send-money transaction not settled before, exactly once, one row per currency and account at the acquiring provider's settlement rate; 409 when today's batch exists, 422 code 36865 'No pending Send Money transactions', 422 when today's rates are not approved and useYesterdaysRates is not true.";
+  "for today: settles every successful send-money transaction not settled before, exactly once, one row per currency, account and acquiring provider (the transaction's provider_bank_code) at that provider's settlement rate; needs settlement-report-generate (an IPG bank user is refused: a batch settles every provider); 409 when today's batch exists, 422 code 36865 'No pending Send Money transactions', 422 when today's rates are not approved and useYesterdaysRates is not true.";
 
 export const generateSettlement = defineCall({
   path: 'report/generate-settlement-report',
-  access: anyOf('settlement-report-view'),
+  access: anyOf('settlement-report-generate'),
   summary: `Generates the scheduled settlement batch ${generateSummary}`,
   request: generateBody,
   data: generateReply,
@@ -146,7 +146,7 @@ export const generateSettlement = defineCall({
 
 export const generateInstantSettlement = defineCall({
   path: 'report/generate-instant-settlement-report',
-  access: anyOf('settlement-report-view'),
+  access: anyOf('settlement-report-generate'),
   summary: `Generates the instant settlement batch ${generateSummary}`,
   request: generateBody,
   data: generateReply,

@@ -27,6 +27,9 @@ export const permissionGroups = {
     'settlement-report-view',
     'activity-log-report-view',
   ],
+  // generating a settlement batch settles every provider's transactions: operations staff only, never
+  // an IPG bank role (not among the groups an IPGBANK role may take, src/server/permissionOptions.ts)
+  Settlement: ['settlement-report-generate'],
   Transaction: ['transaction-hold', 'transaction-retry', 'transaction-refund'],
 } as const;
 

@@ -77,12 +77,15 @@ export function voidOrRefundRefusal(row: CeftActionRow, user: ActingUser): strin
   if (!hasPermission(user.permissions, 'transaction-refund')) return 'You do not have the permission transaction-refund';
   if (row.ipg_void_status === SUCCESS) return 'The card payment of this transaction has been voided';
   if (row.ipg_refund_status === SUCCESS) return 'The card payment of this transaction has been refunded';
+  // money moves at most once: a beneficiary who was paid keeps the money, so the customer's card payment stays
+  if (row.ceft_payment_status === SUCCESS) return 'The fund transfer of this transaction has already succeeded';
   if (!row.refund_requested) return 'No refund has been requested for this transaction';
   return undefined;
 }
 
 /**
- * Void or refund: neither a void nor a refund of the card payment has succeeded, a refund was
+ * Void or refund: neither a void nor a refund of the card payment nor the CEFT fund transfer has
+ * succeeded (money moves at most once per transaction: README "Security: money"), a refund was
  * requested, and the user holds transaction-refund.
  */
 export function canVoidOrRefund({ row, user }: CeftGuardContext): boolean {

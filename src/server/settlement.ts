@@ -8,11 +8,16 @@
  *   rate          = the acquiring provider's settlement rate for the currency at generation time
  *   LKR amount    = round(FC net amount × rate, 2)
  *
- * The acquiring provider of a currency is the first active IPG provider (lowest id) with that currency
- * enabled and a settlement rate above 0 (LKR: rate 1); transactions in a currency no provider settles
- * stay pending and the report says so. Each transaction is settled exactly once (settled_transactions is keyed by
- * the transaction); generating takes an advisory lock, so two generate calls at once give one batch,
- * and there is at most one batch of each kind (scheduled, instant) per date.
+ * one row per currency, account and acquiring provider. The acquiring provider is the transaction's
+ * own (provider_bank_code, migration 76: the IPG whose gateway took the card payment), no longer
+ * guessed from the currency; its rate is its enabled currency's settlement rate above 0 (LKR: rate 1
+ * unless the provider lists LKR itself). A transaction whose provider is unknown, inactive or has no
+ * such rate stays pending and the report says so. Each transaction is settled exactly once
+ * (settled_transactions is keyed by the transaction); generating takes an advisory lock, so two
+ * generate calls at once give one batch, and there is at most one batch of each kind (scheduled,
+ * instant) per date. Generating needs settlement-report-generate and is refused to IPG bank users (a
+ * batch settles every provider); viewing needs settlement-report-view, and an IPG bank user sees their
+ * own provider's rows and rate messages only (./providerScope.ts).
  */
 import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../api/reports';
 import { exportFieldsOf } from '../console/exportFields';
@@ -22,33 +27,29 @@ import { localDay } from './areas/transactionsStats';
 import { pgErrorCode, type Db } from './db/db';
 import { handle, type Ctx } from './http/handle';
 import { HttpError } from './http/httpError';
+import { providerScopeOf } from './providerScope';
 
 export type SettlementKind = 'SCHEDULED' | 'INSTANT';
 
 const kindText: Record<SettlementKind, string> = { SCHEDULED: 'scheduled', INSTANT: 'instant' };
 
 /**
- * The acquiring provider and its settlement rate per currency: the first active provider (lowest id)
- * with the currency enabled and a settlement rate above 0; LKR, which needs no conversion, at rate 1
- * by the first active provider unless a provider lists LKR itself.
+ * The settlement rate of each active provider per currency it settles: its enabled currencies with a
+ * settlement rate above 0, and LKR, which needs no conversion, at rate 1 unless it lists LKR itself.
  */
-export const ROUTING_SQL = `
-  SELECT currency_code, provider_bank_code, settlement_rate FROM (
-    SELECT DISTINCT ON (c.currency_code) c.currency_code, p.provider_bank_code, c.settlement_rate
-      FROM ipg_provider_currencies c JOIN ipg_providers p ON p.id = c.provider_id
-     WHERE c.disabled = 0 AND p.disabled = 0 AND c.settlement_rate > 0
-     ORDER BY c.currency_code, p.id
-  ) listed
+export const PROVIDER_RATES_SQL = `
+  SELECT p.provider_bank_code, c.currency_code, c.settlement_rate
+    FROM ipg_provider_currencies c JOIN ipg_providers p ON p.id = c.provider_id
+   WHERE c.disabled = 0 AND p.disabled = 0 AND c.settlement_rate > 0
   UNION ALL
-  SELECT * FROM (
-    SELECT 'LKR'::text AS currency_code, p.provider_bank_code, 1::numeric AS settlement_rate
-      FROM ipg_providers p
-     WHERE p.disabled = 0
-       AND NOT EXISTS (SELECT 1 FROM ipg_provider_currencies c JOIN ipg_providers q ON q.id = c.provider_id
-                        WHERE c.currency_code = 'LKR' AND c.disabled = 0 AND q.disabled = 0 AND c.settlement_rate > 0)
-     ORDER BY p.id
-     LIMIT 1
-  ) lkr`;
+  SELECT p.provider_bank_code, 'LKR'::text, 1::numeric
+    FROM ipg_providers p
+   WHERE p.disabled = 0
+     AND NOT EXISTS (SELECT 1 FROM ipg_provider_currencies c
+                      WHERE c.provider_id = p.id AND c.currency_code = 'LKR' AND c.disabled = 0 AND c.settlement_rate > 0)`;
+
+/** The transaction (alias t) has a settlement rate at its own provider (CTE `rates` of PROVIDER_RATES_SQL). */
+const SETTLEABLE = `EXISTS (SELECT 1 FROM rates r WHERE r.provider_bank_code = t.provider_bank_code AND r.currency_code = t.currency_code)`;
 
 /** Successful send-money transactions not settled yet (alias t). */
 const PENDING_WHERE = `t.status = 'SUCCESS' AND NOT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id)`;
@@ -60,16 +61,19 @@ export interface RateStatus {
 
 /**
  * Whether every active IPG provider with an enabled currency had its rates approved today, one line
- * per provider, and a line per currency whose pending transactions no provider can settle.
+ * per provider, and a line per currency and provider whose pending transactions cannot be settled.
+ * With a provider scope (an IPG bank user), that provider's lines only.
  */
-export async function rateStatus(db: Db, now: Date): Promise<RateStatus> {
+export async function rateStatus(db: Db, now: Date, scope?: string): Promise<RateStatus> {
   const today = localDay(now);
   const providers = await db.query<{ provider_bank_name: string; last: string | null }>(
     `SELECT p.provider_bank_name,
             (SELECT to_char(max(a.rate_date), 'YYYY-MM-DD') FROM ipg_provider_rate_approvals a WHERE a.provider_id = p.id) AS last
        FROM ipg_providers p
       WHERE p.disabled = 0 AND EXISTS (SELECT 1 FROM ipg_provider_currencies c WHERE c.provider_id = p.id AND c.disabled = 0)
+        AND ($1::text IS NULL OR p.provider_bank_code = $1)
       ORDER BY p.id`,
+    [scope ?? null],
   );
   const messages = providers.map((p) =>
     p.last === today
@@ -78,14 +82,21 @@ export async function rateStatus(db: Db, now: Date): Promise<RateStatus> {
         ? `${p.provider_bank_name}: today's rates are not approved yet; the settlement rates approved on ${p.last} will be used`
         : `${p.provider_bank_name}: no rates have been approved yet`,
   );
-  const unsettleable = await db.query<{ currency_code: string; n: number }>(
-    `WITH routing AS (${ROUTING_SQL})
-     SELECT t.currency_code, count(*)::int AS n FROM ceft_transactions t
-      WHERE ${PENDING_WHERE} AND t.currency_code NOT IN (SELECT currency_code FROM routing)
-      GROUP BY t.currency_code ORDER BY t.currency_code`,
+  const unsettleable = await db.query<{ currency_code: string; provider_bank_code: string | null; provider_bank_name: string | null; n: number }>(
+    `WITH rates AS (${PROVIDER_RATES_SQL})
+     SELECT t.currency_code, t.provider_bank_code, min(p.provider_bank_name) AS provider_bank_name, count(*)::int AS n
+       FROM ceft_transactions t LEFT JOIN ipg_providers p ON p.provider_bank_code = t.provider_bank_code
+      WHERE ${PENDING_WHERE} AND NOT ${SETTLEABLE} AND ($1::text IS NULL OR t.provider_bank_code = $1)
+      GROUP BY t.currency_code, t.provider_bank_code ORDER BY t.currency_code, t.provider_bank_code`,
+    [scope ?? null],
   );
   for (const u of unsettleable) {
-    messages.push(`${u.n} successful ${u.currency_code} transaction${u.n === 1 ? '' : 's'} cannot be settled: no active IPG provider has a settlement rate for ${u.currency_code}`);
+    const what = `${u.n} successful ${u.currency_code} transaction${u.n === 1 ? '' : 's'}`;
+    messages.push(
+      u.provider_bank_code === null
+        ? `${what} cannot be settled: no IPG provider is recorded for ${u.n === 1 ? 'it' : 'them'}`
+        : `${what} of ${u.provider_bank_name ?? u.provider_bank_code} cannot be settled: the provider has no active settlement rate for ${u.currency_code}`,
+    );
   }
   return { hasRatesUpdated: providers.every((p) => p.last === today), messages };
 }
@@ -114,9 +125,9 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
 
       const ids = (
         await db.query<{ id: number }>(
-          `WITH routing AS (${ROUTING_SQL})
+          `WITH rates AS (${PROVIDER_RATES_SQL})
            SELECT t.id FROM ceft_transactions t
-            WHERE ${PENDING_WHERE} AND t.initiated_time <= $1 AND t.currency_code IN (SELECT currency_code FROM routing)
+            WHERE ${PENDING_WHERE} AND t.initiated_time <= $1 AND ${SETTLEABLE}
             ORDER BY t.id
             FOR UPDATE OF t`,
           [now],
@@ -134,14 +145,14 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
         fc_amount: string;
         fc_commission: string;
       }>(
-        `WITH routing AS (${ROUTING_SQL})
+        `WITH rates AS (${PROVIDER_RATES_SQL})
          SELECT t.currency_code, t.account_number, r.provider_bank_code, r.settlement_rate::text AS fc_rate, count(*)::int AS transaction_count,
                 min(t.initiated_time) AS first_time, sum(t.amount)::text AS fc_amount,
                 sum(coalesce(t.ipg_commission, 0) + coalesce(t.bank_charge, 0))::text AS fc_commission
-           FROM ceft_transactions t JOIN routing r ON r.currency_code = t.currency_code
+           FROM ceft_transactions t JOIN rates r ON r.provider_bank_code = t.provider_bank_code AND r.currency_code = t.currency_code
           WHERE t.id IN (SELECT value::int FROM json_array_elements_text($1::json))
           GROUP BY t.currency_code, t.account_number, r.provider_bank_code, r.settlement_rate
-          ORDER BY t.currency_code, t.account_number`,
+          ORDER BY t.currency_code, t.account_number, r.provider_bank_code`,
         [ids],
       );
 
@@ -161,6 +172,7 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
         `INSERT INTO settled_transactions (transaction_id, batch_id, row_id)
          SELECT t.id, $2, r.id FROM ceft_transactions t
            JOIN settlement_rows r ON r.batch_id = $2 AND r.currency_code = t.currency_code AND r.account_number = t.account_number
+                                 AND r.provider_bank_code = t.provider_bank_code
           WHERE t.id IN (SELECT value::int FROM json_array_elements_text($1::json))
          RETURNING transaction_id`,
         [ids, batchId],
@@ -216,22 +228,17 @@ export async function insertRows(db: Db, batchId: number, rows: readonly RowInpu
   return out;
 }
 
-/** The provider an IPG bank user is limited to ('' for everyone else). */
-async function providerScope(ctx: Ctx): Promise<string> {
-  const me = await ctx.db.one<{ branch_code: string; user_type: string }>('SELECT branch_code, user_type FROM console_users WHERE id = $1', [ctx.user.id]);
-  return me?.user_type === 'IPGBANK' ? me.branch_code : '';
-}
-
-async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number): Promise<SettlementRow[]> {
+/** A batch's rows of `date`, limited to the provider of an IPG bank user (`scope`). */
+async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number, scope: string | undefined): Promise<SettlementRow[]> {
   const rows = await ctx.db.query<Omit<SettlementRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }>(
     `SELECT r.id, to_char(r.tran_date, 'YYYY-MM-DD') AS tran_date, to_char(b.batch_date, 'YYYY-MM-DD') AS batch_date, r.currency_code, r.account_number,
             r.fc_amount::float8 AS fc_amount, r.fc_commission::float8 AS fc_commission, r.fc_net_amount::float8 AS fc_net_amount,
             r.fc_rate::float8 AS fc_rate, r.lkr_amount::float8 AS lkr_amount, r.created_at, r.updated_at
        FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id
-      WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3 = '' OR r.provider_bank_code = $3)
+      WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3::text IS NULL OR r.provider_bank_code = $3)
       ORDER BY r.id
       LIMIT $4`,
-    [kind, date, await providerScope(ctx), fetchCount],
+    [kind, date, scope ?? null, fetchCount],
   );
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() }));
 }
@@ -239,21 +246,23 @@ async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount
 const scheduledFields = exportFieldsOf(settlementScreen);
 const instantFields = exportFieldsOf(instantSettlementScreen);
 
+/** A report's reply: the rows and rate messages the caller may see. */
+async function report(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number) {
+  const scope = await providerScopeOf(ctx.db, ctx.user);
+  const rows = await listRows(ctx, kind, date, fetchCount, scope);
+  return { transactions: rows, filteredList: rows, fields: kind === 'SCHEDULED' ? scheduledFields : instantFields, ...(await rateStatus(ctx.db, ctx.clock(), scope)) };
+}
+
+/** Generating settles every provider's transactions: refused to a user limited to one provider. */
+async function generate(ctx: Ctx, kind: SettlementKind, useEarlierRates: boolean) {
+  if ((await providerScopeOf(ctx.db, ctx.user)) !== undefined) throw new HttpError(403, 'Forbidden: an IPG bank user may not generate the settlement of every provider');
+  const b = await generateBatch(ctx, kind, useEarlierRates);
+  return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions } };
+}
+
 export const settlementHandlers = [
-  handle(settlementReport, async (ctx, { date, fetchCount }) => {
-    const rows = await listRows(ctx, 'SCHEDULED', date, fetchCount);
-    return { data: { transactions: rows, filteredList: rows, fields: scheduledFields, ...(await rateStatus(ctx.db, ctx.clock())) } };
-  }),
-  handle(instantSettlementReport, async (ctx, { date }) => {
-    const rows = await listRows(ctx, 'INSTANT', date, 99_999_999);
-    return { data: { transactions: rows, filteredList: rows, fields: instantFields, ...(await rateStatus(ctx.db, ctx.clock())) } };
-  }),
-  handle(generateSettlement, async (ctx, { useYesterdaysRates }) => {
-    const b = await generateBatch(ctx, 'SCHEDULED', useYesterdaysRates);
-    return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions } };
-  }),
-  handle(generateInstantSettlement, async (ctx, { useYesterdaysRates }) => {
-    const b = await generateBatch(ctx, 'INSTANT', useYesterdaysRates);
-    return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions } };
-  }),
+  handle(settlementReport, async (ctx, { date, fetchCount }) => ({ data: await report(ctx, 'SCHEDULED', date, fetchCount) })),
+  handle(instantSettlementReport, async (ctx, { date }) => ({ data: await report(ctx, 'INSTANT', date, 99_999_999) })),
+  handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates)),
+  handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates)),
 ];

@@ -162,9 +162,10 @@ describe('all four actions racing on one transaction', () => {
       expect((await rowOf(row.id)).action_seq).toBe(row.action_seq + rows.length);
       // each 200 names an action that happened; a void or a refund ends every other action
       for (const [i, r] of replies.entries()) if (r.statusCode === 200) expect(done).toContain(ACTION_NAME[order[i]]);
-      expect(done.includes('VOID') && done.includes('REFUND')).toBe(false);
-      const ender = done.findIndex((a) => a === 'VOID' || a === 'REFUND');
-      if (ender >= 0) expect(ender).toBe(done.length - 1);
+      // money moves at most once: of a fund transfer, a void and a refund, at most one happened, and it ended the history
+      const movers = done.filter((a) => a !== 'HOLD');
+      expect(movers.length).toBeLessThanOrEqual(1);
+      if (movers.length) expect(done.indexOf(movers[0])).toBe(done.length - 1);
       // exactly one of void/refund is possible for the day of the card payment
       expect(done).not.toContain(paidDaysAgo === 0 ? 'REFUND' : 'VOID');
     }
@@ -180,7 +181,8 @@ describe('the guards, whatever the console shows', () => {
       const open = !voided && !refunded && s.ceft !== 'SUCCESS' && s.card === 'SUCCESS';
       return action === 'hold' ? open && s.tries < 100 : open;
     }
-    const reversible = !voided && !refunded && s.refundRequested;
+    // money moves at most once: no void or refund once the beneficiary was paid
+    const reversible = !voided && !refunded && s.ceft !== 'SUCCESS' && s.refundRequested;
     return action === 'void' ? reversible && s.paidDaysAgo === 0 : reversible && s.paidDaysAgo > 0;
   }
 
@@ -192,7 +194,9 @@ describe('the guards, whatever the console shows', () => {
     refundRequested: fc.boolean(),
     paidDaysAgo: fc.constantFrom(0, 3, 200),
     tries: fc.constantFrom(0, 99, 100, 250),
-  });
+  })
+    // a state with two successful money movements cannot be written any more (migration 75)
+    .filter((s) => [s.ceft, s.void, s.refund].filter((x) => x === 'SUCCESS').length <= 1);
 
   it('an action the rules refuse answers 422 and changes nothing (row, action log, activity log, network); one they allow acts once', async () => {
     let refused = 0;
@@ -269,10 +273,11 @@ describe('a fault after the payment network answered, before the answer is recor
     const row = await rowIn(ACTIONABLE);
     expect((await act(server, 'hold', row)).statusCode).toBe(200);
     expect((await act(peer, 'manualFundTransfer', row)).statusCode).toBe(200);
-    expect((await act(server, 'void', row)).statusCode).toBe(200);
+    // the beneficiary was paid: the void is refused before the network is asked (money moves at most once)
+    expect(await act(server, 'void', row)).toEqual({ statusCode: 422, data: { message: 'The fund transfer of this transaction has already succeeded' } });
     const keys = network().requests.filter((r) => r.reference === row.trace).map((r) => r.key);
-    expect(keys).toHaveLength(3);
-    expect(new Set(keys).size).toBe(3);
-    expect(network().acted.filter((r) => r.reference === row.trace).map((r) => r.op)).toEqual(['hold', 'transfer', 'void']);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+    expect(network().acted.filter((r) => r.reference === row.trace).map((r) => r.op)).toEqual(['hold', 'transfer']);
   });
 });

@@ -65,14 +65,16 @@ interface Tx {
   commission: string;
   charge: string;
   status?: string;
+  /** The acquiring provider (provider_bank_code); 7010 unless given. */
+  provider?: string;
 }
 const smallSet: Tx[] = [
   { currency: 'USD', account: '1001234567', amount: '100.00', commission: '1.25', charge: '0.50' },
   { currency: 'USD', account: '1001234567', amount: '250.55', commission: '3.13', charge: '0.50' },
-  { currency: 'USD', account: '1001234567', amount: '19.99', commission: '0.25', charge: '0.75' },
+  { currency: 'USD', account: '1001234567', amount: '19.99', commission: '0.25', charge: '0.75', provider: '7056' },
   { currency: 'USD', account: '2002345678', amount: '1000.00', commission: '12.50', charge: '1.00' },
   { currency: 'EUR', account: '1001234567', amount: '75.10', commission: '0.94', charge: '0.46' },
-  { currency: 'EUR', account: '1001234567', amount: '0.05', commission: '0.00', charge: '0.00' },
+  { currency: 'EUR', account: '1001234567', amount: '0.05', commission: '0.00', charge: '0.00', provider: '7278' },
   { currency: 'JPY', account: '3003456789', amount: '123457.00', commission: '1543.21', charge: '105.00' },
   { currency: 'LKR', account: '4004567890', amount: '25000.00', commission: '312.50', charge: '0.00' },
   { currency: 'MVR', account: '5005678901', amount: '1500.00', commission: '18.75', charge: '10.00' },
@@ -90,13 +92,13 @@ function lkrCents(net: bigint, rate: string): bigint {
 }
 const money = (c: bigint) => Number(c) / 100;
 
-/** The expected rows, computed independently of the server. */
+/** The expected rows, computed independently of the server: one per currency, account and the transactions' own provider. */
 function expectedRows(set: Tx[]) {
-  const groups = new Map<string, { currency: string; account: string; amount: bigint; commission: bigint }>();
+  const groups = new Map<string, { currency: string; account: string; provider: string; amount: bigint; commission: bigint }>();
   for (const t of set) {
     if ((t.status ?? 'SUCCESS') !== 'SUCCESS' || !(t.currency in rates)) continue;
-    const key = `${t.currency}|${t.account}`;
-    const g = groups.get(key) ?? { currency: t.currency, account: t.account, amount: 0n, commission: 0n };
+    const key = `${t.currency}|${t.account}|${t.provider ?? '7010'}`;
+    const g = groups.get(key) ?? { currency: t.currency, account: t.account, provider: t.provider ?? '7010', amount: 0n, commission: 0n };
     g.amount += cents(t.amount);
     g.commission += cents(t.commission) + cents(t.charge);
     groups.set(key, g);
@@ -105,13 +107,14 @@ function expectedRows(set: Tx[]) {
     .map((g) => ({
       currency_code: g.currency,
       account_number: g.account,
+      provider_bank_code: g.provider,
       fc_amount: money(g.amount),
       fc_commission: money(g.commission),
       fc_net_amount: money(g.amount - g.commission),
       fc_rate: Number(rates[g.currency]),
       lkr_amount: money(lkrCents(g.amount - g.commission, rates[g.currency])),
     }))
-    .sort((a, b) => `${a.currency_code}|${a.account_number}`.localeCompare(`${b.currency_code}|${b.account_number}`));
+    .sort((a, b) => `${a.currency_code}|${a.account_number}|${a.provider_bank_code}`.localeCompare(`${b.currency_code}|${b.account_number}|${b.provider_bank_code}`));
 }
 
 let txIds: number[] = [];
@@ -121,10 +124,10 @@ async function insertSmallSet(set: Tx[], tag: string): Promise<number[]> {
   for (const [i, t] of set.entries()) {
     const row = await server.db.one<{ id: number }>(
       `INSERT INTO ceft_transactions (trace, uid, country, currency_code, amount, amount_usd, amount_lkr, account_number, initiated_time,
-                                      card_payment_status, ceft_payment_status, ipg_commission, bank_charge, status, tran_type, bank_code, created_at, updated_at)
-       VALUES ($1, '851157480V', 'AE', $2, $3::numeric, $3::numeric, $3::numeric, $4, $5, 'SUCCESS', $6, $7::numeric, $8::numeric, $9, 'CEFT', '7010', $5, $5)
+                                      card_payment_status, ceft_payment_status, ipg_commission, bank_charge, status, tran_type, bank_code, created_at, updated_at, provider_bank_code)
+       VALUES ($1, '851157480V', 'AE', $2, $3::numeric, $3::numeric, $3::numeric, $4, $5, 'SUCCESS', $6, $7::numeric, $8::numeric, $9, 'CEFT', '7010', $5, $5, $10)
        RETURNING id`,
-      [`SETTLE${tag}${i}`, t.currency, t.amount, t.account, new Date(Date.now() - 3_600_000), t.status === 'FAILED' ? 'FAILED' : t.status === 'PENDING' ? null : 'SUCCESS', t.commission, t.charge, t.status ?? 'SUCCESS'],
+      [`SETTLE${tag}${i}`, t.currency, t.amount, t.account, new Date(Date.now() - 3_600_000), t.status === 'FAILED' ? 'FAILED' : t.status === 'PENDING' ? null : 'SUCCESS', t.commission, t.charge, t.status ?? 'SUCCESS', t.provider ?? '7010'],
     );
     ids.push(row!.id);
   }
@@ -190,17 +193,24 @@ describe('generating today', () => {
   it('computes each row as the definition says, equal to an independent computation', async () => {
     const reply = await server.call('report/get-settlement-report', { date: today(), fetchCount: 99999999 }, admin);
     expect(reply.statusCode).toBe(200);
+    // the provider of each row is not on the wire: read from the database
+    const providers = new Map(
+      (await server.db.query<{ id: number; provider_bank_code: string }>('SELECT id, provider_bank_code FROM settlement_rows WHERE id IN (SELECT value::int FROM json_array_elements_text($1::json))', [
+        (reply.data.transactions as { id: number }[]).map((r) => r.id),
+      ])).map((r) => [r.id, r.provider_bank_code]),
+    );
     const rows = (reply.data.transactions as Record<string, unknown>[])
       .map((r) => ({
         currency_code: r.currency_code,
         account_number: r.account_number,
+        provider_bank_code: providers.get(r.id as number),
         fc_amount: r.fc_amount,
         fc_commission: r.fc_commission,
         fc_net_amount: r.fc_net_amount,
         fc_rate: r.fc_rate,
         lkr_amount: r.lkr_amount,
       }))
-      .sort((a, b) => `${a.currency_code}|${a.account_number}`.localeCompare(`${b.currency_code}|${b.account_number}`));
+      .sort((a, b) => `${a.currency_code}|${a.account_number}|${a.provider_bank_code}`.localeCompare(`${b.currency_code}|${b.account_number}|${b.provider_bank_code}`));
     expect(rows).toEqual(expectedRows(smallSet));
     for (const r of reply.data.transactions) {
       expect(r.batch_date).toBe(today());
@@ -208,7 +218,7 @@ describe('generating today', () => {
     }
     expect(reply.data.filteredList).toEqual(reply.data.transactions);
     expect(reply.data.hasRatesUpdated).toBe(true);
-    expect(reply.data.messages).toContain('1 successful MVR transaction cannot be settled: no active IPG provider has a settlement rate for MVR');
+    expect(reply.data.messages).toContain('1 successful MVR transaction of Bank of Ceylon IPG cannot be settled: the provider has no active settlement rate for MVR');
     const limited = await server.call('report/get-settlement-report', { date: today(), fetchCount: 2 }, admin);
     expect(limited.data.transactions).toEqual(reply.data.transactions.slice(0, 2));
   });
@@ -256,15 +266,15 @@ describe('generating today', () => {
 });
 
 describe('who may see and generate', () => {
-  it('refuses users without settlement-report-view', async () => {
+  it('refuses users without settlement-report-view (viewing) or settlement-report-generate (generating)', async () => {
     const auditor = await server.login('auditor');
-    for (const [path, body] of [
-      ['report/get-settlement-report', { date: today() }],
-      ['Report/get-instant-settlement-report', { date: today() }],
-      ['report/generate-settlement-report', {}],
-      ['report/generate-instant-settlement-report', {}],
+    for (const [path, body, permission] of [
+      ['report/get-settlement-report', { date: today() }, 'settlement-report-view'],
+      ['Report/get-instant-settlement-report', { date: today() }, 'settlement-report-view'],
+      ['report/generate-settlement-report', {}, 'settlement-report-generate'],
+      ['report/generate-instant-settlement-report', {}, 'settlement-report-generate'],
     ] as const) {
-      expect(await server.call(path, body, auditor)).toEqual({ statusCode: 403, data: { message: 'Forbidden: needs one of settlement-report-view' } });
+      expect(await server.call(path, body, auditor)).toEqual({ statusCode: 403, data: { message: `Forbidden: needs one of ${permission}` } });
     }
   });
 

@@ -18,6 +18,7 @@ import {
 import { menuFor } from '../../src/console/access';
 import { exportFieldsOf } from '../../src/console/exportFields';
 import { visibleActions } from '../../src/console/views/RowActions';
+import * as guards from '../../src/domain/transactionGuards';
 import { exportRowsOf } from '../../src/console/views/ListView';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
 import { checkDefinitions } from '../../src/console/checks';
@@ -162,6 +163,16 @@ describe('row actions', () => {
     expect(ids(row({ ceft_payment_status: 'SUCCESS' }), all)).toEqual([]);
     expect(ids(row({ refund_requested: true }), ['transaction-refund'])).toEqual(['refund']);
     expect(ids(row({ refund_requested: true }), auditor)).toEqual([]);
+  });
+
+  it('money moves at most once: a row whose fund transfer succeeded shows no Void or Refund, even with a refund requested; the buttons ask the guards the server asks', () => {
+    expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true }), all)).toEqual([]);
+    expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true, card_payment_time: now.toISOString() }), all)).toEqual([]);
+    expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true }), ['super-permission'])).toEqual([]);
+    // the very functions of src/domain/transactionGuards.ts that src/server/areas/transactionsActions.ts calls (through their ...Refusal)
+    const when = Object.fromEntries(ceftScreen.rowActions!.map((a) => [a.id, a.when]));
+    expect(when).toEqual({ hold: guards.canHoldFundTransfer, manualFundTransfer: guards.canManualFundTransfer, void: guards.canVoidCardPayment, refund: guards.canRefundCardPayment });
+    for (const [id, fn] of Object.entries(when)) expect(fn, id).toBe(guards[`can${{ hold: 'HoldFundTransfer', manualFundTransfer: 'ManualFundTransfer', void: 'VoidCardPayment', refund: 'RefundCardPayment' }[id]}` as 'canHoldFundTransfer']);
   });
 
   it('speaks the texts of the specification', () => {

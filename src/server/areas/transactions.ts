@@ -1,6 +1,7 @@
 /**
  * The transaction views' calls: the lists of both families, the count cards and (in
- * ./transactionsActions.ts) the send-money actions.
+ * ./transactionsActions.ts) the send-money actions. An IPG bank user's lists and counts hold their own
+ * provider's transactions only (../providerScope.ts), filtered in the queries.
  */
 import type { z } from 'zod';
 import {
@@ -46,6 +47,7 @@ import { handle, type Handler } from '../http/handle';
 import { PreparedJson } from '../http/preparedJson';
 import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, unknownCountry, type ListHeadRow, type ListReplyRow } from './transactionsQuery';
 import { transactionActionHandlers } from './transactionsActions';
+import { providerScopeOf } from '../providerScope';
 
 /** How many rows `transactions` (the first page) carries. */
 export const FIRST_PAGE = 50;
@@ -98,8 +100,8 @@ const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFi
  * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
-export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPage = FIRST_PAGE): Promise<ListResult> {
-  const filters = resolveFilters(body, spec.refunded ? 'REFUNDED' : undefined);
+export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPage = FIRST_PAGE, provider?: string): Promise<ListResult> {
+  const filters = resolveFilters(body, spec.refunded ? 'REFUNDED' : undefined, provider);
   const options = {
     keys: keysOf(spec.row),
     amountColumn: spec.refunded ? ('amount_lkr' as const) : ('amount_usd' as const),
@@ -157,9 +159,9 @@ function listData(r: ListResult, withFirstPage: boolean, totalsInside: boolean):
   return PreparedJson.streamed({ head, parts: r.rows, tail: ']}', release: r.release });
 }
 
-/** The count cards of one kind, from the monthly roll-up. */
-export async function countsOf(db: Db, kind: TransactionKind) {
-  const q = countsSql(kind);
+/** The count cards of one kind, from the monthly roll-up (of the provider's rows, for a caller limited to one). */
+export async function countsOf(db: Db, kind: TransactionKind, provider?: string) {
+  const q = countsSql(kind, provider);
   const rows = await db.query<{ status: string; count: number }>(q.sql, q.params);
   const by = (s: string) => Number(rows.find((r) => r.status === s)?.count ?? 0);
   return {
@@ -179,29 +181,29 @@ type AnyData = any;
 /** A list whose totals sit at the top level. */
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
-    const r = await runList(ctx.db, spec, body as ListFilters);
+    const r = await runList(ctx.db, spec, body as ListFilters, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount } };
   });
 }
 
 export const transactionHandlers: readonly Handler[] = [
-  handle(ceftCount, async (ctx) => ({ data: await countsOf(ctx.db, 'ceft') })),
+  handle(ceftCount, async (ctx) => ({ data: await countsOf(ctx.db, 'ceft', await providerScopeOf(ctx.db, ctx.user)) })),
   handle(billCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'bill');
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'bill', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
   handle(eChannellingCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'echannelling');
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'echannelling', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
   handle(thyagaCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'thyaga');
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'thyaga', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
 
   topLevelList(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body);
+    const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, true) as AnyData };
   }),
   topLevelList(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
@@ -213,7 +215,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(thyagaList, { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen }),
   topLevelList(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, 0);
+    const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, 0, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, false, true) as AnyData };
   }),
 

@@ -71,6 +71,11 @@ export interface ResolvedFilters {
   /** The search text, upper-cased (customer ids and traces are stored upper-case). */
   readonly text: string;
   readonly fetchCount: number;
+  /**
+   * The acquiring provider the caller is limited to (an IPG bank user: src/server/providerScope.ts),
+   * or undefined for every provider. Served by the (provider_bank_code, initiated_time) index.
+   */
+  readonly provider?: string;
 }
 
 /** All rows of the range: the fetch count of the calls without one. */
@@ -80,7 +85,7 @@ export const ALL_ROWS = 99_999_999;
  * Turns a checked request body into filters. The country code is checked by the list statement
  * itself (`country_known`), saving a round trip; an unknown one is a 400 naming country_code.
  */
-export function resolveFilters(body: ListFilters, onlyStatus?: string): ResolvedFilters {
+export function resolveFilters(body: ListFilters, onlyStatus?: string, provider?: string): ResolvedFilters {
   const from = parseLocal(body.from_date);
   const to = parseLocal(body.to_date);
   if (!from || !to) throw new HttpError(400, 'from_date: Not a valid date-time');
@@ -93,6 +98,7 @@ export function resolveFilters(body: ListFilters, onlyStatus?: string): Resolved
     statuses,
     text: body.data.trim().toUpperCase(),
     fetchCount: body.fetchCount ?? ALL_ROWS,
+    provider,
   };
 }
 
@@ -121,6 +127,7 @@ class Params {
 
 function whereOf(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
   const parts = [`t.initiated_time >= ${ps.p(f.from)}`, `t.initiated_time < ${ps.p(f.toExclusive)}`];
+  if (f.provider !== undefined) parts.push(`t.provider_bank_code = ${ps.p(f.provider)}`);
   if (f.country) parts.push(`t.country = ${ps.p(f.country)}`);
   for (const s of f.statuses) parts.push(`t.status = ${ps.p(s)}`);
   if (f.text) {
@@ -132,9 +139,12 @@ function whereOf(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
 
 const isMidnight = (d: Date) => d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0 && d.getMilliseconds() === 0;
 
-/** The local days a range covers when it is made of whole days and nothing filters by text; else undefined. */
+/**
+ * The local days a range covers when it is made of whole days and nothing filters by text or
+ * provider (the roll-up has no provider); else undefined.
+ */
 export function wholeDaysOf(f: ResolvedFilters): { first: string; last: string } | undefined {
-  if (f.text || !isMidnight(f.from) || !isMidnight(f.toExclusive) || f.toExclusive <= f.from) return undefined;
+  if (f.text || f.provider !== undefined || !isMidnight(f.from) || !isMidnight(f.toExclusive) || f.toExclusive <= f.from) return undefined;
   return { first: localDay(f.from), last: localDay(new Date(f.toExclusive.getTime() - 1)) };
 }
 
@@ -265,8 +275,14 @@ export function listRowsSql(spec: KindSpec, f: ResolvedFilters, keys: readonly s
   };
 }
 
-/** The counts by overall status of one kind, from the daily roll-up. */
-export function countsSql(kind: TransactionKind): Sql {
+/**
+ * The counts by overall status of one kind, from the monthly roll-up; for a caller limited to one
+ * provider, counted from that provider's rows (the roll-up has no provider).
+ */
+export function countsSql(kind: TransactionKind, provider?: string): Sql {
+  if (provider !== undefined) {
+    return { sql: `SELECT status, count(*) AS count FROM ${kinds[kind].table} WHERE provider_bank_code = $1 GROUP BY status`, params: [provider] };
+  }
   return {
     sql: 'SELECT status, sum(count) AS count FROM transaction_monthly_stats WHERE kind = $1 GROUP BY status',
     params: [kind],

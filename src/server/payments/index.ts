@@ -2,7 +2,8 @@
  * Which payment network the actions use, chosen by configuration:
  *
  * - PAYMENT_ADAPTER unset or `simulator`: the simulator (./simulator.ts), with
- *   PAYMENT_SIMULATOR_FAILURE_RATE (0..1, default 0.08) and PAYMENT_SIMULATOR_LATENCY_MS (default 0);
+ *   PAYMENT_SIMULATOR_FAILURE_RATE (0..1, default 0.08), PAYMENT_SIMULATOR_LATENCY_MS (default 0) and
+ *   PAYMENT_SIMULATOR_LOG (a file it appends a line to per operation; unset: no log);
  * - PAYMENT_ADAPTER=module:<path>: a real adapter, an ES module (path absolute or relative to the
  *   working directory) exporting `createPaymentNetwork(env)` that returns a `PaymentNetwork`.
  *
@@ -18,7 +19,7 @@ export type { CardReversalRequest, HoldRequest, NetworkResult, PaymentNetwork, T
 let cached: { key: string; network: Promise<PaymentNetwork> } | undefined;
 
 function configKey(env: NodeJS.ProcessEnv): string {
-  return [env.PAYMENT_ADAPTER ?? '', env.PAYMENT_SIMULATOR_FAILURE_RATE ?? '', env.PAYMENT_SIMULATOR_LATENCY_MS ?? ''].join('|');
+  return [env.PAYMENT_ADAPTER ?? '', env.PAYMENT_SIMULATOR_FAILURE_RATE ?? '', env.PAYMENT_SIMULATOR_LATENCY_MS ?? '', env.PAYMENT_SIMULATOR_LOG ?? ''].join('|');
 }
 
 function isPaymentNetwork(v: unknown): v is PaymentNetwork {
@@ -33,7 +34,7 @@ export async function createPaymentNetwork(env: NodeJS.ProcessEnv = process.env)
     const rate = env.PAYMENT_SIMULATOR_FAILURE_RATE === undefined || env.PAYMENT_SIMULATOR_FAILURE_RATE === '' ? undefined : Number(env.PAYMENT_SIMULATOR_FAILURE_RATE);
     if (rate !== undefined && !(rate >= 0 && rate <= 1)) throw new Error('PAYMENT_SIMULATOR_FAILURE_RATE must be a number from 0 to 1');
     const latency = Number(env.PAYMENT_SIMULATOR_LATENCY_MS || 0);
-    return createSimulator({ failureRate: rate, latencyMs: Number.isFinite(latency) ? latency : 0 });
+    return createSimulator({ failureRate: rate, latencyMs: Number.isFinite(latency) ? latency : 0, logFile: env.PAYMENT_SIMULATOR_LOG || undefined });
   }
   if (adapter.startsWith('module:')) {
     const file = resolve(adapter.slice('module:'.length));

@@ -6,6 +6,7 @@
  * configurable rate with the codes and messages the networks use. Outcomes are a pure function of the
  * request, so a test that fixes the failure rate at 0 or 1 knows what it gets.
  */
+import { appendFileSync } from 'node:fs';
 import { format } from 'date-fns';
 import type { CardReversalRequest, HoldRequest, NetworkResult, PaymentNetwork, TransferRequest } from './network';
 
@@ -14,6 +15,22 @@ export interface SimulatorOptions {
   readonly failureRate?: number;
   /** Milliseconds each operation takes (default 0). */
   readonly latencyMs?: number;
+  /**
+   * A file the simulator appends one JSON line to per operation it answers ({ op, reference, key, ok,
+   * transactionId, at }): the network's own record of what it paid, voided, refunded and held, which
+   * a test compares with the database (every server process on one file: lines are appended whole).
+   */
+  readonly logFile?: string;
+}
+
+/** One line of the simulator's log (SimulatorOptions.logFile). */
+export interface SimulatorLogEntry {
+  readonly op: 'void' | 'refund' | 'transfer' | 'hold';
+  readonly reference: string;
+  readonly key: string | null;
+  readonly ok: boolean;
+  readonly transactionId: string | null;
+  readonly at: string;
 }
 
 /** FNV-1a with murmur3's final mix, as a number in [0, 1): the simulator's dice, the same for the same text. */
@@ -59,6 +76,13 @@ export function createSimulator(options: SimulatorOptions = {}): PaymentNetwork 
   const latency = Math.max(0, options.latencyMs ?? 0);
   const wait = () => (latency > 0 ? new Promise<void>((r) => setTimeout(r, latency)) : Promise.resolve());
   const declines = (key: string) => failureRate > 0 && unitHash(key) < failureRate;
+  const logged = (op: SimulatorLogEntry['op'], request: { reference: string; idempotencyKey?: string }, result: NetworkResult): NetworkResult => {
+    if (options.logFile) {
+      const entry: SimulatorLogEntry = { op, reference: request.reference, key: request.idempotencyKey ?? null, ok: result.ok, transactionId: result.transactionId, at: result.time.toISOString() };
+      appendFileSync(options.logFile, `${JSON.stringify(entry)}\n`);
+    }
+    return result;
+  };
 
   const failed = (now: Date, code: string, message: string, description = message): NetworkResult => ({
     ok: false,
@@ -98,27 +122,29 @@ export function createSimulator(options: SimulatorOptions = {}): PaymentNetwork 
 
   return {
     name: 'simulator',
-    voidCardPayment: (r, now) => reverse('void', r, now),
-    refundCardPayment: (r, now) => reverse('refund', r, now),
-
-    async transferFunds(r: TransferRequest, now: Date): Promise<NetworkResult> {
-      await wait();
-      const key = `transfer|${r.reference}|${r.attempt}`;
-      if (!/^\d{6,16}$/.test(r.accountNumber)) return failed(now, '52', 'Invalid beneficiary account number', 'Fund transfer rejected: invalid beneficiary account number');
-      if (!/^\d{4}$/.test(r.bankCode)) return failed(now, '15', 'Unknown beneficiary bank', 'Fund transfer rejected: unknown beneficiary bank');
-      if (r.amountLkr <= 0) return failed(now, '13', 'Invalid amount', 'Fund transfer rejected: invalid amount');
-      if (declines(key)) {
-        const f = TRANSFER_FAILURES[Math.floor(unitHash(`${key}|why`) * TRANSFER_FAILURES.length)];
-        return failed(now, f.code, f.message, `Fund transfer failed: ${f.message}`);
-      }
-      return { ok: true, status: 'SUCCESS', time: now, transactionId: referenceOf('CEFT', key, 12), code: '00', message: 'Approved', description: 'Fund transfer completed' };
-    },
-
-    async holdTransfer(r: HoldRequest, now: Date): Promise<NetworkResult> {
-      await wait();
-      const key = `hold|${r.reference}|${now.getTime()}`;
-      if (declines(key)) return failed(now, '94', 'Transfer already submitted to the clearing cycle', 'Hold refused: the transfer is already in the clearing cycle');
-      return { ok: true, status: 'HOLD', time: now, transactionId: null, code: '00', message: 'Transfer held', description: r.reason ? `Held: ${r.reason}` : 'Held by an operator' };
-    },
+    voidCardPayment: async (r, now) => logged('void', r, await reverse('void', r, now)),
+    refundCardPayment: async (r, now) => logged('refund', r, await reverse('refund', r, now)),
+    transferFunds: async (r, now) => logged('transfer', r, await transferFunds(r, now)),
+    holdTransfer: async (r, now) => logged('hold', r, await holdTransfer(r, now)),
   };
+
+  async function transferFunds(r: TransferRequest, now: Date): Promise<NetworkResult> {
+    await wait();
+    const key = `transfer|${r.reference}|${r.attempt}`;
+    if (!/^\d{6,16}$/.test(r.accountNumber)) return failed(now, '52', 'Invalid beneficiary account number', 'Fund transfer rejected: invalid beneficiary account number');
+    if (!/^\d{4}$/.test(r.bankCode)) return failed(now, '15', 'Unknown beneficiary bank', 'Fund transfer rejected: unknown beneficiary bank');
+    if (r.amountLkr <= 0) return failed(now, '13', 'Invalid amount', 'Fund transfer rejected: invalid amount');
+    if (declines(key)) {
+      const f = TRANSFER_FAILURES[Math.floor(unitHash(`${key}|why`) * TRANSFER_FAILURES.length)];
+      return failed(now, f.code, f.message, `Fund transfer failed: ${f.message}`);
+    }
+    return { ok: true, status: 'SUCCESS', time: now, transactionId: referenceOf('CEFT', key, 12), code: '00', message: 'Approved', description: 'Fund transfer completed' };
+  }
+
+  async function holdTransfer(r: HoldRequest, now: Date): Promise<NetworkResult> {
+    await wait();
+    const key = `hold|${r.reference}|${now.getTime()}`;
+    if (declines(key)) return failed(now, '94', 'Transfer already submitted to the clearing cycle', 'Hold refused: the transfer is already in the clearing cycle');
+    return { ok: true, status: 'HOLD', time: now, transactionId: null, code: '00', message: 'Transfer held', description: r.reason ? `Held: ${r.reason}` : 'Held by an operator' };
+  }
 }

@@ -22,11 +22,12 @@ export const demoRoles = [
     name: 'Maker',
     userType: 'BACKEND',
     level: 1,
+    // the operations maker settles (settlement-report-generate); the checker and the IPG Bank Officer view settlement only
     permissions: allPermissions.filter(
       (p) =>
         p !== SUPER_PERMISSION &&
         !isAuditorPermission(p) &&
-        (/-(view|create|edit)$/.test(p) || ['user-password-reset', 'transaction-hold', 'transaction-retry', 'transaction-refund'].includes(p)),
+        (/-(view|create|edit)$/.test(p) || ['user-password-reset', 'transaction-hold', 'transaction-retry', 'transaction-refund', 'settlement-report-generate'].includes(p)),
     ),
   },
   {

@@ -2,14 +2,15 @@
  * Demo settlement history: the settlement batches of the past, so that today's Generate Report settles
  * only what the last days left pending. Every morning's scheduled batch (07:30) settled the successful
  * send-money transactions of the day before; on some recent days an instant batch at 14:00 settled
- * that day's successes so far. Yesterday's and today's successes stay pending. Rates: the acquiring
- * provider's current settlement rate with a small deterministic daily drift (there is no rate history).
+ * that day's successes so far. Yesterday's and today's successes stay pending. One row per currency,
+ * account and acquiring provider (the transaction's provider_bank_code). Rates: that provider's
+ * current settlement rate with a small deterministic daily drift (there is no rate history).
  * Runs after the transactions are seeded; deterministic.
  */
 import type { Db } from '../db/db';
 import type { AreaSeedContext } from './demo';
 import { localDay } from '../areas/transactionsStats';
-import { ROUTING_SQL } from '../settlement';
+import { PROVIDER_RATES_SQL } from '../settlement';
 
 const DAY = 86_400_000;
 const GENERATORS = ['mahesh_s', 'nimal_perera', 'admin', 'sunil_jayasinghe'];
@@ -19,6 +20,7 @@ interface Pending {
   initiated_time: Date;
   currency_code: string;
   account_number: string;
+  provider_bank_code: string | null;
   amount: string;
   commission: string;
 }
@@ -45,12 +47,12 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const yesterday = localDay(new Date(startOfToday.getTime() - DAY / 2));
   const routes = new Map(
-    (await db.query<{ currency_code: string; provider_bank_code: string; settlement_rate: string }>(`SELECT currency_code, provider_bank_code, settlement_rate::text AS settlement_rate FROM (${ROUTING_SQL}) r`)).map(
-      (r) => [r.currency_code, r],
+    (await db.query<{ currency_code: string; provider_bank_code: string; settlement_rate: string }>(`SELECT currency_code, provider_bank_code, settlement_rate::text AS settlement_rate FROM (${PROVIDER_RATES_SQL}) r`)).map(
+      (r) => [`${r.provider_bank_code}|${r.currency_code}`, r],
     ),
   );
   const pending = await db.query<Pending>(
-    `SELECT t.id, t.initiated_time, t.currency_code, t.account_number, t.amount::text AS amount,
+    `SELECT t.id, t.initiated_time, t.currency_code, t.account_number, t.provider_bank_code, t.amount::text AS amount,
             (coalesce(t.ipg_commission, 0) + coalesce(t.bank_charge, 0))::text AS commission
        FROM ceft_transactions t
       WHERE t.status = 'SUCCESS' AND t.initiated_time < $1
@@ -71,7 +73,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   }
   const batches = new Map<string, BatchDraft>();
   for (const t of pending) {
-    const route = routes.get(t.currency_code);
+    const route = routes.get(`${t.provider_bank_code}|${t.currency_code}`);
     if (!route) continue;
     const day = localDay(t.initiated_time);
     const instantAt = atLocal(day, '14:00:00');
@@ -94,7 +96,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
       b = { kind, day: batchDay, at, groups: new Map() };
       batches.set(key, b);
     }
-    const gk = `${t.currency_code}|${t.account_number}`;
+    const gk = `${t.currency_code}|${t.account_number}|${route.provider_bank_code}`;
     let g = b.groups.get(gk);
     if (!g) {
       // the day's rate: the current settlement rate with a drift of at most ±0.6 %
@@ -145,7 +147,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   );
   const rowIds = new Map<string, number>();
   for (let i = 0; i < rowInputs.length; i += 2000) {
-    const rows = await db.query<{ id: number; batch_id: number; currency_code: string; account_number: string }>(
+    const rows = await db.query<{ id: number; batch_id: number; currency_code: string; account_number: string; provider_bank_code: string }>(
       `INSERT INTO settlement_rows (batch_id, tran_date, currency_code, account_number, provider_bank_code, transaction_count,
                                     fc_amount, fc_commission, fc_net_amount, fc_rate, lkr_amount, created_at, updated_at)
        SELECT x.batch_id, x.tran_date::date, x.currency_code, x.account_number, x.provider_bank_code, x.transaction_count,
@@ -153,15 +155,15 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
               round((x.fc_amount::numeric - x.fc_commission::numeric) * x.fc_rate::numeric, 2), x.at::timestamptz, x.at::timestamptz
          FROM json_to_recordset($1::json) AS x(batch_id integer, tran_date text, currency_code text, account_number text, provider_bank_code text,
                                                 transaction_count integer, fc_amount text, fc_commission text, fc_rate text, at text)
-       RETURNING id, batch_id, currency_code, account_number`,
+       RETURNING id, batch_id, currency_code, account_number, provider_bank_code`,
       [rowInputs.slice(i, i + 2000)],
     );
-    for (const r of rows) rowIds.set(`${r.batch_id}|${r.currency_code}|${r.account_number}`, r.id);
+    for (const r of rows) rowIds.set(`${r.batch_id}|${r.currency_code}|${r.account_number}|${r.provider_bank_code}`, r.id);
   }
 
   const links = ordered.flatMap((b) => {
     const id = batchId.get(`${b.kind}|${b.day}`)!;
-    return [...b.groups.values()].flatMap((g) => g.ids.map((t) => ({ transaction_id: t, batch_id: id, row_id: rowIds.get(`${id}|${g.currency}|${g.account}`)! })));
+    return [...b.groups.values()].flatMap((g) => g.ids.map((t) => ({ transaction_id: t, batch_id: id, row_id: rowIds.get(`${id}|${g.currency}|${g.account}|${g.provider}`)! })));
   });
   for (let i = 0; i < links.length; i += 5000) {
     await db.query(

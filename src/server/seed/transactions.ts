@@ -14,6 +14,7 @@ import { overallStatusOf, type TransactionKind } from '../../domain/transactionS
 import type { Db } from '../db/db';
 import { banks } from './referenceData';
 import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
+import { PROVIDER_RATES_SQL } from '../settlement';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
 export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
@@ -653,6 +654,26 @@ async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: (
   }
 }
 
+/**
+ * The acquiring IPG provider of each generated transaction (provider_bank_code): one of the active
+ * providers that settle its currency (src/server/settlement.ts PROVIDER_RATES_SQL), chosen by a hash of
+ * the kind and id so that every provider takes a share and the other columns' dice are untouched;
+ * null when no provider settles the currency (or the database has no providers yet).
+ */
+async function providerPicker(db: Db): Promise<(kind: TransactionKind, id: number, currency: string) => string | null> {
+  const byCurrency = new Map<string, string[]>();
+  for (const r of await db.query<{ currency_code: string; provider_bank_code: string }>(`SELECT currency_code, provider_bank_code FROM (${PROVIDER_RATES_SQL}) r ORDER BY 2`)) {
+    byCurrency.set(r.currency_code, [...(byCurrency.get(r.currency_code) ?? []), r.provider_bank_code]);
+  }
+  return (kind, id, currency) => {
+    const codes = byCurrency.get(currency);
+    if (!codes) return null;
+    let h = 2166136261;
+    for (const c of `${kind}|${id}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+    return codes[h % codes.length];
+  };
+}
+
 async function insertJson(db: Db, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [rows]);
@@ -674,6 +695,7 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
   const byKind = countsByKind(options.count);
   const todayTotal = todayShare(options.count);
   const customers = await loadCustomers(db, new Rng(seed), options.count);
+  const providerOf = await providerPicker(db);
   let loaded = 0;
 
   for (const plan of kindPlans) {
@@ -702,6 +724,7 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
                 : plan.kind === 'thyaga'
                   ? thyagaRowOf(ctx)
                   : insuranceRowOf(ctx, dependantId);
+        g.row.provider_bank_code = providerOf(plan.kind, g.row.id as number, g.row.currency_code as string);
         rows.push(g.row);
         if (g.dependants) dependants.push(...g.dependants);
       }
