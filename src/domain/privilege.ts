@@ -54,7 +54,7 @@ export function canResetPasswordOf(ctx: { actor: Principal; target: Principal })
   return passwordResetRefusal(ctx) === null;
 }
 
-/** A users-list row as far as Change Password needs it: open for a change, and the rule allows it. */
+/** Change Password on a users-list row: the row is open for a change and the caller may reset its password (no more permissions than the caller's, not a super user, not oneself). */
 export function canChangePasswordOnRow({ row, user }: { row: { username: string; permissions: readonly string[]; locked?: number | null }; user: Principal }): boolean {
   return !row.locked && canResetPasswordOf({ actor: user, target: row });
 }
@@ -65,9 +65,9 @@ export function canUnlockSignInOnRow({ row }: { row: { signin_locked: number; lo
 }
 
 /**
- * `refusal` and the permissions named when `maker` may not request a role (or give a user a role) with
- * `permissions`, or null when it may:
- * a maker grants only permissions they hold themselves, so `super-permission` only a super user.
+ * `refusal` followed by the permissions it is about when `maker` may not request a role (or give a
+ * user a role) with `permissions`, or null when it may: a maker grants only permissions they hold
+ * themselves, so `super-permission` only a super user.
  */
 export function grantRefusal(maker: Principal, permissions: readonly string[], refusal: string): string | null {
   const missing = permissionsNotHeld(maker.permissions, permissions);
