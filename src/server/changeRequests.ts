@@ -51,6 +51,8 @@ export interface RecordOperation<O extends object> {
    * and again when it is approved, with the maker's permissions as they are then.
    */
   check?(db: Db, row: Row, payload: O, maker: Principal, when: { stage: 'request' | 'approval'; at: Date }): Promise<void>;
+  /** Why `decider` may not approve or reject this request on `row` (a 403), or null when they may. */
+  decisionRefusal?(row: Row, decider: string): string | null;
   /** The fields the approval modal compares: their current values and the requested ones. */
   describe(row: Row, payload: O): { before: DisplayMap; after: DisplayMap };
   /** Applies an approved request; returns the activity log entry of what it did (never a secret). */
@@ -182,8 +184,14 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     if (request.requested_by.toLowerCase() === t.user.username.toLowerCase()) {
       throw new HttpError(403, 'You cannot approve or reject your own change request');
     }
-    const approve = decision.actionTaken === 'approve';
     let recordId = request.record_id ?? undefined;
+    if (request.operation !== null) {
+      const op = operationOf(adapter, request.operation);
+      const row = op.decisionRefusal && (await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]));
+      const refusal = row ? op.decisionRefusal!(row, t.user.username) : null;
+      if (refusal) throw new HttpError(403, refusal);
+    }
+    const approve = decision.actionTaken === 'approve';
     let after: DisplayMap | null = null;
 
     if (approve) {

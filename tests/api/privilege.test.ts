@@ -158,7 +158,16 @@ describe('user/change-password of a privileged account: a second person approves
       statusCode: 403,
       data: { message: 'You cannot approve or reject your own change request' },
     });
-    expect((await signIn('priyanka_e', DEMO)).statusCode).toBe(200);
+    // nor the account's owner: talked into it, they would hand their identity to whoever chose the password
+    const priyanka = await server.login('priyanka_e');
+    for (const actionTaken of ['approve', 'reject']) {
+      expect(await server.call('user/approve', { changeRequestID: id, actionTaken }, priyanka)).toEqual({
+        statusCode: 403,
+        data: { message: 'You cannot approve or reject the reset of your own password' },
+      });
+    }
+    expect(await hashOf('priyanka_e')).toMatchObject({ must_change_password: 0, locked: 1 });
+    expect((await server.call('auth/token', {}, priyanka)).statusCode).toBe(200);
     expect((await server.call('user/approve', { changeRequestID: id, actionTaken: 'reject' }, checker)).statusCode).toBe(200);
     expect(await hashOf('priyanka_e')).toMatchObject({ must_change_password: 0, locked: 0 });
     expect((await signIn('priyanka_e', DEMO)).statusCode).toBe(200);

@@ -76,6 +76,9 @@ const passwordReset: RecordOperation<PasswordResetPayload> = {
   async check(db, row, _payload, maker) {
     await checkPasswordReset(db, maker, Number(row.id));
   },
+  // else the account's owner, once talked into it, hands their identity to the one who chose the password
+  decisionRefusal: (row, decider) =>
+    String(row.username).toLowerCase() === decider.toLowerCase() ? 'You cannot approve or reject the reset of your own password' : null,
   describe: () => ({
     before: { password: displayField('Password', 'unchanged') },
     after: { password: displayField('Password', 'reset (temporary)') },
