@@ -214,6 +214,8 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
       }
       const applied = await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]);
       after = applied ? await adapter.describe(db, adapter.fromRow(applied)) : null;
+      // an operation's own fields (e.g. "Password: reset (temporary)") are not columns: keep them in the log
+      if (request.operation !== null && after) after = { ...request.new_record, ...after };
     }
     if (request.action !== 'CREATE' && recordId !== undefined) {
       await db.query(`UPDATE ${adapter.table} SET locked = 0 WHERE id = $1`, [recordId]);

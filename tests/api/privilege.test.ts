@@ -148,6 +148,9 @@ describe('user/change-password of a privileged account: a second person approves
     expect(logged[0].username).toBe('checker');
     expect(logged[0].description).toContain(`change request #${id} by maker`);
     expect((await logsOf('CHANGE_REQUEST')).some((l) => l.username === 'maker' && l.description.includes('password reset') && l.description.includes(`#${id}`))).toBe(true);
+    const approved = (await logsOf('CHANGE_APPROVED')).find((l) => l.description.includes(`change request #${id} `));
+    expect(approved).toMatchObject({ username: 'checker', before: { password: { value: 'unchanged' } }, after: { password: { value: 'reset (temporary)' }, username: { value: 'nimal_perera' } } });
+    expect(approved!.description).toMatch(/^Approved password reset of User #\d+/);
   });
 
   it("a super user's reset of a checker waits for another user; the super user cannot approve their own", async () => {
