@@ -1,8 +1,9 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
-import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, userTypeLabels, type UserRow, type UserType } from '../src/api/users';
+import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, userTypeLabels, userUnlock, type UserRow, type UserType } from '../src/api/users';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
+import { canChangePasswordOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
 import { limits } from '../src/domain/validation';
 
 export const usersScreen = defineListScreen<UserRow>()({
@@ -33,6 +34,8 @@ export const usersScreen = defineListScreen<UserRow>()({
     { key: 'status', header: 'Status', kind: 'status' },
     { key: 'created_at', header: 'Created At', kind: 'datetime' },
     { key: 'updated_at', header: 'Updated At', kind: 'datetime' },
+    // a tag while the sign-in is locked after too many failed attempts (issue 15); not in the exports
+    { key: 'signin', header: 'Sign-in', kind: 'tags', sortable: false, export: false },
   ],
   pageSize: 50,
   defaultSort: { key: 'id', desc: false },
@@ -41,7 +44,21 @@ export const usersScreen = defineListScreen<UserRow>()({
   lockedWhen: isLocked,
   rowActions: [
     { id: 'edit', label: 'Edit', permission: 'user-edit', when: isUnlocked, run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` } },
-    { id: 'changePassword', label: 'Change Password', permission: 'user-password-reset', when: isUnlocked, run: { kind: 'modal', modal: 'changePassword' } },
+    { id: 'changePassword', label: 'Change Password', permission: 'user-password-reset', when: canChangePasswordOnRow, run: { kind: 'modal', modal: 'changePassword' } },
+    {
+      id: 'unlock',
+      label: 'Unlock',
+      permission: 'user-edit',
+      when: canUnlockSignInOnRow,
+      run: {
+        kind: 'call',
+        call: userUnlock,
+        body: (row) => ({ id: row.id }),
+        confirm: { title: 'Unlock', message: (row) => `Send the unlock of the sign-in of "${row.username}" for approval?`, danger: false },
+        success: (row) => `Unlock of user "${row.username}" sent for approval`,
+        failure: 'Unlock failed!',
+      },
+    },
   ],
   exports: { fileBase: 'Users', title: 'Users' },
 });

@@ -27,6 +27,12 @@ export const userRow = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   locked: z.number(),
+  /** The permissions of the user's role: what Change Password's rule reads (src/domain/privilege.ts). */
+  permissions: z.array(z.string()),
+  /** 1 while the user's sign-in is locked after too many failed attempts, else 0. */
+  signin_locked: z.number(),
+  /** The same as a tag for the table: ['Locked'] while the sign-in is locked, else []. */
+  signin: z.array(z.string()),
 });
 export type UserRow = z.infer<typeof userRow>;
 
@@ -123,9 +129,19 @@ export const userEdit = defineCall({
 export const userChangePassword = defineCall({
   path: 'user/change-password',
   access: anyOf('user-password-reset'),
-  summary: "Set another user's password (revokes that user's tokens).",
+  summary:
+    "Set another user's password, temporary (to be changed at the next sign-in), revoking that user's tokens. Only for a user whose permissions the caller holds, never a super user or oneself (403). For a privileged user (an approve permission or user-password-reset) it is a change request instead (changeRequestId).",
   request: z.strictObject({ username: z.string().min(1).max(100), password: z.string().regex(patterns.password, messages.password) }),
-  data: z.object({ message: z.string() }),
+  /** `changeRequestId`: the reset waits for another user's approval (a privileged account). */
+  data: z.object({ message: z.string(), changeRequestId: z.number().optional() }),
+});
+
+export const userUnlock = defineCall({
+  path: 'user/unlock',
+  access: anyOf('user-edit'),
+  summary: "Request the lifting of a user's sign-in lockout (after too many failed sign-ins): a change request another user approves.",
+  request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
+  data: sentForApproval,
 });
 
 export const userResetPassword = defineCall({
@@ -149,4 +165,4 @@ export const userApprove = defineCall({
   data: z.object({ message: z.string() }),
 });
 
-export const userCalls = [userList, userInitialData, userCreate, userGetForEdit, userEdit, userChangePassword, userResetPassword, userApprove] as const;
+export const userCalls = [userList, userInitialData, userCreate, userGetForEdit, userEdit, userChangePassword, userResetPassword, userApprove, userUnlock] as const;

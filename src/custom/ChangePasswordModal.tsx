@@ -1,4 +1,8 @@
-/** The Change Password modal of the Users list (spec 000 §2, §5, §8): password, Generate, Copy, Close, Change. */
+/**
+ * The Change Password modal of the Users list (spec 000 §2, §5, §8): password, Generate, Copy, Close,
+ * Change. The reset of a privileged account waits for a second person's approval (issue 15): the
+ * server then answers with a change request id, and the list reloads to show the record locked.
+ */
 import { useState } from 'react';
 import { userChangePassword } from '../api/users';
 import { callApi } from '../console/request';
@@ -8,7 +12,7 @@ import { Button, FieldRow, Modal, inputClass } from '../console/ui/primitives';
 import { generatePassword } from '../domain/password';
 import { isValidPassword, messages } from '../domain/validation';
 
-export default function ChangePasswordModal({ row, close }: RowModalProps) {
+export default function ChangePasswordModal({ row, close, reload }: RowModalProps) {
   const username = String(row.username ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -22,6 +26,12 @@ export default function ChangePasswordModal({ row, close }: RowModalProps) {
     setBusy(true);
     const res = await callApi(userChangePassword, { username, password });
     setBusy(false);
+    if (res.ok && res.data.changeRequestId !== undefined) {
+      toast('success', `Password reset for user "${username}" sent for approval`);
+      close();
+      reload();
+      return;
+    }
     if (res.ok) toast('success', `Password changed for user "${username}" successfully`);
     else toast('warning', 'Password change failed!');
     close();

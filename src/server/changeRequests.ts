@@ -4,6 +4,8 @@
  * change in the same transaction under row locks, or rejects it. An entity plugs in with an adapter.
  */
 import type { ChangeRequest, RecordField } from '../api/contract';
+import type { Principal } from '../domain/privilege';
+import { permissionList } from './auth/sessionUser';
 import type { Db, Row } from './db/db';
 import { pgErrorCode } from './db/db';
 import type { Ctx } from './http/handle';
@@ -22,19 +24,52 @@ export interface EntityAdapter<P extends object> {
   fromRow(row: Row): P;
   /** The display map of a record or payload. */
   describe(db: Db, values: P): Promise<DisplayMap>;
-  /** Business checks before a request is stored: throw HttpError(422, ...) to refuse. */
-  check?(db: Db, action: ChangeAction, values: P, recordId: number | undefined): Promise<void>;
+  /** Business checks before a request is stored: throw HttpError(422, ...) to refuse. `maker`: who asks. */
+  check?(db: Db, action: ChangeAction, values: P, recordId: number | undefined, maker: Principal): Promise<void>;
   /**
    * Applies an approved change and returns the record's id. CREATE inserts; EDIT updates fields;
    * DELETE disables. The engine then bumps `version` and `updated_at` of an edited record.
    */
   apply(db: Db, action: ChangeAction, recordId: number | undefined, payload: P, at: Date): Promise<number>;
+  /** Named operations on one record beyond editing its fields (see RecordOperation), by name. */
+  readonly operations?: Readonly<Record<string, RecordOperation<never>>>;
+}
+
+/**
+ * A named change to one record that is not an edit of its fields (a user's password reset, the
+ * lifting of a sign-in lockout). It goes the way of an EDIT: the maker's request locks the record, a
+ * different user approves or rejects it, and the approval applies it under the record's lock and
+ * version check. Stored with action EDIT and its name in change_requests.operation, so the wire and
+ * the approval modal need nothing new: the modal compares the record's fields as usual, with the
+ * fields the operation shows (e.g. "Password: reset (temporary)") beside their current values.
+ */
+export interface RecordOperation<O extends object> {
+  /** Lower-case words for logs and messages, e.g. 'password reset'. */
+  readonly label: string;
+  /**
+   * Refuses the operation on this record for this maker (HttpError). Called when the request is made
+   * and again when it is approved, with the maker's permissions as they are then.
+   */
+  check?(db: Db, row: Row, payload: O, maker: Principal, when: { stage: 'request' | 'approval'; at: Date }): Promise<void>;
+  /** Why `decider` may not approve or reject this request on `row` (a 403), or null when they may. */
+  decisionRefusal?(row: Row, decider: string): string | null;
+  /** The fields the approval modal compares: their current values and the requested ones. */
+  describe(row: Row, payload: O): { before: DisplayMap; after: DisplayMap };
+  /** Applies an approved request; returns the activity log entry of what it did (never a secret). */
+  apply(db: Db, row: Row, payload: O, at: Date): Promise<{ type: string; description: string }>;
 }
 
 export interface SubmitRequest<P> {
   action: ChangeAction;
   recordId?: number;
   payload: P;
+}
+
+/** A request for one of the adapter's named operations on a record. */
+export interface OperationRequest {
+  operation: string;
+  recordId: number;
+  payload: object;
 }
 
 interface StoredRequest {
@@ -49,15 +84,49 @@ interface StoredRequest {
   requested_by: string;
   requested_at: Date;
   status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  operation: string | null;
+}
+
+function operationOf<P extends object>(adapter: EntityAdapter<P>, name: string): RecordOperation<object> {
+  const op = adapter.operations?.[name] as RecordOperation<object> | undefined;
+  if (!op) throw new Error(`${adapter.type} has no operation ${name}`);
+  return op;
+}
+
+/** A maker as the rules see them: the permissions of their role now (none when it is disabled). */
+async function principalOf(db: Db, username: string): Promise<Principal> {
+  const row = await db.one<{ username: string; permissions: unknown; role_disabled: number | null; disabled: number }>(
+    `SELECT u.username, r.permissions, r.disabled AS role_disabled, u.disabled
+       FROM console_users u LEFT JOIN roles r ON r.id = u.role_id WHERE lower(u.username) = lower($1)`,
+    [username],
+  );
+  if (!row || row.disabled !== 0 || row.role_disabled !== 0) return { username, permissions: [] };
+  return { username: row.username, permissions: permissionList(row.permissions) };
 }
 
 /** Stores a pending change request and locks its record. Returns the change request id. */
 export async function submit<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, request: SubmitRequest<P>): Promise<number> {
-  const { action, recordId, payload } = request;
+  return store(ctx, adapter, request);
+}
+
+/** Stores a pending request for a named operation on a record and locks it. Returns the change request id. */
+export async function submitOperation<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, request: OperationRequest): Promise<number> {
+  operationOf(adapter, request.operation);
+  return store(ctx, adapter, { action: 'EDIT', recordId: request.recordId, payload: request.payload, operation: request.operation });
+}
+
+async function store<P extends object>(
+  ctx: Ctx,
+  adapter: EntityAdapter<P>,
+  request: { action: ChangeAction; recordId?: number; payload: object; operation?: string },
+): Promise<number> {
+  const { action, recordId, payload, operation } = request;
   if ((action === 'CREATE') !== (recordId === undefined)) throw new Error('CREATE takes no recordId; EDIT and DELETE need one');
+  const maker: Principal = { username: ctx.user.username, permissions: ctx.user.permissions };
   return ctx.tx(async (t) => {
     const db = t.db;
     let originalRecord: DisplayMap | null = null;
+    let newRecord: DisplayMap = {};
     let recordVersion: number | null = null;
     if (recordId === undefined) {
       // one CREATE of this type at a time, so "already pending creation" checks cannot race
@@ -68,20 +137,30 @@ export async function submit<P extends object>(ctx: Ctx, adapter: EntityAdapter<
       if (row.locked !== 0) throw new HttpError(409, `${adapter.type} is locked: a change request is already pending`);
       originalRecord = await adapter.describe(db, adapter.fromRow(row));
       recordVersion = Number(row.version);
+      if (operation !== undefined) {
+        const op = operationOf(adapter, operation);
+        await op.check?.(db, row, payload, maker, { stage: 'request', at: t.clock() });
+        const shown = op.describe(row, payload);
+        originalRecord = { ...originalRecord, ...shown.before };
+        newRecord = { ...originalRecord, ...shown.after };
+      }
     }
-    await adapter.check?.(db, action, payload, recordId);
-    const newRecord = await adapter.describe(db, payload);
+    if (operation === undefined) {
+      await adapter.check?.(db, action, payload as P, recordId, maker);
+      newRecord = await adapter.describe(db, payload as P);
+    }
     if (recordId !== undefined) await db.query(`UPDATE ${adapter.table} SET locked = 1 WHERE id = $1`, [recordId]);
     const stored = await db.one<{ id: number }>(
       `INSERT INTO change_requests
-         (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING') RETURNING id`,
-      [adapter.type, recordId ?? null, action, newRecord, originalRecord, payload, recordVersion, t.user.username, t.clock()],
+         (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status, operation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10) RETURNING id`,
+      [adapter.type, recordId ?? null, action, newRecord, originalRecord, payload, recordVersion, t.user.username, t.clock(), operation ?? null],
     );
     const id = stored!.id;
+    const what = operation === undefined ? action : operationOf(adapter, operation).label;
     await t.log({
       type: 'CHANGE_REQUEST',
-      description: `Requested ${action} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${id})`,
+      description: `Requested ${what} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${id})`,
       before: originalRecord,
       after: newRecord,
     });
@@ -105,21 +184,38 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     if (request.requested_by.toLowerCase() === t.user.username.toLowerCase()) {
       throw new HttpError(403, 'You cannot approve or reject your own change request');
     }
-    const approve = decision.actionTaken === 'approve';
     let recordId = request.record_id ?? undefined;
+    if (request.operation !== null) {
+      const op = operationOf(adapter, request.operation);
+      const row = op.decisionRefusal && (await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]));
+      const refusal = row ? op.decisionRefusal!(row, t.user.username) : null;
+      if (refusal) throw new HttpError(403, refusal);
+    }
+    const approve = decision.actionTaken === 'approve';
     let after: DisplayMap | null = null;
 
     if (approve) {
+      let current: Row | undefined;
       if (recordId !== undefined) {
-        const row = await db.one<{ version: number }>(`SELECT version FROM ${adapter.table} WHERE id = $1 FOR UPDATE`, [recordId]);
-        if (!row || row.version !== request.record_version) throw new HttpError(409, 'The record changed since this request was made');
+        current = await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1 FOR UPDATE`, [recordId]);
+        if (!current || Number(current.version) !== request.record_version) throw new HttpError(409, 'The record changed since this request was made');
       }
-      recordId = await applyChange(db, adapter, request.action, recordId, request.payload as P, now);
+      if (request.operation !== null) {
+        const op = operationOf(adapter, request.operation);
+        const payload = request.payload as object;
+        await op.check?.(db, current!, payload, await principalOf(db, request.requested_by), { stage: 'approval', at: now });
+        const done = await op.apply(db, current!, payload, now);
+        await t.log({ type: done.type, description: `${done.description} (change request #${request.id} by ${request.requested_by})` });
+      } else {
+        recordId = await applyChange(db, adapter, request.action, recordId, request.payload as P, now);
+      }
       if (request.action !== 'CREATE') {
         await db.query(`UPDATE ${adapter.table} SET version = version + 1, updated_at = $2 WHERE id = $1`, [recordId, now]);
       }
       const applied = await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]);
       after = applied ? await adapter.describe(db, adapter.fromRow(applied)) : null;
+      // an operation's own fields (e.g. "Password: reset (temporary)") are not columns: keep them in the log
+      if (request.operation !== null && after) after = { ...request.new_record, ...after };
     }
     if (request.action !== 'CREATE' && recordId !== undefined) {
       await db.query(`UPDATE ${adapter.table} SET locked = 0 WHERE id = $1`, [recordId]);
@@ -134,7 +230,7 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     ]);
     await t.log({
       type: approve ? 'CHANGE_APPROVED' : 'CHANGE_REJECTED',
-      description: `${approve ? 'Approved' : 'Rejected'} ${request.action} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${request.requested_by})`,
+      description: `${approve ? 'Approved' : 'Rejected'} ${request.operation === null ? request.action : operationOf(adapter, request.operation).label} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${request.requested_by})`,
       before: request.original_record,
       after: approve ? after : request.new_record,
     });

@@ -191,7 +191,8 @@ describe('every change is in the activity log', () => {
 
     const plan: Record<string, () => Promise<{ as: string; body: unknown; token?: string }>> = {
       'auth/login': async () => ({ as: 'admin', body: { username: 'admin', password: 'Demo@Pass1' } }),
-      'user/change-password': async () => ({ as: 'admin', body: { username: 'priyanka_e', password: 'Fresh@Pass12' } }),
+      // an account without privilege: a checker's password would be a change request (privilege.test.ts)
+      'user/change-password': async () => ({ as: 'admin', body: { username: 'sanduni_k', password: 'Fresh@Pass12' } }),
       'user/reset-password': async () => ({ as: 'mahesh_s', token: mahesh, body: { username: 'mahesh_s', old_password: 'Demo@Pass1', new_password: 'Fresh@Pass12' } }),
       'role/edit': async () => ({ as: 'admin', body: { ...(sampleBody('role/edit') as object), permissions: ['auditor-report-view', 'user-view'] } }),
       'kyc/create-request': async () => ({ as: 'checker', body: { userId: first.kycId, kycData: approveAll(first.currentData) } }),
@@ -326,7 +327,10 @@ describe('no password or token in the database or the server log', () => {
     expect(await signIn('sentinel_user', PASSWORDS.wrong)).toBe(401);
     expect(await signIn('sentinel_user', PASSWORDS.created)).toBe(200);
 
-    expect((await app.post('user/change-password', { username: 'sentinel_user', password: PASSWORDS.changed }, { token: admin })).status).toBe(200);
+    // sentinel_user holds the Maker role (user-password-reset): its reset is a change request the checker approves
+    const changed = await app.post('user/change-password', { username: 'sentinel_user', password: PASSWORDS.changed }, { token: admin });
+    expect(changed.status).toBe(200);
+    expect((await app.post('user/approve', { changeRequestID: changed.json.data.changeRequestId, actionTaken: 'approve' }, { token: checker })).status).toBe(200);
     expect(await signIn('sentinel_user', PASSWORDS.changed)).toBe(200);
     const own = issued[issued.length - 1];
     expect((await app.post('user/reset-password', { username: 'sentinel_user', old_password: PASSWORDS.wrong, new_password: PASSWORDS.reset }, { token: own })).status).toBe(406);

@@ -41,6 +41,7 @@ export const sampleBodies: Record<string, unknown> = {
   'user/change-password': { username: 'maker', password: 'Sample@Pass12' },
   'user/reset-password': { username: 'admin', old_password: 'Demo@Pass1', new_password: 'Sample@Pass12' },
   'user/approve': { changeRequestID: 1, actionTaken: 'approve' },
+  'user/unlock': { id: 5 },
   'role/list': {},
   'role/initial-create-data': {},
   'role/create': { role_name: 'Sample Role', user_type: 'BACKEND', user_level: 1, permissions: ['user-view', 'user-approve'], disabled: 0 },

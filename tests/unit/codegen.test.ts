@@ -50,6 +50,7 @@ describe('generated/', () => {
     expect(users).toContain('| Contact Number | `contact_number` | text (default) |');
     expect(users).toContain('### Change Password (`changePassword`)');
     expect(users).toContain('- Guard: `isUnlocked` (`src/domain/guards.ts`) — The row is open for a new change (edit, password change, activate/deactivate).');
+    expect(users).toContain('- Guard: `canChangePasswordOnRow` (`src/domain/privilege.ts`) — Change Password on a users-list row: the row is open for a change and the caller may reset its password (no more permissions than the caller\'s, not a super user, not oneself).');
     const create = fresh.get('generated/screens/users.create.md')!;
     expect(create).toContain('| `contact` | `regex(/^\\d{10}$/)` | `.regex(patterns.contact10, messages.contact)` | `Please enter a valid contact number` |');
     expect(create).toContain('| `password` | Password | password | yes | generate: true |');
@@ -58,7 +59,7 @@ describe('generated/', () => {
 
   it('the permission matrix names screens, actions and calls per permission', () => {
     const matrix = fresh.get('generated/permission-matrix.md')!;
-    expect(matrix).toContain('| `user-password-reset` | User | — | Row action “Change Password” on `users`, guard `isUnlocked` | `POST /api/user/change-password` |');
+    expect(matrix).toContain('| `user-password-reset` | User | — | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/user/change-password` |');
     expect(matrix).toContain('| `POST /api/auth/login` | `login` | public (no sign-in) |');
   });
 

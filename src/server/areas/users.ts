@@ -8,11 +8,13 @@ import {
   userInitialData,
   userList,
   userResetPassword,
+  userUnlock,
   type UserRow,
 } from '../../api/users';
+import { isPrivileged } from '../../domain/privilege';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
-import { decide, pendingChangeRequests, statusText, submit } from '../changeRequests';
-import { userEntity, type UserPayload } from '../entities/user';
+import { decide, pendingChangeRequests, statusText, submit, submitOperation } from '../changeRequests';
+import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
 import { branchNameSql } from '../entities/userBranches';
 import { handle } from '../http/handle';
 import { HttpError, notFound } from '../http/httpError';
@@ -35,6 +37,8 @@ interface UserListRow {
   locked: number;
   created_at: Date;
   updated_at: Date;
+  permissions: unknown;
+  signin_locked: boolean;
 }
 
 function toUserRow(r: UserListRow): UserRow {
@@ -49,6 +53,9 @@ function toUserRow(r: UserListRow): UserRow {
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
     locked: r.locked,
+    permissions: permissionList(r.permissions),
+    signin_locked: r.signin_locked ? 1 : 0,
+    signin: r.signin_locked ? ['Locked'] : [],
   };
 }
 
@@ -57,13 +64,14 @@ export const userHandlers = [
     const text = search.trim();
     const rows = await ctx.db.query<UserListRow>(
       `SELECT u.id, u.name, u.email, u.contact, u.username, u.branch_code, ${branchNameSql('u.user_type', 'u.branch_code')} AS branch_name,
-              u.disabled, u.locked, u.created_at, u.updated_at
-         FROM console_users u
+              u.disabled, u.locked, u.created_at, u.updated_at, r.permissions,
+              EXISTS (SELECT 1 FROM login_attempts a WHERE a.username_lower = lower(u.username) AND a.locked_until > $3) AS signin_locked
+         FROM console_users u LEFT JOIN roles r ON r.id = u.role_id
         WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
               OR strpos(lower(u.contact), lower($1)) > 0
         ORDER BY u.id
         LIMIT $2`,
-      [text, fetchCount],
+      [text, fetchCount, ctx.clock()],
     );
     return {
       data: {
@@ -131,21 +139,40 @@ export const userHandlers = [
     return { data: { message: 'User sent for approval', changeRequestId } };
   }),
 
+  /**
+   * Another user's password, by the rule of src/domain/privilege.ts: only a user whose permissions the
+   * caller holds, never a super user or oneself. The password is temporary and the account's tokens
+   * are revoked. A privileged account's reset (it could approve or reset) needs a second person: it
+   * becomes a change request, else the one holding user-password-reset could sign in as a checker and
+   * approve their own requests.
+   */
   handle(userChangePassword, async (ctx, { username, password }) => {
-    const target = await ctx.db.one<{ id: number; username: string; locked: number }>(
-      'SELECT id, username, locked FROM console_users WHERE lower(username) = lower($1)',
-      [username],
-    );
-    if (!target) throw notFound('User');
-    if (target.locked !== 0) throw new HttpError(422, 'User is locked');
+    const found = await ctx.db.one<{ id: number; locked: number }>('SELECT id, locked FROM console_users WHERE lower(username) = lower($1)', [username]);
+    if (!found) throw notFound('User');
+    if (found.locked !== 0) throw new HttpError(422, 'User is locked');
+    const actor = { username: ctx.user.username, permissions: ctx.user.permissions };
+    const target = await checkPasswordReset(ctx.db, actor, found.id);
     const hash = await ctx.auth.hashPassword(password);
-    const changed = await ctx.db.query(
-      'UPDATE console_users SET password_hash = $2, session_version = session_version + 1, updated_at = $3 WHERE id = $1 AND locked = 0 RETURNING id',
-      [target.id, hash, ctx.clock()],
-    );
-    if (changed.length === 0) throw new HttpError(422, 'User is locked');
-    await ctx.log({ type: 'PASSWORD_CHANGED', description: `Changed the password of ${target.username} (their sessions were revoked)` });
-    return { data: { message: `Password changed for user "${target.username}" successfully` } };
+    if (isPrivileged(target.permissions)) {
+      const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'PASSWORD_RESET', recordId: found.id, payload: { password_hash: hash } });
+      return { data: { message: `Password reset for user "${target.username}" sent for approval`, changeRequestId } };
+    }
+    return ctx.tx(async (t) => {
+      // the rule again under the row's lock, so a role change approved meanwhile cannot slip through
+      const row = await t.db.one<{ locked: number }>('SELECT locked FROM console_users WHERE id = $1 FOR UPDATE', [found.id]);
+      if (!row) throw notFound('User');
+      if (row.locked !== 0) throw new HttpError(422, 'User is locked');
+      const now = await checkPasswordReset(t.db, actor, found.id);
+      if (isPrivileged(now.permissions)) throw new HttpError(409, 'The user changed meanwhile: try again');
+      const done = await setTemporaryPassword(t.db, found.id, hash, t.clock());
+      await t.log(done);
+      return { data: { message: `Password changed for user "${now.username}" successfully` } };
+    });
+  }),
+
+  handle(userUnlock, async (ctx, { id }) => {
+    const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'UNLOCK', recordId: id, payload: {} });
+    return { data: { message: 'Unlock sent for approval', changeRequestId } };
   }),
 
   handle(userResetPassword, async (ctx, { username, old_password, new_password }) => {

@@ -1,5 +1,6 @@
 /** Roles as a maker-checker entity. */
 import { userTypeLabels, type UserType } from '../../api/users';
+import { grantRefusal } from '../../domain/privilege';
 import { messages } from '../../domain/validation';
 import { displayField, isPendingCreation, statusText, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
@@ -38,7 +39,7 @@ export const roleEntity: EntityAdapter<RolePayload> = {
     };
   },
 
-  async check(db, _action, v, recordId) {
+  async check(db, _action, v, recordId, maker) {
     const level = await db.one('SELECT 1 FROM user_levels WHERE id = $1', [v.user_level]);
     if (!level) throw new HttpError(422, messages.userLevel);
     const allowed = permissionsForUserType(v.user_type);
@@ -49,6 +50,15 @@ export const roleEntity: EntityAdapter<RolePayload> = {
     if (await isPendingCreation(db, roleEntity.type, 'role_name', v.role_name)) {
       throw new HttpError(422, `Role name "${v.role_name}" is already pending approval`);
     }
+    // no privilege escalation through a role: a maker asks only for permissions they hold (so only a
+    // super user for super-permission), and changes only a role they could have asked for
+    if (recordId !== undefined) {
+      const current = await db.one<{ role_name: string; permissions: unknown }>('SELECT role_name, permissions FROM roles WHERE id = $1', [recordId]);
+      const refusal = current && grantRefusal(maker, permissionList(current.permissions), `You cannot edit the role "${current.role_name}": it holds permissions you do not hold`);
+      if (refusal) throw new HttpError(422, refusal);
+    }
+    const refusal = grantRefusal(maker, v.permissions, 'You cannot request a role with permissions you do not hold');
+    if (refusal) throw new HttpError(422, refusal);
   },
 
   async apply(db, action, recordId, v, at) {
