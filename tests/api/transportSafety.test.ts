@@ -131,3 +131,244 @@ describe('socket timeouts', () => {
     }
   });
 });
+
+/** Runs the server's entry point (or a tool) as a child process until it exits or prints `until`; what it printed and its exit code. */
+function runEntry(
+  script: string,
+  env: Record<string, string>,
+  until?: RegExp,
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; stdout: string; stderr: string; match?: RegExpMatchArray }> {
+  return new Promise((resolve, reject) => {
+    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['HOST', 'PORT', 'NODE_ENV', 'SESSION_SECRET', 'DATABASE_URL', 'DATA_DIR'].includes(k)));
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, script)], { cwd: root, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    const check = () => {
+      const match = until ? stdout.match(until) : null;
+      if (match) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        child.once('exit', () => {});
+        resolve({ code: null, stdout, stderr, match });
+        child.kill('SIGTERM');
+      }
+    };
+    child.stdout.on('data', (c) => ((stdout += c), check()));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Modes (permission bits) of everything under `dir`, by path relative to it. */
+function modesUnder(dir: string): Map<string, number> {
+  const out = new Map<string, number>([['.', statSync(dir).mode & 0o777]]);
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const p = rel === '.' ? e.name : join(rel, e.name);
+      if (e.isSymbolicLink()) continue;
+      out.set(p, statSync(join(dir, p)).mode & 0o777);
+      if (e.isDirectory()) walk(p);
+    }
+  };
+  walk('.');
+  return out;
+}
+
+function expectOwnerOnly(dir: string) {
+  const modes = modesUnder(dir);
+  expect(modes.size).toBeGreaterThan(3);
+  for (const [p, mode] of modes) {
+    const isDir = statSync(join(dir, p)).isDirectory();
+    expect(mode.toString(8), `${p} (${isDir ? 'folder' : 'file'})`).toBe(isDir ? '700' : '600');
+  }
+}
+
+describe('listening address', () => {
+  it('is 127.0.0.1 unless HOST says otherwise; PORT as given', () => {
+    expect(DEFAULT_HOST).toBe('127.0.0.1');
+    expect(readEnvironment({}).host).toBe('127.0.0.1');
+    expect(readEnvironment({ HOST: '' }).host).toBe('127.0.0.1');
+    expect(readEnvironment({}).port).toBe(8080);
+    expect(readEnvironment({ HOST: '0.0.0.0', PORT: '9000' })).toMatchObject({ host: '0.0.0.0', port: 9000 });
+    expect(() => readEnvironment({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});
+
+describe('production start-up refusals (check functions)', () => {
+  it('NODE_ENV=production without SESSION_SECRET is refused with a message naming it; outside production or with it, no refusal', () => {
+    expect(() => checkProductionEnvironment({ NODE_ENV: 'production' })).toThrow(/NODE_ENV=production needs SESSION_SECRET/);
+    expect(() => checkProductionEnvironment({ NODE_ENV: 'production', SESSION_SECRET: '' })).toThrow(/SESSION_SECRET/);
+    expect(() => checkProductionEnvironment({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) })).not.toThrow();
+    expect(() => checkProductionEnvironment({})).not.toThrow();
+  });
+
+  it('a database seeded before the marker existed has its demo accounts recognised by migration 80 (a look-alike is not)', async () => {
+    const db = await openDb({});
+    try {
+      await migrate(db, migrations.filter((m) => m.id < 80));
+      await seedDemoBeforeMarker(db);
+      await migrate(db);
+      const demo = await demoAccountUsernames(db);
+      expect(demo).toContain('admin');
+      expect(demo).toContain('tharindu_r');
+      expect(demo).not.toContain('ops_admin');
+      expect(demo).not.toContain('maker'); // same username, an address of its own: someone's real account
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/** The console users as the demo seeder made them before migration 80 (plus two accounts of the operator's own). */
+async function seedDemoBeforeMarker(db: Awaited<ReturnType<typeof openDb>>) {
+  await db.query(`INSERT INTO user_levels (level, title) VALUES (3, 'Level 3') ON CONFLICT (level) DO NOTHING`);
+  const role = await db.one<{ id: number }>(
+    `INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ('Old', 'BACKEND', (SELECT id FROM user_levels WHERE level = 3), '["super-permission"]') RETURNING id`,
+  );
+  const add = (username: string, email: string) =>
+    db.query(
+      `INSERT INTO console_users (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash)
+       VALUES ('Someone', $1, '0771234567', $2, 'BACKEND', 'HO', $3, 0, 'x')`,
+      [email, username, role!.id],
+    );
+  await db.query(`INSERT INTO branches (code, name) VALUES ('HO', 'Head Office') ON CONFLICT (code) DO NOTHING`);
+  await add('admin', 'admin@remit.lk');
+  await add('tharindu_r', 'tharindu.r@remit.lk');
+  await add('maker', 'ops@bank.example');
+  await add('ops_admin', 'ops.admin@remit.lk');
+}
+
+describe('data folder permissions', () => {
+  it('a data folder an older version left open to others is tightened at start-up: folders 0700, files 0600, the session secret too', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'transport-data-'));
+    try {
+      // as an older version (under umask 000) left it
+      chmodSync(dataDir, 0o777);
+      mkdirSync(join(dataDir, 'db'), { mode: 0o777 });
+      chmodSync(join(dataDir, 'db'), 0o777);
+      writeFileSync(join(dataDir, 'session-secret'), 'k'.repeat(48), { mode: 0o666 });
+      chmodSync(join(dataDir, 'session-secret'), 0o666);
+      const environment = readEnvironment({ DATA_DIR: dataDir });
+      const db = await openMigratedDb(environment);
+      try {
+        await loadTokenSecret(environment, db);
+        expectOwnerOnly(dataDir);
+        expect(modesUnder(dataDir).has(join('db', 'PG_VERSION'))).toBe(true);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new data folder and its generated session secret are the owner\'s only, even under umask 000', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'transport-new-'));
+    const previous = process.umask(0);
+    try {
+      const environment = readEnvironment({ DATA_DIR: join(parent, 'data') });
+      const db = await openMigratedDb(environment);
+      try {
+        await loadTokenSecret(environment, db);
+        expectOwnerOnly(join(parent, 'data'));
+        expect(statSync(join(parent, 'data', 'session-secret')).mode & 0o777).toBe(0o600);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      process.umask(previous);
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the entry point (src/server/main.ts as a child process)', () => {
+  it('NODE_ENV=production without SESSION_SECRET: exits 1 with the message, before opening anything', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'transport-nosecret-'));
+    try {
+      const r = await runEntry('src/server/main.ts', { NODE_ENV: 'production', DATA_DIR: join(dataDir, 'data'), PORT: '0' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('NODE_ENV=production needs SESSION_SECRET');
+      expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('production with demo accounts: refused, naming the command; after `remove-demo-accounts` it starts, on 127.0.0.1 by default and on HOST when set', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'transport-prod-'));
+    const env = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(48), DATA_DIR: dataDir, PORT: '0' };
+    try {
+      const seeded = await openMigratedDb(readEnvironment({ DATA_DIR: dataDir }));
+      await seedDemo(seeded, { scryptN: TEST_SCRYPT_N });
+      await seeded.close();
+
+      const refused = await runEntry('src/server/main.ts', env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/NODE_ENV=production and the database holds \d+ demo account\(s\)/);
+      expect(refused.stderr).toContain('npm run remove-demo-accounts');
+
+      const removed = await runEntry('src/server/cli/removeDemoAccounts.ts', { DATA_DIR: dataDir });
+      expect(removed.code).toBe(0);
+      expect(removed.stdout).toMatch(/Removed \d+ demo account\(s\): admin, maker/);
+      expect(removed.stdout).toContain('npm run create-admin');
+
+      const started = await runEntry('src/server/main.ts', env, /Console and API at http:\/\/(\S+):(\d+)\//);
+      expect(started.match?.[1]).toBe('127.0.0.1');
+      const overridden = await runEntry('src/server/main.ts', { ...env, HOST: '127.0.0.2' }, /Console and API at http:\/\/(\S+):(\d+)\//);
+      expect(overridden.match?.[1]).toBe('127.0.0.2');
+
+      const db = await openMigratedDb(readEnvironment({ DATA_DIR: dataDir }));
+      try {
+        expect(await demoAccountUsernames(db)).toEqual([]);
+        const logged = await db.one<{ description: string }>("SELECT description FROM activity_logs WHERE type = 'DEMO_ACCOUNTS_REMOVED'");
+        expect(logged?.description).toMatch(/admin/);
+      } finally {
+        await db.close();
+      }
+      expectOwnerOnly(dataDir);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the server process listens on 127.0.0.1 by default (its socket address, not only its message)', async () => {
+    // Run through the listener itself: the address main.ts passes to listen() is readEnvironment's host.
+    const environment = readEnvironment({});
+    const own = await buildApp({ db: server.db, secret: server.secret });
+    try {
+      await own.listen({ port: 0, host: environment.host });
+      const address = own.server.address();
+      expect(address && typeof address !== 'string' ? address.address : address).toBe('127.0.0.1');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('demo accounts on the test database (runs last: removes them)', () => {
+  it('a production check refuses the seeded database, naming the command; after removeDemoAccounts it passes and the accounts cannot sign in', async () => {
+    await expect(checkNoDemoAccounts(server.db, { NODE_ENV: 'production' })).rejects.toThrow(/npm run remove-demo-accounts/);
+    await expect(checkNoDemoAccounts(server.db, {})).resolves.toBeUndefined();
+    const admin = await server.login('admin');
+    const removed = await removeDemoAccounts(server.db);
+    expect(removed).toContain('admin');
+    await expect(checkNoDemoAccounts(server.db, { NODE_ENV: 'production' })).resolves.toBeUndefined();
+    const login = await server.call('auth/login', { username: 'admin', password: 'Demo@Pass1' });
+    expect(login.statusCode).toBe(401);
+    // a token issued before is no longer accepted
+    const after = await server.call('user/list', {}, admin);
+    expect(after.statusCode).toBe(401);
+    const entry = await server.db.one<{ level: string; description: string }>("SELECT level, description FROM activity_logs WHERE type = 'DEMO_ACCOUNTS_REMOVED'");
+    expect(entry?.description).toContain('admin');
+  });
+});

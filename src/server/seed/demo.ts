@@ -124,8 +124,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
       const updated = new Date(created.getTime() + ((i * 37) % Math.max(1, u.daysAgo)) * DAY);
       await tx.query(
         `INSERT INTO console_users
-           (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+           (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at, demo_account)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1)`,
         [
           u.name,
           `${u.username.replace(/_/g, '.')}@remit.lk`,
