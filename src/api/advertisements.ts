@@ -1,6 +1,6 @@
 /** Advertisements shown in the mobile app (spec 002 §2 "Advertisements", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, dateBoundsError, inDateBounds, MAX_ID } from './contract';
 import { advertisementImageRule, readImageValue } from './imageUpload';
 import { patterns } from '../domain/validation';
 
@@ -54,8 +54,8 @@ function checkCountries(countries: readonly string[], ctx: z.RefinementCtx) {
 const advertisementShape = {
   title: titleField,
   countries: countriesField,
-  valid_from: z.string().refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom),
-  valid_to: z.string().refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo),
+  valid_from: z.string().refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom).refine(inDateBounds, dateBoundsError),
+  valid_to: z.string().refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo).refine(inDateBounds, dateBoundsError),
   images: z
     .array(z.strictObject({ image: imageValue, link: linkField }))
     .min(1, advertisementMessages.images)
@@ -77,8 +77,8 @@ export const advertisementFormSchema = z
   .strictObject({
     title: titleField,
     countries: countriesField,
-    valid_from: z.string().refine(isCalendarDay, advertisementMessages.validFrom),
-    valid_to: z.string().refine(isCalendarDay, advertisementMessages.validTo),
+    valid_from: z.string().refine(isCalendarDay, advertisementMessages.validFrom).refine(inDateBounds, dateBoundsError),
+    valid_to: z.string().refine(isCalendarDay, advertisementMessages.validTo).refine(inDateBounds, dateBoundsError),
     images: z.array(z.object({ image: z.string(), link: z.string() })).max(advertisementLimits.images),
     disabled: disabledField,
   })
