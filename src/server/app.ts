@@ -16,6 +16,7 @@ import { HttpError } from './http/httpError';
 import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
+import { imageUrlSigner } from './http/imageUrls';
 
 export interface AppOptions {
   db: Db;
@@ -135,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);
-  (await import('./http/images')).registerImages(app, options.db);
+  (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
   return app;
 }
@@ -163,5 +164,6 @@ function authServices(secret: Uint8Array, clock: () => Date, scryptN: number, tt
       await verifyPassword(password, await dummyHash);
     },
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
+    imageUrls: imageUrlSigner(secret, clock),
   };
 }

@@ -55,5 +55,6 @@ export async function counts(server: TestServer, tables: readonly string[]): Pro
 
 /** GET an image path as the console does (with a cache-busting query). */
 export async function fetchImage(server: TestServer, path: string): Promise<Response> {
-  return server.raw(`/${path}?t=${Date.now()}`);
+  // as the console's imageUrl: the cache-busting query is added to a signed URL's own query
+  return server.raw(`/${path}${path.includes('?') ? '&' : '?'}t=${Date.now()}`);
 }
