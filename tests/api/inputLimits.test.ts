@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { allCalls } from '../../src/api/index';
 import { dateBoundsMessage, latestDay } from '../../src/domain/dates';
+import { craftedJpeg, craftedPng } from '../fixtures/craftedImages';
 import { startServer, type TestServer } from './harness';
 import { sampleBody } from './samples';
 
@@ -122,5 +123,49 @@ describe('dates outside 2000-01-01 .. today + 1 year', () => {
       if (reply.statusCode !== 200) failures.push(`${f.path} ${f.field}: ${reply.statusCode} ${JSON.stringify(reply.data).slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe('uploaded images: the pixel budget (4096 x 4096, 16 megapixels), from the header, before anything is stored', () => {
+  const budget = (w: number, h: number) => `The image is ${w} x ${h} pixels; at most 4096 x 4096 and 16 megapixels are accepted`;
+  const counts = async () => ({
+    images: Number((await server.db.one<{ n: string }>('SELECT count(*) AS n FROM images'))!.n),
+    requests: Number((await server.db.one<{ n: string }>('SELECT count(*) AS n FROM change_requests'))!.n),
+  });
+
+  it('a bank logo claiming 5000 x 4000 (PNG) or 60000 x 60000 (JPEG) gets 400 naming the field and why; nothing is stored', async () => {
+    const maker = await server.login('maker');
+    const before = await counts();
+    const cases: [Buffer, string][] = [
+      [craftedPng(5000, 4000), budget(5000, 4000)],
+      [craftedJpeg(60000, 60000), budget(60000, 60000)],
+      [craftedPng(4097, 16), budget(4097, 16)],
+    ];
+    for (const [bytes, message] of cases) {
+      const reply = await server.call('bank/create', { ...(sampleBody('bank/create') as object), bank_code: 'BOMB1', logo: bytes.toString('base64') }, maker);
+      expect(reply.statusCode).toBe(400);
+      expect(reply.data.message).toBe(`logo: ${message}`);
+      const edit = await server.call('bank/edit', { ...(sampleBody('bank/edit') as object), logo: bytes.toString('base64') }, maker);
+      expect(edit.statusCode).toBe(400);
+      expect(edit.data.message).toBe(`logo: ${message}`);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('an advertisement image over the budget gets 400 naming the slot; nothing is stored', async () => {
+    const maker = await server.login('maker');
+    const before = await counts();
+    const body = sampleBody('advertisement/create') as { images: { image: string; link: string }[] };
+    body.images = [body.images[0]!, { image: craftedPng(8000, 8000).toString('base64'), link: 'https://www.remitops.lk/offers' }];
+    const reply = await server.call('advertisement/create', body, maker);
+    expect(reply.statusCode).toBe(400);
+    expect(reply.data.message).toBe(`images.1.image: ${budget(8000, 8000)}`);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a logo within the budget (4096 x 4096 by its header) is accepted', async () => {
+    const maker = await server.login('maker');
+    const reply = await server.call('bank/create', { ...(sampleBody('bank/create') as object), bank_code: 'EDGE1', logo: craftedPng(4096, 4096).toString('base64') }, maker);
+    expect(reply.statusCode).toBe(200);
   });
 });
