@@ -32,6 +32,11 @@ let port: number;
 beforeAll(async () => {
   server = await startServer();
   app = await buildApp({ db: server.db, secret: server.secret, clock: server.now, scryptN: TEST_SCRYPT_N, timeouts: SHORT });
+  // a reply that takes longer than the request timeout (a large export): the timeouts bound the client's sending, not the server's answer
+  app.get('/test-slow-answer', async () => {
+    await sleep(SHORT.requestMs * 2);
+    return { done: true };
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -111,6 +116,12 @@ describe('socket timeouts', () => {
     while (!/"statusCode"/.test(s.received()) && Date.now() - waited < 5_000) await sleep(20);
     s.socket.destroy();
     expect(s.received()).toMatch(/^HTTP\/1\.1 (400|401)/);
+  });
+
+  it('a complete request whose answer takes longer than the request timeout is answered (exports are not cut off)', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/test-slow-answer`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
   });
 
   it('the defaults cut a trickling client off within 30 s and are what a server built without options uses', async () => {

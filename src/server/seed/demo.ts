@@ -119,6 +119,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
       roleIds.set(role.name, row!.id);
     }
 
+    // demo_account = 1: they share a published password, so a production server refuses to start
+    // while one is there (src/server/demoAccounts.ts; `npm run remove-demo-accounts` deletes them)
     for (const [i, u] of demoUsers.entries()) {
       const created = ago(u.daysAgo);
       const updated = new Date(created.getTime() + ((i * 37) % Math.max(1, u.daysAgo)) * DAY);
