@@ -1,5 +1,6 @@
 // `npm start`: build the console when it is missing or older than its sources, then start the server
-// (which migrates, seeds demo data into an empty database and serves console and API on PORT, default 8080).
+// (which migrates, seeds demo data into an empty database outside production and serves console and API on
+// HOST:PORT, default 127.0.0.1:8080; set HOST=0.0.0.0 to be reached from other machines).
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

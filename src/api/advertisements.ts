@@ -1,7 +1,7 @@
 /** Advertisements shown in the mobile app (spec 002 §2 "Advertisements", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, MAX_ID } from './contract';
-import { advertisementImageRule, readImageValue } from './imageUpload';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, dateBoundsError, inDateBounds, MAX_ID } from './contract';
+import { advertisementImageRule, pixelProblemOf, readImageValue, withinPixelBudget } from './imageUpload';
 import { patterns } from '../domain/validation';
 
 export const advertisementMessages = {
@@ -38,7 +38,10 @@ export function isCalendarDay(value: string): boolean {
 const titleField = z.string().max(advertisementLimits.title, advertisementMessages.title).regex(/^[\w ]{2,}$/, advertisementMessages.title);
 const countriesField = z.array(z.string().regex(/^[A-Z]{2,3}$/, 'unknown country code')).min(1, advertisementMessages.countries).max(300);
 const linkField = z.string().max(advertisementLimits.link, advertisementMessages.link).regex(patterns.website, advertisementMessages.link);
-const imageValue = z.string().refine((v) => readImageValue(v, advertisementImageRule) !== null, advertisementMessages.invalidImage);
+const imageValue = z
+  .string()
+  .refine((v) => readImageValue(v, advertisementImageRule) !== null, advertisementMessages.invalidImage)
+  .refine(...withinPixelBudget(advertisementImageRule));
 const disabledField = z.union([z.literal(0), z.literal(1)]);
 
 function checkCountries(countries: readonly string[], ctx: z.RefinementCtx) {
@@ -54,8 +57,8 @@ function checkCountries(countries: readonly string[], ctx: z.RefinementCtx) {
 const advertisementShape = {
   title: titleField,
   countries: countriesField,
-  valid_from: z.string().refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom),
-  valid_to: z.string().refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo),
+  valid_from: z.string().refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom).refine(inDateBounds, dateBoundsError),
+  valid_to: z.string().refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo).refine(inDateBounds, dateBoundsError),
   images: z
     .array(z.strictObject({ image: imageValue, link: linkField }))
     .min(1, advertisementMessages.images)
@@ -77,8 +80,8 @@ export const advertisementFormSchema = z
   .strictObject({
     title: titleField,
     countries: countriesField,
-    valid_from: z.string().refine(isCalendarDay, advertisementMessages.validFrom),
-    valid_to: z.string().refine(isCalendarDay, advertisementMessages.validTo),
+    valid_from: z.string().refine(isCalendarDay, advertisementMessages.validFrom).refine(inDateBounds, dateBoundsError),
+    valid_to: z.string().refine(isCalendarDay, advertisementMessages.validTo).refine(inDateBounds, dateBoundsError),
     images: z.array(z.object({ image: z.string(), link: z.string() })).max(advertisementLimits.images),
     disabled: disabledField,
   })
@@ -92,6 +95,8 @@ export const advertisementFormSchema = z
       if (!slot.image) return;
       filled += 1;
       if (readImageValue(slot.image, advertisementImageRule) === null) ctx.addIssue({ code: 'custom', path: ['images', i, 'image'], message: advertisementMessages.invalidImage });
+      const tooLarge = pixelProblemOf(slot.image, advertisementImageRule);
+      if (tooLarge) ctx.addIssue({ code: 'custom', path: ['images', i, 'image'], message: tooLarge });
       if (!linkField.safeParse(slot.link).success) ctx.addIssue({ code: 'custom', path: ['images', i, 'link'], message: advertisementMessages.link });
     });
     if (filled === 0) ctx.addIssue({ code: 'custom', path: ['images'], message: advertisementMessages.images });

@@ -26,7 +26,10 @@ export const appUserRow = z.object({
   hold: z.number(),
   locked: z.number(),
   user_hold_reason: z.string(),
-  /** Image paths (served by GET /<path>), or null when missing. */
+  /**
+   * The identity documents, as signed URLs valid for minutes (`images/...?exp=&sig=`, served by
+   * GET /<url>; the bare path is refused), or null when missing.
+   */
   selfie: z.string().nullable(),
   uidFront: z.string().nullable(),
   uidBack: z.string().nullable(),

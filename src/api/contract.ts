@@ -7,6 +7,7 @@
  * request helper and the server's route registration are both typed by these schemas.
  */
 import { z } from 'zod';
+import { dateBoundsMessage, isWithinDateBounds } from '../domain/dates';
 import type { Permission } from '../domain/permissions';
 
 /**
@@ -101,3 +102,12 @@ export const fetchCount = z.number().int().min(1).max(99999999);
 export const searchText = z.string().max(30, 'Search text can have at most 30 characters');
 
 export const listItem = z.object({ id: z.number(), code: z.string(), name: z.string() });
+
+/**
+ * Every date a call takes (a date, a date-time or a year) is refined with these:
+ * `.refine(inDateBounds, dateBoundsError)`, a 400 naming the field when it is before 2000 or more
+ * than a year ahead (the rule: src/domain/dates.ts; tests/api/inputLimits.test.ts sends edge dates
+ * to every date field of every call).
+ */
+export const inDateBounds = (value: string | number): boolean => isWithinDateBounds(value);
+export const dateBoundsError = { error: () => dateBoundsMessage() };

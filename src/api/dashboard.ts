@@ -20,7 +20,7 @@
  * or auditor-report-view.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody } from './contract';
+import { anyOf, defineCall, emptyBody, dateBoundsError, inDateBounds } from './contract';
 
 // ---- periods ---------------------------------------------------------------------------------
 
@@ -88,8 +88,8 @@ function isRealDate(value: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
-const dateOnly = z.string().regex(DATE_PATTERN, messages.date).refine(isRealDate, messages.date);
-const dateTime = z.string().regex(DATE_TIME_PATTERN, messages.dateTime).refine(isRealDate, messages.dateTime);
+const dateOnly = z.string().regex(DATE_PATTERN, messages.date).refine(isRealDate, messages.date).refine(inDateBounds, dateBoundsError);
+const dateTime = z.string().regex(DATE_TIME_PATTERN, messages.dateTime).refine(isRealDate, messages.dateTime).refine(inDateBounds, dateBoundsError);
 
 function rangeNumber(allowed: readonly number[], message: string) {
   return z.number({ error: message }).int(message).refine((v) => allowed.includes(v), message);
@@ -385,7 +385,7 @@ export const remittanceByYear = defineCall({
   summary:
     'Remittances per month of a year: the count (every status) or the USD value (successful), with the years that have remittances; without a year, the latest of them.',
   request: z.strictObject({
-    year: z.number({ error: 'Choose a year' }).int('Choose a year').min(2000, 'Choose a year').max(2100, 'Choose a year').optional(),
+    year: z.number({ error: 'Choose a year' }).int('Choose a year').min(2000, 'Choose a year').max(2100, 'Choose a year').refine(inDateBounds, dateBoundsError).optional(),
     measure: z.enum(remittanceMeasures, { error: 'Choose count or value' }),
   }),
   data: z.object({ year: z.number(), years: z.array(z.number()), measure: z.enum(remittanceMeasures), months: z.array(z.string()), values: z.array(z.number()) }),

@@ -2,8 +2,13 @@
  * Uploaded images on the wire (bank logos, advertisement images): a new image is its base64 text
  * without a `data:` prefix; an unchanged image on edit is sent back as the stored path it was read
  * with (`images/...`). Pure, shared by the form (client-side check) and the request schema (server).
+ * An upload's width and height are read from its header (image-size's PNG and JPEG readers: no pixel
+ * is decoded) and must fit the pixel budget (src/domain/imageBudget.ts).
  */
+import { JPG } from 'image-size/types/jpg';
+import { PNG } from 'image-size/types/png';
 import { z } from 'zod';
+import { pixelBudgetProblem } from '../domain/imageBudget';
 
 export type ImageFormat = 'png' | 'jpeg';
 
@@ -57,22 +62,53 @@ export const logoRule: ImageRule = { formats: ['png', 'jpeg'], maxBytes: 100 * 1
 /** Advertisement images: base64 PNG (spec 002 §7, §9); the form converts any picture to PNG and scales it to fit. */
 export const advertisementImageRule: ImageRule = { formats: ['png'], maxBytes: 1024 * 1024 };
 
-export type ImageValue = { kind: 'path'; path: string } | { kind: 'upload'; bytes: Uint8Array; format: ImageFormat };
+export type ImageValue = { kind: 'path'; path: string } | { kind: 'upload'; bytes: Uint8Array; format: ImageFormat; width: number; height: number };
 
-/** What an image value is: a stored path, a valid upload under the rule, or null (invalid). */
+/** Width and height from the image's header (PNG IHDR, JPEG start-of-frame), or null when the header does not say. */
+export function imageDimensions(bytes: Uint8Array, format: ImageFormat): { width: number; height: number } | null {
+  try {
+    const reader = format === 'png' ? PNG : JPG;
+    if (!reader.validate(bytes)) return null;
+    const { width, height } = reader.calculate(bytes);
+    return Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0 ? { width, height } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an image value is: a stored path, a valid upload under the rule (its size read from its
+ * header), or null (invalid: not base64, too many bytes, another format, no readable size). An upload
+ * over the pixel budget is still an upload here: `pixelProblemOf` says why it is refused.
+ */
 export function readImageValue(value: string, rule: ImageRule): ImageValue | null {
   if (isImagePath(value)) return { kind: 'path', path: value };
   if (value.length > Math.ceil(rule.maxBytes / 3) * 4) return null;
   const bytes = decodeBase64(value);
   if (!bytes || bytes.length >= rule.maxBytes) return null;
   const format = imageFormatOf(bytes);
-  return format && rule.formats.includes(format) ? { kind: 'upload', bytes, format } : null;
+  if (!format || !rule.formats.includes(format)) return null;
+  const size = imageDimensions(bytes, format);
+  return size ? { kind: 'upload', bytes, format, ...size } : null;
 }
 
-/** The schema of an image field: required, and a stored path or a valid upload under the rule. */
+/** Why an image value is refused for its pixel count (the budget's message), or null (within it, a path, or invalid for another reason). */
+export function pixelProblemOf(value: unknown, rule: ImageRule): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const image = readImageValue(value, rule);
+  return image?.kind === 'upload' ? pixelBudgetProblem(image) : null;
+}
+
+/** The refinement every image field carries: 400 naming the field, with the size and the budget. */
+export function withinPixelBudget(rule: ImageRule) {
+  return [(v: string) => pixelProblemOf(v, rule) === null, { error: (issue: { input: unknown }) => pixelProblemOf(issue.input, rule) ?? undefined }] as const;
+}
+
+/** The schema of an image field: required, a stored path or a valid upload under the rule, within the pixel budget. */
 export function imageField(rule: ImageRule, messages: { required: string; invalid: string }) {
   return z
     .string()
     .min(1, messages.required)
-    .refine((v) => v.length === 0 || readImageValue(v, rule) !== null, messages.invalid);
+    .refine((v) => v.length === 0 || readImageValue(v, rule) !== null, messages.invalid)
+    .refine(...withinPixelBudget(rule));
 }

@@ -27,7 +27,10 @@ export const kycRow = z.object({
   status: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** The latest submission, with the reviewer's decisions once it is reviewed. */
+  /**
+   * The latest submission, with the reviewer's decisions once it is reviewed. Image values are signed
+   * URLs valid for minutes (`images/...?exp=&sig=`); a decision may send them back as they came.
+   */
   currentData: z.record(z.string(), kycField),
   /** The earlier (reviewed) submission, or null for a first submission. */
   submittedData: z.record(z.string(), kycField).nullable(),

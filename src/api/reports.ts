@@ -3,7 +3,7 @@
  * (see README "Settlement"), and the export log every screen's Excel and PDF download writes to.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, exportField, fetchCount, searchText } from './contract';
+import { anyOf, defineCall, exportField, fetchCount, searchText, dateBoundsError, inDateBounds } from './contract';
 import { parseLocal } from '../domain/dates';
 import { reportMessages } from '../domain/reports';
 
@@ -11,13 +11,15 @@ import { reportMessages } from '../domain/reports';
 export const localDateTime = z
   .string()
   .max(19)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v) && parseLocal(v) !== null, reportMessages.invalidDateTime);
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v) && parseLocal(v) !== null, reportMessages.invalidDateTime)
+  .refine(inDateBounds, dateBoundsError);
 
 /** A date 'yyyy-MM-dd'. */
 export const localDate = z
   .string()
   .max(10)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && parseLocal(`${v}T00:00:00`) !== null, reportMessages.invalidDate);
+  .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && parseLocal(`${v}T00:00:00`) !== null, reportMessages.invalidDate)
+  .refine(inDateBounds, dateBoundsError);
 
 function toNotBeforeFrom(v: { from: string; to: string }, ctx: z.RefinementCtx) {
   const from = parseLocal(v.from);

@@ -17,7 +17,7 @@
  * inside `data`, as they do on the insurance call.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, exportField, fetchCount, searchText, MAX_ID } from './contract';
+import { anyOf, defineCall, emptyBody, exportField, fetchCount, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
 import { parseLocal } from '../domain/dates';
 import { statusFilterValues } from '../domain/transactionStatus';
 import type { Permission } from '../domain/permissions';
@@ -29,7 +29,8 @@ export const LOCAL_DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const localDateTime = z
   .string()
   .regex(LOCAL_DATE_TIME_PATTERN, 'Enter a local date-time as yyyy-MM-ddTHH:mm:ss')
-  .refine((v) => parseLocal(v) !== null, 'Not a valid date-time');
+  .refine((v) => parseLocal(v) !== null, 'Not a valid date-time')
+  .refine(inDateBounds, dateBoundsError);
 
 /** The minute a local date-time falls in (the range is compared to the minute). */
 export function minuteOf(value: string): number {

@@ -3,7 +3,7 @@
  * 'yyyy-MM-ddTHH:mm:ss'; the default range is today 00:00:00 to 23:59:59, Clear resets to
  * 00:00:01 to 23:59:59; From is sent with seconds 1 and To with seconds 0.
  */
-import { format, isValid, parse } from 'date-fns';
+import { addYears, format, isValid, parse } from 'date-fns';
 
 export const LOCAL_DATE_TIME = "yyyy-MM-dd'T'HH:mm:ss";
 export const LOCAL_DATE = 'yyyy-MM-dd';
@@ -56,4 +56,31 @@ export function followFrom(from: string, to: string): string {
 export function capAtNow(value: string, now: Date): string {
   const d = parseLocal(value);
   return d && d > now ? format(now, LOCAL_DATE_TIME) : value;
+}
+
+/**
+ * The dates any call accepts (filters, report days, validity days, years): from 2000-01-01 to one year
+ * after today. Outside that a date names nothing the system holds, and at the calendar's edge
+ * (9999-12-31T23:59:59) the range arithmetic overflowed in the database (a 500 instead of a 400).
+ */
+export const EARLIEST_DAY = '2000-01-01';
+
+/** The last accepted day: a year after `now` (local). */
+export function latestDay(now: Date = new Date()): string {
+  return format(addYears(now, 1), LOCAL_DATE);
+}
+
+/**
+ * Whether a date, date-time or year on the wire ('yyyy-MM-dd...', or a year as a number) lies within
+ * the bounds. A value of another shape passes here: its own format check refuses it, with its own message.
+ */
+export function isWithinDateBounds(value: string | number, now: Date = new Date()): boolean {
+  if (typeof value === 'number') return value >= Number(EARLIEST_DAY.slice(0, 4)) && value <= Number(latestDay(now).slice(0, 4));
+  const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
+  return day === undefined || (day >= EARLIEST_DAY && day <= latestDay(now));
+}
+
+/** The refusal of a date outside the bounds (the server prefixes the field's name). */
+export function dateBoundsMessage(now: Date = new Date()): string {
+  return `Enter a date from ${EARLIEST_DAY} to ${latestDay(now)}`;
 }

@@ -16,6 +16,7 @@ import { HttpError } from './http/httpError';
 import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
+import { imageUrlSigner } from './http/imageUrls';
 
 export interface AppOptions {
   db: Db;
@@ -35,7 +36,32 @@ export interface AppOptions {
    * when the server can only be reached through that many proxies. Unset: none, request.ip is the peer.
    */
   trustProxy?: readonly string[] | number;
+  /** How long a client may take to send a request, and how long an idle kept-alive socket is kept (defaults: SERVER_TIMEOUTS). */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+/**
+ * The socket timeouts, in milliseconds. Node checks the header and request deadlines every
+ * `checkIntervalMs` (its own default is 30 s, which alone would let a client trickle bytes for up to
+ * a minute), so a deadline is enforced at most that much late.
+ */
+export interface ServerTimeouts {
+  /** The request line and headers must have arrived within this long of the request's start (else 408, closed). */
+  headersMs: number;
+  /** The whole request, headers and body, within this long (else 408, closed). */
+  requestMs: number;
+  /** A kept-alive socket with no request in progress is closed after this long. */
+  keepAliveMs: number;
+  /** How often the header and request deadlines are checked. */
+  checkIntervalMs: number;
+}
+
+/**
+ * The defaults: a client that trickles its headers or body (slowloris) is cut off within 30 s, an
+ * idle kept-alive socket is closed after 5 s (browsers reopen one as needed). A 10 MB body (the
+ * largest accepted) needs about 350 KB/s to arrive in time.
+ */
+export const SERVER_TIMEOUTS: Readonly<ServerTimeouts> = { headersMs: 15_000, requestMs: 29_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
 
 /** No inline or foreign scripts; images from the API host, data: placeholders and blob: exports; no framing. */
 export const CONTENT_SECURITY_POLICY = [
@@ -56,8 +82,12 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
   const clock = options.clock ?? (() => new Date());
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
+    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     trustProxy: typeof options.trustProxy === 'number' ? ((_peer: string, hop: number) => hop < (options.trustProxy as number)) : options.trustProxy ? [...options.trustProxy] : false,
@@ -106,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);
-  (await import('./http/images')).registerImages(app, options.db);
+  (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
   return app;
 }
@@ -134,5 +164,6 @@ function authServices(secret: Uint8Array, clock: () => Date, scryptN: number, tt
       await verifyPassword(password, await dummyHash);
     },
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
+    imageUrls: imageUrlSigner(secret, clock),
   };
 }

@@ -1,17 +1,21 @@
 /**
- * What the environment configures, shared by the server and the command-line tools:
+ * What the environment configures, shared by the server and the command-line tools: HOST (the
+ * address the server listens on, default 127.0.0.1: this machine only), PORT (default 8080),
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 
 export interface Environment {
+  /** The address to listen on: 127.0.0.1 unless HOST says otherwise (0.0.0.0 or :: for every interface). */
+  host: string;
+  port: number;
   dataDir: string;
   databaseUrl?: string;
   sessionSecret?: string;
@@ -19,8 +23,20 @@ export interface Environment {
   trustProxy?: readonly string[] | number;
 }
 
+/** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
+export class StartupRefusal extends Error {
+  override readonly name = 'StartupRefusal';
+}
+
+/** Loopback only: reaching the server from elsewhere is a decision (HOST=0.0.0.0, usually behind a TLS proxy). */
+export const DEFAULT_HOST = '127.0.0.1';
+
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const port = Number(env.PORT || 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupRefusal(`PORT: "${env.PORT}" is not a port number (0 to 65535)`);
   return {
+    host: env.HOST?.trim() || DEFAULT_HOST,
+    port,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
@@ -56,14 +72,42 @@ export function parseTrustProxy(value: string | undefined): readonly string[] | 
   return entries;
 }
 
-/** Opens the configured database and brings its schema up to date. */
+/**
+ * Opens the configured database and brings its schema up to date. The embedded database's folder
+ * (DATA_DIR: the database files and the generated session secret) is the owner's only: made 0700,
+ * and tightened before and after opening (folders 0700, files 0600), so a folder an older version
+ * made readable or writable by others is fixed at start-up, and so are the files the database has
+ * just made under a lax umask (the server and the tools also set umask 077 for the files it makes later).
+ */
 export async function openMigratedDb(environment: Environment): Promise<Db> {
-  if (!environment.databaseUrl) await mkdir(environment.dataDir, { recursive: true });
+  if (!environment.databaseUrl) {
+    await mkdir(environment.dataDir, { recursive: true, mode: 0o700 });
+    await restrictToOwner(environment.dataDir);
+  }
   const db = await openDb(
     environment.databaseUrl ? { databaseUrl: environment.databaseUrl } : { dataDir: join(environment.dataDir, 'db') },
   );
   await migrate(db);
+  if (!environment.databaseUrl) await restrictToOwner(environment.dataDir);
   return db;
+}
+
+/**
+ * Folders 0700 and files 0600 from `path` down (symbolic links are left alone: their mode is not
+ * theirs to change; a file the database removes meanwhile is skipped).
+ */
+export async function restrictToOwner(path: string): Promise<void> {
+  const st = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  if (!st || st.isSymbolicLink()) return;
+  if (st.isDirectory()) {
+    if ((st.mode & 0o777) !== 0o700) await chmod(path, 0o700);
+    for (const entry of await readdir(path)) await restrictToOwner(join(path, entry));
+  } else if ((st.mode & 0o777) !== 0o600) {
+    await chmod(path, 0o600);
+  }
 }
 
 /**
@@ -73,7 +117,7 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
  */
 export async function loadTokenSecret(environment: Environment, db: Db): Promise<Uint8Array> {
   if (environment.sessionSecret !== undefined) {
-    if (environment.sessionSecret.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters long');
+    if (environment.sessionSecret.length < 32) throw new StartupRefusal('SESSION_SECRET must be at least 32 characters long');
     return new TextEncoder().encode(environment.sessionSecret);
   }
   if (environment.databaseUrl) {
@@ -86,11 +130,16 @@ export async function loadTokenSecret(environment: Environment, db: Db): Promise
   const file = join(environment.dataDir, 'session-secret');
   try {
     const stored = await readFile(file);
-    if (stored.length >= 32) return stored;
+    if (stored.length >= 32) {
+      await restrictToOwner(file);
+      return stored;
+    }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   const secret = randomBytes(48);
   await writeFile(file, secret, { mode: 0o600 });
+  // mode applies to a new file only: one left behind empty or short by an older version is tightened here
+  await chmod(file, 0o600);
   return secret;
 }

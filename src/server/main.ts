@@ -1,22 +1,31 @@
-import { runStartupChecks } from './startupChecks';
 /**
- * Starts the server: PORT (default 8080), DATA_DIR, DATABASE_URL, SESSION_SECRET, TRUST_PROXY, NODE_ENV.
- * Migrates the database; outside production, seeds the demo data into a database with no users;
- * serves the built console from dist/ when it is there.
+ * Starts the server: HOST (default 127.0.0.1), PORT (default 8080), DATA_DIR, DATABASE_URL,
+ * SESSION_SECRET, TRUST_PROXY, NODE_ENV. Migrates the database; outside production, seeds the demo
+ * data into a database with no users; serves the built console from dist/ when it is there. In
+ * production it refuses to start without SESSION_SECRET or with the demo accounts in the database.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildApp } from './app';
-import { loadTokenSecret, openMigratedDb, readEnvironment } from './environment';
+import { loadTokenSecret, openMigratedDb, readEnvironment, StartupRefusal } from './environment';
 import { seedDemo } from './seed/demo';
+import { checkNoDemoAccounts, checkProductionEnvironment, runStartupChecks } from './startupChecks';
 
 async function main(): Promise<void> {
+  // files the server makes (the embedded database's, the session secret) are the owner's only
+  process.umask(0o077);
   runStartupChecks();
+  checkProductionEnvironment(process.env);
   const environment = readEnvironment();
-  const port = Number(process.env.PORT || 8080);
   const production = process.env.NODE_ENV === 'production';
 
   const db = await openMigratedDb(environment);
+  try {
+    await checkNoDemoAccounts(db, process.env);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   const secret = await loadTokenSecret(environment, db);
   if (!production && (await seedDemo(db))) {
     console.log('Seeded the demo data: sign in as admin, maker, checker or auditor with password Demo@Pass1');
@@ -34,12 +43,15 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 
-  await app.listen({ port, host: '0.0.0.0' });
+  await app.listen({ port: environment.port, host: environment.host });
+  const address = app.server.address();
+  const port = address && typeof address !== 'string' ? address.port : environment.port;
+  const shown = environment.host.includes(':') ? `[${environment.host}]` : environment.host;
   const where = environment.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${environment.dataDir}`;
-  console.log(`Console and API at http://localhost:${port}/ (${where}${staticDir ? '' : '; dist/ not built, API only'})`);
+  console.log(`Console and API at http://${shown}:${port}/ (${where}${staticDir ? '' : '; dist/ not built, API only'})`);
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err instanceof StartupRefusal ? err.message : err);
   process.exit(1);
 });

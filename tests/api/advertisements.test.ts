@@ -19,8 +19,8 @@ afterAll(async () => {
 const newAd = (overrides: Record<string, unknown> = {}) => ({
   title: 'Vesak Remittance Offer',
   countries: ['AE', 'QA'],
-  valid_from: '2031-05-01T00:00:01',
-  valid_to: '2031-05-31T23:59:59',
+  valid_from: '2027-05-01T00:00:01',
+  valid_to: '2027-05-31T23:59:59',
   images: [
     { image: pngBase64(20, 30, [10, 80, 160]), link: 'https://www.remitops.lk/offers/vesak' },
     { image: pngBase64(20, 30, [200, 120, 0]), link: 'https://www.remitops.lk/offers/vesak?slide=2' },
@@ -68,7 +68,7 @@ describe('an advertisement CREATE request', () => {
     const request = pendingIn(await server.call('advertisement/list', {}, checker), reply.data.changeRequestId);
     expect(request).toMatchObject({ type: 'Advertisement', pendingAction: 'CREATE', originalRecord: null });
     expect(request.newRecord.countries).toEqual({ header: 'Countries', type: 'STRING_ARRAY', value: ['AE', 'QA'] });
-    expect(request.newRecord.valid_from.value).toBe('2031-05-01');
+    expect(request.newRecord.valid_from.value).toBe('2027-05-01');
     expect(request.newRecord.images.type).toBe('IMAGE_ARRAY');
     const images = request.newRecord.images.value as { image: string; link: string }[];
     expect(images).toHaveLength(2);
@@ -81,8 +81,8 @@ describe('an advertisement CREATE request', () => {
     });
     expect(await adByTitle(body.title)).toMatchObject({
       countries: ['AE', 'QA'],
-      valid_from: '2031-05-01T00:00:01',
-      valid_to: '2031-05-31T23:59:59',
+      valid_from: '2027-05-01T00:00:01',
+      valid_to: '2027-05-31T23:59:59',
       images,
       status: 'Active',
       locked: 0,
@@ -160,9 +160,9 @@ describe('bad inputs get a 4xx with the specification’s message and store noth
     ['a stored path on create', { images: [{ image: 'images/advertisements/not-mine-0000.png', link }] }, 400, 'images.0.image: Uploaded image is not valid'],
     ['an image without a valid link', { images: [{ image: pngBase64(), link: 'www.remitops' }] }, 400, 'images.0.link: Please enter a valid URL'],
     ['a link over 512 characters', { images: [{ image: pngBase64(), link: `https://www.remitops.lk/${'a'.repeat(500)}` }] }, 400, 'images.0.link: Please enter a valid URL'],
-    ['To before From', { valid_from: '2031-05-10T00:00:01', valid_to: '2031-05-09T23:59:59' }, 400, 'valid_to: Valid To cannot be before Valid From'],
-    ['From without its start time', { valid_from: '2031-05-10T00:00:00' }, 400, 'valid_from: Please select Valid From'],
-    ['a day that does not exist', { valid_to: '2031-02-30T23:59:59' }, 400, 'valid_to: Please select Valid To'],
+    ['To before From', { valid_from: '2027-05-10T00:00:01', valid_to: '2027-05-09T23:59:59' }, 400, 'valid_to: Valid To cannot be before Valid From'],
+    ['From without its start time', { valid_from: '2027-05-10T00:00:00' }, 400, 'valid_from: Please select Valid From'],
+    ['a day that does not exist', { valid_to: '2027-02-30T23:59:59' }, 400, 'valid_to: Please select Valid To'],
     ['a one-letter title', { title: 'A' }, 400, 'title: Name can only have alphanumeric characters and should be at least 2 characters long'],
     ['a title with punctuation', { title: 'Offer!' }, 400, 'title: Name can only have alphanumeric characters and should be at least 2 characters long'],
   ])('%s', async (_what, change, status, message) => {

@@ -4,6 +4,7 @@ import { deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { encodePng, Raster } from '../../src/server/seed/png';
 import type { TestServer } from './harness';
+import { craftedJpeg } from '../fixtures/craftedImages';
 
 /** A small valid PNG (base64, no prefix) of a colour. */
 export function pngBase64(width = 8, height = 6, color: readonly [number, number, number] = [200, 40, 40]): string {
@@ -19,8 +20,8 @@ export function bigPngBase64(bytes: number): string {
   return png.toString('base64');
 }
 
-/** A minimal JPEG-signed byte string (SOI, APP0 marker). */
-export const JPEG_BASE64 = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]).toString('base64');
+/** A minimal JPEG (SOI, APP0, a start-of-frame saying 300 x 200, EOI): the server reads a JPEG's size from its header. */
+export const JPEG_BASE64 = craftedJpeg(300, 200).toString('base64');
 export const GIF_BASE64 = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1').toString('base64');
 export const TEXT_BASE64 = Buffer.from('this is not an image at all, just text').toString('base64');
 /** A zlib stream, to show that compressed bytes are not an image either. */
@@ -55,5 +56,6 @@ export async function counts(server: TestServer, tables: readonly string[]): Pro
 
 /** GET an image path as the console does (with a cache-busting query). */
 export async function fetchImage(server: TestServer, path: string): Promise<Response> {
-  return server.raw(`/${path}?t=${Date.now()}`);
+  // as the console's imageUrl: the cache-busting query is added to a signed URL's own query
+  return server.raw(`/${path}${path.includes('?') ? '&' : '?'}t=${Date.now()}`);
 }

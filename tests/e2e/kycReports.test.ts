@@ -45,6 +45,15 @@ describe('KYC review', () => {
     await row.getByRole('button', { name: 'Review' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: 'KYC Information' });
     await dialog.getByText(`UID: ${target.uid}`).waitFor();
+    // the document images load through the signed URLs the list handed out (a refused one falls back to the placeholder)
+    const documents = dialog.getByRole('img', { name: /^(Passport\/Other Document Front Image|Other Document Back Image|Selfie Image)$/ });
+    await expect.poll(() => documents.count()).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < (await documents.count()); i++) {
+      await expect
+        .poll(() => documents.nth(i).evaluate((img: HTMLImageElement) => (img.complete ? `${img.naturalWidth > 0} ${img.getAttribute('src')?.split('?')[0]}` : 'loading')))
+        .toMatch(/^true \/images\/kyc\//);
+      expect(await documents.nth(i).getAttribute('src')).toMatch(/[?&]exp=\d+&sig=[A-Za-z0-9_-]+/);
+    }
     // a first submission: every field starts rejected, so only Reject is offered
     await expect(dialog.getByRole('button', { name: 'Approve', exact: true }).count()).resolves.toBe(0);
     const switches = dialog.getByRole('switch');

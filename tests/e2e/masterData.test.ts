@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Raster } from '../../src/server/seed/png';
 import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
+import { craftedPng } from '../fixtures/craftedImages';
 
 const live = useServerAndBrowser();
 
@@ -77,6 +78,10 @@ describe('banks: create with a logo upload, approved by the checker', () => {
       await page.getByLabel('Bank Name', { exact: true }).fill('LOLC Finance');
       await page.getByLabel('Logo', { exact: true }).setInputFiles({ name: 'logo.txt', mimeType: 'image/png', buffer: Buffer.from('not an image') });
       await page.getByText('Uploaded image is invalid').waitFor();
+      // a header claiming 5000 x 4000 pixels (a decompression bomb) is refused before upload, saying why
+      await page.getByLabel('Logo', { exact: true }).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: craftedPng(5000, 4000) });
+      await page.getByText('The image is 5000 x 4000 pixels; at most 4096 x 4096 and 16 megapixels are accepted').waitFor();
+      await expect(page.getByRole('img', { name: 'Logo preview' }).count()).resolves.toBe(0);
       await page.getByLabel('Logo', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png(300, 200, [30, 90, 170]) });
       await page.getByRole('img', { name: 'Logo preview' }).waitFor();
       await expect(page.getByText('Uploaded image is invalid').count()).resolves.toBe(0);

@@ -9,8 +9,8 @@ const image = new Raster(3, 3, [1, 2, 3]).png().toString('base64');
 const form = (v: Record<string, unknown> = {}) => ({
   title: 'Poson Offer',
   countries: ['AE'],
-  valid_from: '2031-06-01',
-  valid_to: '2031-06-30',
+  valid_from: '2027-06-01',
+  valid_to: '2027-06-30',
   images: imageSlotsOf([{ image, link: 'https://www.remitops.lk/poson' }]),
   disabled: 0,
   ...v,
@@ -27,7 +27,7 @@ describe('advertisement form rules', () => {
   });
   it('needs both dates, To not before From', () => {
     expect(issues({ valid_from: '', valid_to: '' })).toEqual(['valid_from: Please select Valid From', 'valid_to: Please select Valid To']);
-    expect(issues({ valid_to: '2031-05-31' })).toEqual(['valid_to: Valid To cannot be before Valid From']);
+    expect(issues({ valid_to: '2027-05-31' })).toEqual(['valid_to: Valid To cannot be before Valid From']);
   });
 });
 
@@ -37,8 +37,8 @@ describe('the request', () => {
     expect(body).toEqual({
       title: 'Poson Offer',
       countries: ['AE'],
-      valid_from: '2031-06-01T00:00:01',
-      valid_to: '2031-06-30T23:59:59',
+      valid_from: '2027-06-01T00:00:01',
+      valid_to: '2027-06-30T23:59:59',
       images: [{ image, link: 'https://www.remitops.lk/poson' }],
       disabled: 0,
     });

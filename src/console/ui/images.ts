@@ -3,7 +3,8 @@
  * picture to PNG when a field asks for it, and the preview source of a value (a new upload or the
  * stored path it was loaded with).
  */
-import { decodeBase64, imageFormatOf, isImagePath } from '../../api/imageUpload';
+import { decodeBase64, imageDimensions, imageFormatOf, isImagePath } from '../../api/imageUpload';
+import { pixelBudgetProblem } from '../../domain/imageBudget';
 import type { ImageSpec } from '../definitions';
 import { imageUrl } from '../views/cells';
 
@@ -62,16 +63,33 @@ async function asPng(file: Blob, spec: ImageSpec & { toPng: NonNullable<ImageSpe
   return null;
 }
 
+/** How much of a chosen file is read for its header (a JPEG's size can follow up to 64 KB of metadata). */
+const HEADER_BYTES = 256 * 1024;
+
+/** A chosen file as the wire value, or why it is refused (the message the field shows). */
+export type ImageFileResult = { value: string } | { problem: string };
+
 /**
- * A chosen file as the wire value (base64, no prefix), or null when it is not an accepted image or is
- * too large: with `toPng`, any picture the browser reads, converted; else the file itself, whose bytes
- * must be a PNG or JPEG the field accepts, under maxBytes.
+ * A chosen file as the wire value (base64, no prefix), or why not. First its header: a PNG or JPEG
+ * claiming more pixels than the budget is refused with the budget's message before the browser
+ * decodes it (the server refuses it too). Then, with `toPng`, any picture the browser reads,
+ * converted; else the file itself, whose bytes must be a PNG or JPEG the field accepts, under
+ * maxBytes; otherwise the field's invalid message.
  */
-export async function readImageFile(file: File, spec: ImageSpec): Promise<string | null> {
-  if (spec.toPng) return asPng(file, { ...spec, toPng: spec.toPng });
-  if (file.size >= spec.maxBytes) return null;
+export async function readImageFile(file: File, spec: ImageSpec): Promise<ImageFileResult> {
+  const head = new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer());
+  const headFormat = imageFormatOf(head);
+  const size = headFormat ? imageDimensions(head, headFormat) : null;
+  const tooLarge = size ? pixelBudgetProblem(size) : null;
+  if (tooLarge) return { problem: tooLarge };
+  const invalid = { problem: spec.invalidMessage };
+  if (spec.toPng) {
+    const value = await asPng(file, { ...spec, toPng: spec.toPng });
+    return value === null ? invalid : { value };
+  }
+  if (file.size >= spec.maxBytes) return invalid;
   const bytes = new Uint8Array(await file.arrayBuffer());
   const format = imageFormatOf(bytes);
-  if (!format || !spec.formats.includes(format)) return null;
-  return toBase64(bytes);
+  if (!format || !spec.formats.includes(format) || !imageDimensions(bytes, format)) return invalid;
+  return { value: toBase64(bytes) };
 }

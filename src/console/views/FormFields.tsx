@@ -86,8 +86,8 @@ export function ImagePicker({ id, label, value, spec, required, error, disabled,
             const read = await readImageFile(file, spec);
             setReading(false);
             input.value = '';
-            if (read === null) onInvalid(spec.invalidMessage);
-            else onValue(read);
+            if ('problem' in read) onInvalid(read.problem);
+            else onValue(read.value);
           }}
         />
         <label

@@ -39,7 +39,8 @@ export function appUserStatus(disabled: number, hold: number): string {
   return hold !== 0 ? 'On Hold' : 'Active';
 }
 
-function toAppUserRow(r: AppUserTableRow): AppUserRow {
+/** A list row; the identity documents' paths as signed URLs (`sign`), which GET /images needs for them. */
+function toAppUserRow(r: AppUserTableRow, sign: (path: string | null) => string | null): AppUserRow {
   return {
     id: r.id,
     firstName: r.first_name,
@@ -55,9 +56,9 @@ function toAppUserRow(r: AppUserTableRow): AppUserRow {
     hold: r.hold,
     locked: r.locked,
     user_hold_reason: r.user_hold_reason ?? '',
-    selfie: r.selfie,
-    uidFront: r.uid_front,
-    uidBack: r.uid_back,
+    selfie: sign(r.selfie),
+    uidFront: sign(r.uid_front),
+    uidBack: sign(r.uid_back),
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };
@@ -95,7 +96,7 @@ export const appUserHandlers = [
     const approver = hasPermission(ctx.user.permissions, 'app-user-approve');
     return {
       data: {
-        appUsers: rows.map(toAppUserRow),
+        appUsers: rows.map((r) => toAppUserRow(r, ctx.auth.imageUrls.signOrNull)),
         countries,
         changeRequests: approver ? await pendingChangeRequests(ctx.db, appUserEntity) : [],
         fields: appUserExportFields,

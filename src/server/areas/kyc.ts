@@ -13,6 +13,7 @@ import { hasPermission } from '../../domain/permissions';
 import type { Row } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { HttpError } from '../http/httpError';
+import { unsignedImagePath, type ImageUrlSigner } from '../http/imageUrls';
 
 /** A stored field: the map entry with its key (the JSON array keeps the order). */
 export interface StoredKycField extends KycField {
@@ -50,7 +51,12 @@ interface KycListRow {
   earlier_fields: unknown;
 }
 
-function toKycRow(r: KycListRow): KycRow {
+/** A submission's fields with its image paths as signed URLs (GET /images needs them for identity documents). */
+function withSignedImages(fields: Record<string, KycField>, signer: ImageUrlSigner): Record<string, KycField> {
+  return Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.value === null ? f : { ...f, value: signer.sign(f.value) }]));
+}
+
+function toKycRow(r: KycListRow, signer: ImageUrlSigner): KycRow {
   return {
     kycId: r.id,
     first_name: r.first_name,
@@ -62,8 +68,8 @@ function toKycRow(r: KycListRow): KycRow {
     status: r.status,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
-    currentData: toKycData(r.current_fields),
-    submittedData: r.earlier_fields === null ? null : toKycData(r.earlier_fields),
+    currentData: withSignedImages(toKycData(r.current_fields), signer),
+    submittedData: r.earlier_fields === null ? null : withSignedImages(toKycData(r.earlier_fields), signer),
     reviewedBy: r.decided_by,
     reviewedAt: r.decided_at ? r.decided_at.toISOString() : null,
   };
@@ -72,7 +78,9 @@ function toKycRow(r: KycListRow): KycRow {
 type Mode = 'create-request' | 'update-status';
 
 /** Applies a reviewer's decision; returns the resulting status. */
-async function decide(ctx: Ctx, kycId: number, decided: KycData, mode: Mode): Promise<'APPROVED' | 'REJECTED'> {
+async function decide(ctx: Ctx, kycId: number, sent: KycData, mode: Mode): Promise<'APPROVED' | 'REJECTED'> {
+  // the review sends back the values it was handed, image URLs signed: compare them as the paths they stand for
+  const decided: KycData = Object.fromEntries(Object.entries(sent).map(([k, f]) => [k, f.value === null ? f : { ...f, value: unsignedImagePath(f.value) }]));
   if (!hasPermission(ctx.user.permissions, 'kyc-view')) throw new HttpError(403, 'Forbidden: needs kyc-view and kyc-approve');
   return ctx.tx(async (t) => {
     const record = await t.db.one<Row & { id: number; status: string; first_name: string; last_name: string; uid: string }>(
@@ -135,7 +143,7 @@ export const kycHandlers = [
         LIMIT $3`,
       [text, kycStatus, fetchCount],
     );
-    return { data: { kycList: rows.map(toKycRow) } };
+    return { data: { kycList: rows.map((r) => toKycRow(r, ctx.auth.imageUrls)) } };
   }),
 
   handle(kycCreateRequest, async (ctx, { userId, kycData }) => {

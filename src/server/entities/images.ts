@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { contentTypeOf, extensionOf, readImageValue, type ImageFormat, type ImageRule } from '../../api/imageUpload';
+import { pixelBudgetProblem } from '../../domain/imageBudget';
 import type { Db } from '../db/db';
 import { HttpError } from '../http/httpError';
 
@@ -36,6 +37,9 @@ export async function imagePathFor(db: Db, value: string, folder: string, name: 
     if (!f.keep.includes(image.path)) throw new HttpError(400, `${f.field}: ${f.invalidMessage}`);
     return image.path;
   }
+  // the request schemas refuse it already; checked again where bytes are stored, whoever calls
+  const tooLarge = pixelBudgetProblem(image);
+  if (tooLarge) throw new HttpError(400, `${f.field}: ${tooLarge}`);
   return storeImage(db, folder, image.bytes, image.format, at, name);
 }
 

@@ -10,6 +10,7 @@ import { writeActivity, type Activity } from '../activityLog';
 import type { Db } from '../db/db';
 import type { SessionUser } from '../auth/sessionUser';
 import type { TokenSubject } from '../auth/tokens';
+import type { ImageUrlSigner } from './imageUrls';
 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
@@ -18,6 +19,8 @@ export interface AuthServices {
   /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
   verifyNothing(password: string): Promise<void>;
   issueToken(subject: TokenSubject): Promise<string>;
+  /** Signs the identity documents' image paths the KYC and app-user lists hand out (src/server/http/imageUrls.ts). */
+  imageUrls: ImageUrlSigner;
 }
 
 export type LogEntry = Omit<Activity, 'username'> & { username?: string };

@@ -120,13 +120,15 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
       roleIds.set(role.name, row!.id);
     }
 
+    // demo_account = 1: they share a published password, so a production server refuses to start
+    // while one is there (src/server/demoAccounts.ts; `npm run remove-demo-accounts` deletes them)
     for (const [i, u] of demoUsers.entries()) {
       const created = ago(u.daysAgo);
       const updated = new Date(created.getTime() + ((i * 37) % Math.max(1, u.daysAgo)) * DAY);
       await tx.query(
         `INSERT INTO console_users
-           (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+           (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at, demo_account)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1)`,
         [
           u.name,
           `${u.username.replace(/_/g, '.')}@remit.lk`,
