@@ -18,6 +18,14 @@ export interface AuthServices {
   /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
   verifyNothing(password: string): Promise<void>;
   issueToken(subject: TokenSubject): Promise<string>;
+  /** How long a session lasts from its sign-in (SESSION_MAX_HOURS). */
+  readonly sessionMaxHours: number;
+  /**
+   * The same services with their hashing queued under this client's address (a bounded number of
+   * hashes at once, shared fairly between addresses: src/server/auth/fairQueue.ts). A context's
+   * services are its client's.
+   */
+  forClient?(address: string): AuthServices;
 }
 
 export type LogEntry = Omit<Activity, 'username'> & { username?: string };
@@ -75,7 +83,7 @@ export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, cloc
     db,
     user,
     clock,
-    auth,
+    auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
