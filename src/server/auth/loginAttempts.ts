@@ -78,7 +78,8 @@ export async function beginAttempt(db: Db, username: string, address: string, no
     if (!slot) {
       const current = await db.one<{ next_check_at: Date | null }>('SELECT next_check_at FROM login_attempts WHERE username_lower = $1', [name]);
       const left = (current?.next_check_at?.getTime() ?? now.getTime()) - now.getTime();
-      return { kind: 'backoff', retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+      // (a parallel attempt with a slightly later clock may have claimed it: never more than one back-off)
+      return { kind: 'backoff', retryAfterSeconds: Math.min(BACKOFF_SECONDS, Math.max(1, Math.ceil(left / 1000))) };
     }
   }
 
