@@ -40,7 +40,10 @@ export interface AppOptions {
   trustProxy?: readonly string[] | number;
   /** How long a session lasts from its sign-in, in hours (default: SESSION_MAX_HOURS, else 12). */
   sessionMaxHours?: number;
-  /** How many password hashes may run at once (default: the CPU count, at most 4); the rest wait, fairly per client address. */
+  /**
+   * How many password hashes may run at once (default: one less than the CPU count, at least 1 and at
+   * most 4, so a flood of sign-ins leaves a core to every other call); the rest wait, fairly per client address.
+   */
   hashConcurrency?: number;
   /** The password check (default scrypt's; tests pass a counting wrapper). */
   verifyPassword?: (password: string, hash: string) => Promise<boolean>;
@@ -139,12 +142,12 @@ function authServices(options: AppOptions, clock: () => Date): AuthServices {
   const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   const verify = options.verifyPassword ?? verifyPassword;
-  const queue = new FairQueue(options.hashConcurrency ?? Math.max(1, Math.min(4, availableParallelism())));
+  const queue = new FairQueue(options.hashConcurrency ?? Math.max(1, Math.min(4, availableParallelism() - 1)));
   const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
   const servicesFor = (address: string): AuthServices => ({
     hashPassword: (password) => queue.run(address, () => hashPassword(password, scryptN)),
-    verifyPassword: (password, hash) => queue.run(address, () => verify(password, hash)),
+    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => verify(password, hash), verifyOptions),
     async verifyNothing(password) {
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
       const hash = await dummyHash;

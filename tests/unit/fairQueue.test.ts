@@ -81,6 +81,32 @@ describe('FairQueue', () => {
     expect(started).toEqual(['x0', 'x1', 'y0', 'z0', 'x2', 'y1']);
   });
 
+  it('serves jobs marked first (a known address) before every other waiting job, in their arrival order', async () => {
+    const queue = new FairQueue(1);
+    const started: string[] = [];
+    const running = controllable(started, 'busy');
+    const runs = [queue.run('a', running.job)];
+    const others = Array.from({ length: 20 }, (_, i) => controllable(started, `spread${i}`));
+    others.forEach((j, i) => runs.push(queue.run(`10.2.0.${i}`, j.job)));
+    const owner = controllable(started, 'owner');
+    const second = controllable(started, 'second');
+    runs.push(queue.run('198.51.100.1', owner.job, { first: true }), queue.run('198.51.100.2', second.job, { first: true }));
+    await settle();
+    running.finish();
+    await settle();
+    expect(started).toEqual(['busy', 'owner']);
+    owner.finish();
+    await settle();
+    expect(started).toEqual(['busy', 'owner', 'second']);
+    second.finish();
+    for (const j of others) {
+      await settle();
+      j.finish();
+    }
+    await Promise.all(runs);
+    expect(started.slice(3)).toEqual(others.map((_, i) => `spread${i}`));
+  });
+
   it('frees its place when a job fails', async () => {
     const queue = new FairQueue(1);
     await expect(queue.run('a', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

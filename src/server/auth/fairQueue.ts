@@ -7,6 +7,10 @@
  * put it behind all 70), and many addresses share the places evenly. The work beyond the bound waits here instead of in libuv's thread pool, whose 4
  * threads are shared with file and DNS work and would otherwise fill with hashes.
  *
+ * A job may be marked `first` (a sign-in from an address its username signed in from before: the
+ * owner's, as far as the server can tell): such jobs wait in a lane of their own, served before the
+ * others, so the owner is not made to wait behind a flood spread over many addresses either.
+ *
  * In-process on purpose: it shares this process's CPU, not a cluster-wide resource; each server
  * process bounds its own hashing.
  */
@@ -15,14 +19,17 @@ export class FairQueue {
   private readonly runningByKey = new Map<string, number>();
   /** Waiting jobs per key, in arrival order; the Map's order is the round-robin order of the keys. */
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** The jobs marked `first`, in arrival order. */
+  private readonly firstLane: (() => void)[] = [];
 
   constructor(readonly concurrency: number) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('FairQueue: concurrency must be a whole number of at least 1');
   }
 
-  /** Runs `job` once a place is free and it is `key`'s turn. */
-  async run<T>(key: string, job: () => Promise<T>): Promise<T> {
-    if (this.running < this.concurrency && this.waiting.size === 0) this.running++;
+  /** Runs `job` once a place is free and it is `key`'s turn (or, marked `first`, once a place is free). */
+  async run<T>(key: string, job: () => Promise<T>, options: { first?: boolean } = {}): Promise<T> {
+    if (this.running < this.concurrency && this.waiting.size === 0 && this.firstLane.length === 0) this.running++;
+    else if (options.first) await new Promise<void>((start) => this.firstLane.push(start));
     else await new Promise<void>((start) => this.enqueue(key, start));
     this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
     try {
@@ -37,7 +44,7 @@ export class FairQueue {
 
   /** How many jobs run now, and how many wait (for tests and the bench). */
   get stats(): { running: number; waiting: number } {
-    let waiting = 0;
+    let waiting = this.firstLane.length;
     for (const jobs of this.waiting.values()) waiting += jobs.length;
     return { running: this.running, waiting };
   }
@@ -50,6 +57,11 @@ export class FairQueue {
 
   /** A place is free: it goes to the waiting key with the fewest jobs running (the first in turn among equals), which then goes to the back of the turn. */
   private next(): void {
+    const first = this.firstLane.shift();
+    if (first) {
+      first();
+      return;
+    }
     let chosen: [string, (() => void)[]] | undefined;
     let fewest = Infinity;
     for (const entry of this.waiting) {

@@ -39,8 +39,11 @@ const LOCKOUT_MS = LOCKOUT_MINUTES * 60_000;
 const KNOWN_MS = KNOWN_ADDRESS_DAYS * 24 * 3600_000;
 
 export type Attempt =
-  /** Check the password. `number`: the attempt's number for its (username, address) pair. */
-  | { readonly kind: 'check'; readonly number: number; readonly locking: boolean }
+  /**
+   * Check the password. `number`: the attempt's number for its (username, address) pair; `known`: the
+   * username signed in from this address in the last KNOWN_ADDRESS_DAYS.
+   */
+  | { readonly kind: 'check'; readonly number: number; readonly locking: boolean; readonly known: boolean }
   /** Refused without a check: this address has used up its failures for this username. */
   | { readonly kind: 'locked' }
   /** Refused without a check: the username is in back-off and another address has the current slot. */
@@ -100,7 +103,7 @@ export async function beginAttempt(db: Db, username: string, address: string, no
   // a fresh count: forget the pairs nobody has used for KNOWN_ADDRESS_DAYS (their locks ran out long ago)
   if (number === 1) await db.query('DELETE FROM login_address_attempts WHERE updated_at < $1', [new Date(now.getTime() - KNOWN_MS)]);
   if (number > MAX_FAILURES) return { kind: 'locked' };
-  return { kind: 'check', number, locking: number === MAX_FAILURES };
+  return { kind: 'check', number, locking: number === MAX_FAILURES, known };
 }
 
 /**

@@ -14,7 +14,8 @@ import type { TokenSubject } from '../auth/tokens';
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
   hashPassword(password: string): Promise<string>;
-  verifyPassword(password: string, hash: string): Promise<boolean>;
+  /** `first`: the attempt comes from an address the username signed in from before; its check is queued ahead of the others. */
+  verifyPassword(password: string, hash: string, options?: { first?: boolean }): Promise<boolean>;
   /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
   verifyNothing(password: string): Promise<void>;
   issueToken(subject: TokenSubject): Promise<string>;
