@@ -147,6 +147,8 @@ export const authHandlers = [
   handle(refreshToken, async (ctx) => {
     const ref = await refreshSession(ctx.db, ctx.user.sessionId!, ctx.user.tokenId!, ctx.clock());
     if (!ref) throw unauthorized();
+    // the session's current token changed: stored data, so in the log (about three a user an hour)
+    await ctx.log({ type: 'TOKEN_REFRESHED', description: 'Session token refreshed (the previous one stops working)' });
     return { data: { token: await ctx.auth.issueToken({ ...ctx.user, ...ref }) } };
   }),
 
