@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { createRootRoute, createRoute, createRouter, Navigate, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import type { AnyScreen } from './definitions';
 import { canOpen } from './access';
-import { checkSession, CHECK_INTERVAL_MS, currentUser, getToken, SESSION_EXPIRED_MESSAGE, tokenState, useSession } from './session';
+import { checkSession, CHECK_INTERVAL_MS, currentUser, getToken, mustChangePassword, SESSION_EXPIRED_MESSAGE, tokenState, useMustChangePassword, useSession } from './session';
 import { callApi, setUnauthorizedHandler } from './request';
 import { refreshToken } from '../api/auth';
 import { homeRouteFor } from '../domain/access';
@@ -53,8 +53,11 @@ function Forbidden() {
   );
 }
 
+const RESET_PASSWORD_ROUTE = '/resetPassword';
+
 function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly AnyScreen[] }) {
   const user = useSession();
+  const forcedChange = useMustChangePassword();
   if (screen.kind === 'custom' && screen.bare) {
     const C = customComponents[screen.component];
     return (
@@ -64,6 +67,8 @@ function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly 
     );
   }
   if (!user) return <Navigate to="/login" replace />;
+  // a password set by someone else: Reset Password and nothing else (no menu) until it is changed
+  if (forcedChange && screen.route !== RESET_PASSWORD_ROUTE) return <Navigate to={RESET_PASSWORD_ROUTE} replace />;
   let body;
   if (!canOpen(screen, user.permissions)) body = <Forbidden />;
   else if (screen.kind === 'list') body = <ListView key={screen.id} screen={screen} user={user} />;
@@ -73,7 +78,7 @@ function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly 
     body = C ? <C /> : <Forbidden />;
   }
   return (
-    <Shell user={user} screens={screens}>
+    <Shell user={user} screens={forcedChange ? [] : screens}>
       <Suspense fallback={<Loader delayMs={500} />}>{body}</Suspense>
     </Shell>
   );
@@ -96,7 +101,8 @@ export function buildRouter(screens: readonly AnyScreen[]) {
     beforeLoad: () => {
       const ok = tokenState(getToken(), Date.now());
       const user = currentUser();
-      throw redirect({ to: user && (ok === 'valid' || ok === 'refresh') ? homeRouteFor(user.permissions) : '/login', replace: true });
+      const signedIn = user && (ok === 'valid' || ok === 'refresh');
+      throw redirect({ to: signedIn ? (mustChangePassword() ? RESET_PASSWORD_ROUTE : homeRouteFor(user.permissions)) : '/login', replace: true });
     },
   });
   const screenRoutes = screens.map((screen) =>

@@ -17,6 +17,8 @@ export interface TokenPayload {
   rfh: number;
   username: string;
   permissions: string[];
+  /** The password was set by someone else: the console shows nothing but Reset Password (the server refuses the rest). */
+  mustChangePassword: boolean;
 }
 
 export type TokenState = 'none' | 'valid' | 'refresh' | 'expired' | 'invalid';
@@ -42,7 +44,8 @@ export function decodeToken(token: string): TokenPayload | null {
     } catch {
       permissions = []; // failure to read permissions means none
     }
-    return { iat: p.iat, exp: p.exp, rfh: typeof p.rfh === 'number' ? p.rfh : (p.exp - p.iat) * 1000, username: p.username, permissions };
+    const mustChangePassword = (p as { mcp?: unknown }).mcp === true;
+    return { iat: p.iat, exp: p.exp, rfh: typeof p.rfh === 'number' ? p.rfh : (p.exp - p.iat) * 1000, username: p.username, permissions, mustChangePassword };
   } catch {
     return null;
   }
@@ -106,6 +109,22 @@ function subscribe(l: Listener) {
     listeners.delete(l);
     if (typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
   };
+}
+
+/** The stored token says the password must be changed before anything else (issue 15). */
+export function mustChangePassword(): boolean {
+  const token = getToken();
+  return token ? decodeToken(token)?.mustChangePassword === true : false;
+}
+
+/** Subscribes to the stored token and tells whether its password must be changed first. */
+export function useMustChangePassword(): boolean {
+  return useSyncExternalStore(subscribe, mustChangePassword, () => false);
+}
+
+/** The notice shown once after a sign-in when there were failed attempts since the previous one. */
+export function failedSignInsNotice(count: number, lastAt: string, formatTime: (iso: string) => string): string {
+  return `${count} failed sign-in attempt${count === 1 ? '' : 's'} on your account since your last sign-in, the last at ${formatTime(lastAt)}.`;
 }
 
 export function useSession(): SessionUser | null {

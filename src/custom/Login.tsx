@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { login } from '../api/auth';
 import { callApi, failureMessage } from '../console/request';
-import { decodeToken, saveToken } from '../console/session';
+import { decodeToken, failedSignInsNotice, saveToken } from '../console/session';
+import { formatDateTime } from '../console/format';
+import { toast } from '../console/ui/toast';
 import { homeRouteFor } from '../domain/access';
 import { Button, FieldRow, inputClass } from '../console/ui/primitives';
 import { Logo } from '../console/shell';
@@ -28,7 +30,11 @@ export default function Login() {
     if (res.ok) {
       saveToken(res.data.token);
       const p = decodeToken(res.data.token);
-      void navigate({ to: homeRouteFor(p?.permissions ?? []), replace: true });
+      // shown once, after this sign-in only: the server hands the count over once
+      const failed = res.data.failedSignIns;
+      if (failed) toast('warning', failedSignInsNotice(failed.count, failed.lastAt, (iso) => formatDateTime(iso).slice(0, 16)), 20_000);
+      // a password set by someone else: straight to Reset Password, and nowhere else until it is changed
+      void navigate({ to: res.data.mustChangePassword ? '/resetPassword' : homeRouteFor(p?.permissions ?? []), replace: true });
     } else {
       setError(res.statusCode === 502 ? 'The server could not be reached. Please try again.' : (failureMessage(res) ?? 'Login failed'));
     }

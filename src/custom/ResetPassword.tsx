@@ -4,8 +4,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useNavigate } from '@tanstack/react-router';
 import { userResetPassword } from '../api/users';
+import { NEW_PASSWORD_UNCHANGED } from '../api/auth';
 import { callApi } from '../console/request';
-import { saveToken, useSession } from '../console/session';
+import { saveToken, useMustChangePassword, useSession } from '../console/session';
 import { toast } from '../console/ui/toast';
 import { Button, FieldRow, inputClass } from '../console/ui/primitives';
 import { Logo } from '../console/shell';
@@ -18,11 +19,13 @@ export const resetPasswordSchema = z
     new_password: z.string().min(1, messages.resetPassword).max(limits.resetPassword, messages.resetPassword).regex(patterns.password, messages.resetPassword),
     confirm_password: z.string().min(1, messages.confirmPassword).max(limits.resetPassword, messages.confirmPassword),
   })
-  .refine((v) => !v.confirm_password || v.new_password === v.confirm_password, { path: ['confirm_password'], message: messages.passwordsMismatch });
+  .refine((v) => !v.confirm_password || v.new_password === v.confirm_password, { path: ['confirm_password'], message: messages.passwordsMismatch })
+  .refine((v) => !v.new_password || v.new_password !== v.old_password, { path: ['new_password'], message: NEW_PASSWORD_UNCHANGED });
 type Values = z.infer<typeof resetPasswordSchema>;
 
 export default function ResetPassword() {
   const user = useSession();
+  const forced = useMustChangePassword();
   const navigate = useNavigate();
   const form = useForm<Values>({ mode: 'onBlur', resolver: zodResolver(resetPasswordSchema), defaultValues: { old_password: '', new_password: '', confirm_password: '' } });
   const errors = form.formState.errors;
@@ -46,6 +49,11 @@ export default function ResetPassword() {
       <form onSubmit={form.handleSubmit(submit)} noValidate className="flex w-full max-w-md flex-col gap-4 rounded-lg border border-line bg-surface p-8">
         <Logo />
         <h1 className="text-lg font-semibold">Reset Password</h1>
+        {forced && (
+          <p role="note" className="rounded border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+            Your password was set by someone else. Choose a new password to continue.
+          </p>
+        )}
         <FieldRow label="Old Password" htmlFor="old_password" error={errors.old_password?.message} required>
           <input id="old_password" type="password" maxLength={limits.resetPassword} className={inputClass} autoComplete="current-password" {...form.register('old_password')} />
         </FieldRow>

@@ -3,12 +3,15 @@
  * Fastify instance that is not listening yet.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { allHandlers } from './areas/index';
 import { DEFAULT_SCRYPT_N, hashPassword, verifyPassword } from './auth/passwords';
 import { DEFAULT_TOKEN_TTL_SECONDS, issueToken } from './auth/tokens';
+import { FairQueue } from './auth/fairQueue';
+import { parseSessionMaxHours } from './auth/sessions';
 import type { Db } from './db/db';
 import { registerApi } from './http/api';
 import type { AuthServices } from './http/handle';
@@ -38,6 +41,15 @@ export interface AppOptions {
   trustProxy?: readonly string[] | number;
   /** How long a client may take to send a request, and how long an idle kept-alive socket is kept (defaults: SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
+  /** How long a session lasts from its sign-in, in hours (default: SESSION_MAX_HOURS, else 12). */
+  sessionMaxHours?: number;
+  /**
+   * How many password hashes may run at once (default: one less than the CPU count, at least 1 and at
+   * most 4, so a flood of sign-ins leaves a core to every other call); the rest wait, fairly per client address.
+   */
+  hashConcurrency?: number;
+  /** The password check (default scrypt's; tests pass a counting wrapper). */
+  verifyPassword?: (password: string, hash: string) => Promise<boolean>;
 }
 
 /**
@@ -132,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: options.db,
     secret: options.secret,
     clock,
-    auth: authServices(options.secret, clock, options.scryptN ?? DEFAULT_SCRYPT_N, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS),
+    auth: authServices(options, clock),
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);
@@ -154,16 +166,26 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-correlation-id', request.id);
 }
 
-function authServices(secret: Uint8Array, clock: () => Date, scryptN: number, ttlSeconds: number): AuthServices {
+/** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
+function authServices(options: AppOptions, clock: () => Date): AuthServices {
+  const { secret } = options;
+  const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
+  const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  const verify = options.verifyPassword ?? verifyPassword;
+  const queue = new FairQueue(options.hashConcurrency ?? Math.max(1, Math.min(4, availableParallelism() - 1)));
+  const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
-  return {
-    hashPassword: (password) => hashPassword(password, scryptN),
-    verifyPassword,
+  const servicesFor = (address: string): AuthServices => ({
+    hashPassword: (password) => queue.run(address, () => hashPassword(password, scryptN)),
+    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => verify(password, hash), verifyOptions),
     async verifyNothing(password) {
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
-      await verifyPassword(password, await dummyHash);
+      const hash = await dummyHash;
+      await queue.run(address, () => verify(password, hash));
     },
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
     imageUrls: imageUrlSigner(secret, clock),
-  };
+    sessionMaxHours,
+  });
+  return { ...servicesFor('unknown'), forClient: servicesFor };
 }

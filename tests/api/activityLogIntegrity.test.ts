@@ -114,6 +114,8 @@ const MUTATIONS = [
 function expectedLog(path: string, description: string): { type: RegExp; before: boolean; after: boolean } {
   if (path === 'auth/login') return { type: /^LOGIN$/, before: false, after: false };
   if (path === 'auth/logout') return { type: /^LOGOUT$/, before: false, after: false };
+  // issue 15: a refresh replaces the session's current token (console_sessions)
+  if (path === 'auth/token') return { type: /^TOKEN_REFRESHED$/, before: false, after: false };
   if (path === 'user/change-password') return { type: /^PASSWORD_CHANGED$/, before: false, after: false };
   if (path === 'user/reset-password') return { type: /^PASSWORD_RESET$/, before: false, after: false };
   if (path.startsWith('kyc/')) return { type: /^KYC_(APPROVED|REJECTED)$/, before: false, after: true };

@@ -1,6 +1,7 @@
 import { SignJWT, decodeJwt } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSession } from '../../src/server/auth/sessions';
 import { issueToken } from '../../src/server/auth/tokens';
 import { startServer, userId, type TestServer } from './harness';
 
@@ -70,9 +71,11 @@ describe('tokens', () => {
 
   it('refuses a missing, garbage, foreign-signed, alg none, other-algorithm or expired token with 401 Unauthorized', async () => {
     const id = await userId(server.db, 'admin');
-    const subject = { id, username: 'admin', permissions: ['super-permission'], sessionVersion: 0 };
+    // a real session, so that each refusal below is about the token, not about its session
+    const session = await startSession(server.db, id, new Date(), 12);
+    const subject = { id, username: 'admin', permissions: ['super-permission'], sessionVersion: 0, ...session };
     const now = Math.floor(Date.now() / 1000);
-    const payload = { username: 'admin', permissions: ['super-permission'], rfh: 1, sv: 0, sub: String(id), iat: now, exp: now + 600 };
+    const payload = { username: 'admin', permissions: ['super-permission'], rfh: 1, sv: 0, sub: String(id), sid: session.sessionId, jti: session.tokenId, iat: now, exp: now + 600 };
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const tokens = {
       garbage: 'not-a-token',
@@ -80,6 +83,9 @@ describe('tokens', () => {
       none: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`,
       hs512: await new SignJWT(payload).setProtectedHeader({ alg: 'HS512' }).sign(server.secret),
       expired: await issueToken(subject, server.secret, new Date(Date.now() - 3600_000), 1800),
+      sessionless: await issueToken({ id, username: 'admin', permissions: ['super-permission'], sessionVersion: 0 }, server.secret, new Date(), 600),
+      otherSession: await issueToken({ ...subject, sessionId: 'no-such-session' }, server.secret, new Date(), 600),
+      otherTokenId: await issueToken({ ...subject, tokenId: 'not-the-current-one' }, server.secret, new Date(), 600),
     };
     // the same subject signed properly is accepted, so each refusal is about the token itself
     const good = await issueToken(subject, server.secret, new Date(), 600);
@@ -112,12 +118,16 @@ describe('tokens', () => {
     expect((await server.call('user/list', {}, token)).statusCode).toBe(200);
   });
 
-  it('revokes every token of the user on logout', async () => {
+  // issue 15: logout ends its own session (its tokens, refreshed ones too); the user's other sessions go on
+  it("ends the session on logout, and that session's refreshed token with it; other sessions go on", async () => {
     const first = await server.login('maker');
     const second = await server.login('maker');
-    expect((await server.call('auth/logout', {}, first)).data.message).toBe('Signed out');
+    const refreshed = (await server.call('auth/token', {}, first)).data.token as string;
+    expect((await server.call('auth/logout', {}, refreshed)).data.message).toBe('Signed out');
+    expect((await server.call('user/list', {}, refreshed)).statusCode).toBe(401);
+    expect((await server.call('auth/token', {}, refreshed)).statusCode).toBe(401);
     expect((await server.call('user/list', {}, first)).statusCode).toBe(401);
-    expect((await server.call('auth/token', {}, second)).statusCode).toBe(401);
+    expect((await server.call('user/list', {}, second)).statusCode).toBe(200);
     expect((await server.call('user/list', {}, await server.login('maker'))).statusCode).toBe(200);
   });
 

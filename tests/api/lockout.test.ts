@@ -19,8 +19,8 @@ describe('lockout', () => {
     for (let i = 1; i <= 9; i++) expect(await server.call('auth/login', { username: 'maker', password: `Wrong@Pass${i}` })).toEqual(INVALID);
     expect(await server.call('auth/login', { username: 'Maker', password: 'Wrong@Pass10' })).toEqual(LOCKED);
 
-    // the lock revoked the tokens issued before it, and even the right password is refused
-    expect((await server.call('user/list', {}, before)).statusCode).toBe(401);
+    // the lock leaves the sessions of the account alone (issue 15), but even the right password is refused from this address
+    expect((await server.call('user/list', {}, before)).statusCode).toBe(200);
     expect(await server.call('auth/login', { username: 'maker', password: 'Demo@Pass1' })).toEqual(LOCKED);
 
     server.advanceClock(29 * MINUTE);
@@ -29,6 +29,7 @@ describe('lockout', () => {
     const reply = await server.call('auth/login', { username: 'maker', password: 'Demo@Pass1' });
     expect(reply.statusCode).toBe(200);
     expect(await server.db.one("SELECT 1 FROM login_attempts WHERE username_lower = 'maker'")).toBeUndefined();
+    expect(await server.db.one("SELECT failures, locked_until FROM login_address_attempts WHERE username_lower = 'maker'")).toEqual({ failures: 0, locked_until: null });
 
     const types = (await server.db.query<{ type: string }>("SELECT type FROM activity_logs WHERE username IN ('maker', 'Maker')")).map((r) => r.type);
     expect(types).toContain('ACCOUNT_LOCKED');

@@ -25,6 +25,7 @@ import type { CallContract } from '../../src/api/contract';
 import { allCalls } from '../../src/api/index';
 import { allPermissions, SUPER_PERMISSION, type Permission } from '../../src/domain/permissions';
 import { buildApp } from '../../src/server/app';
+import { startSession } from '../../src/server/auth/sessions';
 import { issueToken } from '../../src/server/auth/tokens';
 import { startServer, userId, type TestServer } from './harness';
 import { sampleBody } from './samples';
@@ -196,9 +197,11 @@ describe('every call that needs a signed-in user', () => {
   it('refuses a missing, malformed, forged, expired, alg none, other-algorithm or revoked token with 401, and stores nothing', async () => {
     expect(nonPublic.length).toBe(allCalls.length - 1);
     const id = await userId(server.db, 'admin');
-    const subject = { id, username: 'admin', permissions: [SUPER_PERMISSION], sessionVersion: 0 };
+    // a real session (issue 15: a token must name its session and be its current token), so the control token passes
+    const session = await startSession(server.db, id, new Date(), 12);
+    const subject = { id, username: 'admin', permissions: [SUPER_PERMISSION], sessionVersion: 0, ...session };
     const now = Math.floor(Date.now() / 1000);
-    const claims = { username: 'admin', permissions: [SUPER_PERMISSION], rfh: 1, sv: 0, sub: String(id), iat: now, exp: now + 600 };
+    const claims = { username: 'admin', permissions: [SUPER_PERMISSION], rfh: 1, sv: 0, sub: String(id), sid: session.sessionId, jti: session.tokenId, iat: now, exp: now + 600 };
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
     const revoked = await server.login('checker');

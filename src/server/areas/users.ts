@@ -17,7 +17,10 @@ import { decide, pendingChangeRequests, statusText, submit, submitOperation } fr
 import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
 import { branchNameSql } from '../entities/userBranches';
 import { handle } from '../http/handle';
-import { HttpError, notFound } from '../http/httpError';
+import { HttpError, notFound, unauthorized } from '../http/httpError';
+import { NEW_PASSWORD_UNCHANGED } from '../../api/auth';
+import { refreshSession } from '../auth/sessions';
+import { passwordAttempt } from './auth';
 import { permissionsList } from '../permissionOptions';
 import { exportFieldsOf } from '../../console/exportFields';
 import { usersScreen } from '../../../screens/users';
@@ -175,18 +178,25 @@ export const userHandlers = [
     return { data: { message: 'Unlock sent for approval', changeRequestId } };
   }),
 
+  // The old password is a password attempt like a sign-in: the same counters, locks and back-off
+  // (src/server/areas/auth.ts). A password set by someone else ends here: the flag is cleared, and the
+  // new password must differ from it. The session goes on with a fresh token; every other one is revoked.
   handle(userResetPassword, async (ctx, { username, old_password, new_password }) => {
     if (username.toLowerCase() !== ctx.user.username.toLowerCase()) throw new HttpError(403, 'You can only reset your own password');
     const row = await ctx.db.one<{ password_hash: string }>('SELECT password_hash FROM console_users WHERE id = $1', [ctx.user.id]);
-    if (!row || !(await ctx.auth.verifyPassword(old_password, row.password_hash))) {
-      await ctx.log({ level: 'WARN', type: 'PASSWORD_RESET_FAILED', description: 'Password reset refused: the old password was wrong' });
-      throw new HttpError(406, 'Old password is invalid');
-    }
+    const outcome = await passwordAttempt(ctx, ctx.user.username, async () => !!row && (await ctx.auth.verifyPassword(old_password, row.password_hash)), {
+      kind: 'password reset',
+      lockedStatus: 403,
+    });
+    if (!outcome.ok) throw new HttpError(406, 'Old password is invalid');
+    if (new_password === old_password) throw new HttpError(422, NEW_PASSWORD_UNCHANGED);
     const hash = await ctx.auth.hashPassword(new_password);
-    await ctx.db.query('UPDATE console_users SET password_hash = $2, updated_at = $3 WHERE id = $1', [ctx.user.id, hash, ctx.clock()]);
+    await ctx.db.query('UPDATE console_users SET password_hash = $2, must_change_password = 0, updated_at = $3 WHERE id = $1', [ctx.user.id, hash, ctx.clock()]);
     const sessionVersion = await revokeSessions(ctx.db, ctx.user.id);
     await ctx.log({ type: 'PASSWORD_RESET', description: 'Reset own password (other sessions were revoked)' });
-    const token = await ctx.auth.issueToken({ ...ctx.user, sessionVersion });
+    const ref = await refreshSession(ctx.db, ctx.user.sessionId!, ctx.user.tokenId!, ctx.clock());
+    if (!ref) throw unauthorized();
+    const token = await ctx.auth.issueToken({ ...ctx.user, sessionVersion, mustChangePassword: false, ...ref });
     return { data: { message: 'Password reset successful', token } };
   }),
 

@@ -1,6 +1,6 @@
 /**
  * The API: one route, `POST /api/*`. The path picks a contract (case-insensitively); then, in order:
- * the caller's token and permissions (401/403), the JSON body (415/400), the contract's request schema
+ * the caller's token, a password change the caller must make first, and permissions (401/403), the JSON body (415/400), the contract's request schema
  * (400 naming the fields), the handler, and the reply parsed with the contract's reply schema.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +8,7 @@ import type { CallContract } from '../../api/contract';
 import { allCalls } from '../../api/index';
 import { hasAnyPermission, isPermission } from '../../domain/permissions';
 import { authenticate } from '../auth/authenticate';
+import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db } from '../db/db';
 import { makeCtx, type AuthServices, type Handler } from './handle';
 import { HttpError } from './httpError';
@@ -39,6 +40,7 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const now = options.clock();
 
     const user = contract.access === 'public' ? undefined : await authenticate(options.db, options.secret, now, request.headers.authorization);
+    if (user) assertMayAct(user, contract.path);
     if (user && typeof contract.access === 'object' && !hasAnyPermission(user.permissions, contract.access.anyOf)) {
       throw new HttpError(403, `Forbidden: needs one of ${contract.access.anyOf.join(', ')}`);
     }

@@ -15,10 +15,19 @@ import type { ImageUrlSigner } from './imageUrls';
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
   hashPassword(password: string): Promise<string>;
-  verifyPassword(password: string, hash: string): Promise<boolean>;
+  /** `first`: the attempt comes from an address the username signed in from before; its check is queued ahead of the others. */
+  verifyPassword(password: string, hash: string, options?: { first?: boolean }): Promise<boolean>;
   /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
   verifyNothing(password: string): Promise<void>;
   issueToken(subject: TokenSubject): Promise<string>;
+  /** How long a session lasts from its sign-in (SESSION_MAX_HOURS). */
+  readonly sessionMaxHours: number;
+  /**
+   * The same services with their hashing queued under this client's address (a bounded number of
+   * hashes at once, shared fairly between addresses: src/server/auth/fairQueue.ts). A context's
+   * services are its client's.
+   */
+  forClient?(address: string): AuthServices;
   /** Signs the identity documents' image paths the KYC and app-user lists hand out (src/server/http/imageUrls.ts). */
   imageUrls: ImageUrlSigner;
 }
@@ -78,7 +87,7 @@ export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, cloc
     db,
     user,
     clock,
-    auth,
+    auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:signin [-- --runs 20]` (PGlite in memory), or with `BENCH_DATABASE_URL=postgres://...`
+ * (a fresh schema there, dropped at the end).
+ *
+ * Issue 15, point 5: password hashing is CPU-bound (scrypt at the production cost, DEFAULT_SCRYPT_N),
+ * so the server runs a bounded number of hashes at once and queues the rest fairly per client address
+ * (src/server/auth/fairQueue.ts). This measures what a flood of wrong passwords does to everyone else:
+ * the server runs in this process with TRUST_PROXY=loopback, and X-Forwarded-For names the client, so
+ * one process acts as many addresses.
+ *
+ * Cases, each timed --runs times (p50 and p95, milliseconds), for a valid sign-in from an address
+ * never used before and from an address the user signed in from before (whose check is queued first):
+ * - a valid sign-in from its own address, alone;
+ * - the same while 70 wrong sign-ins from one address run in parallel (started just before it; each
+ *   round uses a fresh flooding address and fresh usernames, so the limits per address and per
+ *   username do not refuse them before their hash);
+ * - the same while 70 wrong sign-ins from 70 addresses run in parallel;
+ * - an ordinary list call (user/list) of a signed-in user, idle and during the one-address flood.
+ * The goal: the valid sign-in's p95 under the one-address flood within 2x of its p95 alone.
+ */
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { buildApp } from '../src/server/app';
+import { DEFAULT_SCRYPT_N, hashPassword } from '../src/server/auth/passwords';
+import { openDb } from '../src/server/db/db';
+import { migrate } from '../src/server/db/migrate';
+import { DEMO_PASSWORD, seedDemo } from '../src/server/seed/demo';
+
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 20;
+const FLOOD = 70;
+const RATIO_GOAL = 2;
+
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const schema = databaseUrl ? `bench_signin_${randomBytes(4).toString('hex')}` : undefined;
+  const db = await openDb(databaseUrl ? { databaseUrl, schema } : {});
+  try {
+    await migrate(db);
+    await seedDemo(db, { scryptN: 2 ** 10 });
+    // the signing-in user at the production cost, as deployed
+    await db.query("UPDATE console_users SET password_hash = $1 WHERE username = 'admin'", [await hashPassword(DEMO_PASSWORD, DEFAULT_SCRYPT_N)]);
+    const options = { db, secret: randomBytes(32), scryptN: DEFAULT_SCRYPT_N, trustProxy: ['loopback'], hashConcurrency: Math.max(1, Math.min(4, availableParallelism() - 1)) };
+    const app = await buildApp(options);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const url = `http://127.0.0.1:${address.port}/api/`;
+    const post = async (path: string, body: unknown, from: string, token?: string): Promise<{ status: number; ms: number; json: { data: { token?: string } } }> => {
+      const t0 = performance.now();
+      const res = await fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': from, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as { data: { token?: string } };
+      return { status: res.status, ms: performance.now() - t0, json };
+    };
+    const validSignIn = async (from: string) => {
+      const reply = await post('auth/login', { username: 'admin', password: DEMO_PASSWORD }, from);
+      if (reply.status !== 200) throw new Error(`valid sign-in answered ${reply.status}`);
+      return reply.ms;
+    };
+    let round = 0;
+    const flood = (addresses: 'one' | 'many') => {
+      const r = ++round;
+      return Promise.all(
+        Array.from({ length: FLOOD }, (_, i) =>
+          post('auth/login', { username: `flood_${r}_${i}`, password: 'Wrong@Pass1' }, addresses === 'one' ? `10.1.${r % 250}.${Math.floor(r / 250) + 1}` : `10.2.${r % 250}.${i + 1}`),
+        ),
+      );
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    const token = (await post('auth/login', { username: 'maker', password: DEMO_PASSWORD }, '198.51.100.250')).json.data.token!;
+    const listCall = async () => {
+      const reply = await post('user/list', { data: '', fetchCount: 10 }, '198.51.100.251', token);
+      if (reply.status !== 200) throw new Error(`user/list answered ${reply.status}`);
+      return reply.ms;
+    };
+
+    const KNOWN = '198.51.100.1';
+    /** A first sign-in from an address never used before (the `n`th of the case). */
+    const fresh = (block: number, n: number) => `198.51.${101 + block}.${n + 1}`;
+    await validSignIn(KNOWN); // warm up; from now on KNOWN is an address admin signed in from
+    await listCall();
+    const alone: number[] = [];
+    const aloneKnown: number[] = [];
+    const listIdle: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      alone.push(await validSignIn(fresh(0, i)));
+      aloneKnown.push(await validSignIn(KNOWN));
+      listIdle.push(await listCall());
+    }
+    const underOne: number[] = [];
+    const underOneKnown: number[] = [];
+    const listUnderOne: number[] = [];
+    const underMany: number[] = [];
+    const underManyKnown: number[] = [];
+    let refusedOne = 0;
+    for (let i = 0; i < RUNS; i++) {
+      for (const known of [false, true]) {
+        const flooding = flood('one');
+        await settle();
+        const [signIn, list] = await Promise.all([validSignIn(known ? KNOWN : fresh(1, i)), listCall()]);
+        (known ? underOneKnown : underOne).push(signIn);
+        listUnderOne.push(list);
+        refusedOne += (await flooding).filter((r) => r.status === 429).length;
+      }
+      for (const known of [false, true]) {
+        const flooding = flood('many');
+        await settle();
+        (known ? underManyKnown : underMany).push(await validSignIn(known ? KNOWN : fresh(2, i)));
+        await flooding;
+      }
+    }
+    await app.close();
+
+    const p = (values: number[]) => [quantile(values, 0.5).toFixed(0), quantile(values, 0.95).toFixed(0)];
+    const ratio = (values: number[], base: number[]) => (quantile(values, 0.95) / quantile(base, 0.95)).toFixed(2);
+    const rows = [
+      ['case', 'runs', 'p50 ms', 'p95 ms', 'p95 / alone'],
+      ['valid sign-in from a new address, alone', String(RUNS), ...p(alone), '1.00'],
+      [`  same, ${FLOOD} wrong from one address in parallel`, String(RUNS), ...p(underOne), ratio(underOne, alone)],
+      [`  same, ${FLOOD} wrong from ${FLOOD} addresses in parallel`, String(RUNS), ...p(underMany), ratio(underMany, alone)],
+      ['valid sign-in from a known address, alone', String(RUNS), ...p(aloneKnown), '1.00'],
+      [`  same, ${FLOOD} wrong from one address in parallel`, String(RUNS), ...p(underOneKnown), ratio(underOneKnown, aloneKnown)],
+      [`  same, ${FLOOD} wrong from ${FLOOD} addresses in parallel`, String(RUNS), ...p(underManyKnown), ratio(underManyKnown, aloneKnown)],
+      ['user/list, idle', String(RUNS), ...p(listIdle), '1.00'],
+      [`user/list, ${FLOOD} wrong from one address in parallel`, String(2 * RUNS), ...p(listUnderOne), ratio(listUnderOne, listIdle)],
+    ];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    const line = (r: readonly string[]) => `| ${r.map((c, i) => (i >= 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+    console.log(`\nSign-in under a flood: ${db.kind === 'pg' ? 'PostgreSQL' : 'PGlite'}, scrypt N = 2^${Math.log2(DEFAULT_SCRYPT_N)}, ${RUNS} runs per case`);
+    console.log(line(rows[0]));
+    console.log(`|${widths.map((w, i) => (i >= 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
+    for (const r of rows.slice(1)) console.log(line(r));
+    const goal = quantile(underOne, 0.95) / quantile(alone, 0.95);
+    console.log(`\nOne-address flood: ${refusedOne} of ${2 * RUNS * FLOOD} wrong sign-ins refused before their hash by the address limiter (${FLOOD - 50} a round expected).`);
+    console.log(`Goal: p95 under the one-address flood within ${RATIO_GOAL}x of alone: ${goal <= RATIO_GOAL ? 'met' : 'NOT met'} (${goal.toFixed(2)}x).`);
+    console.log(`Hash places: ${options.hashConcurrency}; a known address is one the username signed in from before (its check is queued first).`);
+  } finally {
+    if (schema) await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await db.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
