@@ -350,7 +350,8 @@ describe('the entry point (src/server/main.ts as a child process)', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // seeds an on-disk database and starts main.ts three times as child processes: minutes on a busy machine
+  }, 300_000);
 
   it('the server process listens on 127.0.0.1 by default (its socket address, not only its message)', async () => {
     // Run through the listener itself: the address main.ts passes to listen() is readEnvironment's host.
