@@ -10,6 +10,12 @@ import { Raster } from '../../src/server/seed/png';
 import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
 import { craftedPng } from '../fixtures/craftedImages';
 
+/** A day this many days from today (local), as yyyy-MM-dd: advertisement validity must lie within a year from today. */
+const daysAhead = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
 const live = useServerAndBrowser();
 
 const png = (w: number, h: number, color: [number, number, number]) => {
@@ -233,12 +239,12 @@ describe('advertisements: create with countries, dates and an image', () => {
         expect.stringContaining('Qatar (QA)'),
       ]);
 
-      await page.getByLabel('Valid To', { exact: true }).fill('2031-06-10');
-      await page.getByLabel('Valid From', { exact: true }).fill('2031-06-20');
+      await page.getByLabel('Valid To', { exact: true }).fill(daysAhead(200));
+      await page.getByLabel('Valid From', { exact: true }).fill(daysAhead(210));
       // To follows From, and its minimum is From
-      await expect(page.getByLabel('Valid To', { exact: true }).inputValue()).resolves.toBe('2031-06-20');
-      await expect(page.getByLabel('Valid To', { exact: true }).getAttribute('min')).resolves.toBe('2031-06-20');
-      await page.getByLabel('Valid To', { exact: true }).fill('2031-07-20');
+      await expect(page.getByLabel('Valid To', { exact: true }).inputValue()).resolves.toBe(daysAhead(210));
+      await expect(page.getByLabel('Valid To', { exact: true }).getAttribute('min')).resolves.toBe(daysAhead(210));
+      await page.getByLabel('Valid To', { exact: true }).fill(daysAhead(240));
 
       await page.getByLabel('Image 1', { exact: true }).setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: png(200, 300, [200, 60, 90]) });
       await page.getByRole('img', { name: 'Image 1 preview' }).waitFor();
@@ -269,8 +275,8 @@ describe('advertisements: create with countries, dates and an image', () => {
       await page.getByText('Advertisement approved successfully').waitFor();
       await page.getByRole('button', { name: 'Last page' }).click();
       const row = page.getByRole('row').filter({ hasText: 'Poson Bonus Rate' });
-      await row.getByText('2031-06-20 00:00:01').waitFor();
-      await row.getByText('2031-07-20 23:59:59').waitFor();
+      await row.getByText(`${daysAhead(210)} 00:00:01`).waitFor();
+      await row.getByText(`${daysAhead(240)} 23:59:59`).waitFor();
       await screenshot(page, 'md-advertisements-list');
     });
   });
