@@ -97,7 +97,12 @@ describe('a user CREATE request', () => {
     });
     expect(await usersNamed(body.username)).toBe(1);
     const token = await server.login(body.username, body.password);
-    expect((await server.call('user/list', {}, token)).statusCode).toBe(200);
+    // the password was chosen by the maker: the new account must replace it before anything else
+    expect(await server.call('user/list', {}, token)).toMatchObject({ statusCode: 403, data: { message: 'You must change your password before continuing' } });
+    const changed = await server.call('user/reset-password', { username: body.username, old_password: body.password, new_password: 'Own@Choice12' }, token);
+    expect(changed.statusCode).toBe(200);
+    const own = await server.login(body.username, 'Own@Choice12');
+    expect((await server.call('user/list', {}, own)).statusCode).toBe(200);
     expect(await server.call('user/approve', { changeRequestID: id, actionTaken: 'reject' }, checker)).toEqual({
       statusCode: 409,
       data: { message: 'Change request already decided' },
