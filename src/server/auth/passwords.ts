@@ -1,8 +1,10 @@
 /**
- * Password hashing with node:crypto scrypt. A stored hash reads `scrypt$N$r$p$saltB64$hashB64`, so a
- * hash keeps verifying after the default cost changes.
+ * Password hashing with node:crypto scrypt, on low-priority threads of its own (./hashThreads.ts). A
+ * stored hash reads `scrypt$N$r$p$saltB64$hashB64`, so a hash keeps verifying after the default cost
+ * changes.
  */
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { scryptOnThread } from './hashThreads';
 
 export const DEFAULT_SCRYPT_N = 2 ** 17;
 const R = 8;
@@ -10,12 +12,9 @@ const P = 1;
 const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
 
+/** scrypt needs 128 * N * r bytes; the thread allows twice that. */
 function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  // scrypt needs 128 * N * r bytes; allow twice that.
-  const options: ScryptOptions = { N: n, r, p, maxmem: 256 * n * r };
-  return new Promise((resolve, reject) =>
-    scryptCallback(password, salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return scryptOnThread(password, salt, KEY_LENGTH, n, r, p);
 }
 
 export async function hashPassword(password: string, n: number = DEFAULT_SCRYPT_N): Promise<string> {
