@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type ApiClient, type ApiReply, type TestServer } from './harness';
+import { CEFT_ACTIONS, callCeftAction, type CeftAction } from './ceftActions';
 
 let server: TestServer;
 let peer: ApiClient & { close(): Promise<void> };
@@ -36,8 +37,8 @@ afterAll(async () => {
   delete process.env.PAYMENT_ADAPTER;
 });
 
-type Action = 'hold' | 'manualFundTransfer' | 'void' | 'refund';
-const ACTIONS: readonly Action[] = ['hold', 'manualFundTransfer', 'void', 'refund'];
+type Action = CeftAction;
+const ACTIONS = CEFT_ACTIONS;
 const OP: Record<Action, string> = { hold: 'hold', manualFundTransfer: 'transfer', void: 'void', refund: 'refund' };
 const ACTION_NAME: Record<Action, string> = { hold: 'HOLD', manualFundTransfer: 'MANUAL_FUND_TRANSFER', void: 'VOID', refund: 'REFUND' };
 
@@ -50,13 +51,7 @@ interface Row {
 
 const rowOf = async (id: number) => (await server.db.one<Row>('SELECT * FROM ceft_transactions WHERE id = $1', [id]))!;
 
-function bodyOf(action: Action, row: Pick<Row, 'id' | 'trace'>) {
-  if (action === 'hold') return { id: row.id, description: '' };
-  if (action === 'manualFundTransfer') return { trace: row.trace };
-  return { transactionID: row.id };
-}
-
-const act = (client: ApiClient, action: Action, row: Pick<Row, 'id' | 'trace'>, token = maker) => client.call(`Transaction/ceft/${action}`, bodyOf(action, row), token);
+const act = (client: ApiClient, action: Action, row: Pick<Row, 'id' | 'trace'>, token = maker) => callCeftAction(client, action, row, token);
 
 const networkCalls = (trace: string) => calls.filter((c) => c.reference === trace).map((c) => c.op);
 const actionRows = (id: number) =>

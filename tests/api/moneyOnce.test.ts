@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorLogEntry } from '../../src/server/payments/simulator';
 import { startServer, type ApiClient, type TestServer } from './harness';
+import { CEFT_ACTIONS, callCeftAction, type CeftAction } from './ceftActions';
 
 const RUNS = Number(process.env.MONEY_RUNS ?? 50);
 
@@ -42,8 +43,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-type Action = 'hold' | 'manualFundTransfer' | 'void' | 'refund';
-const ACTIONS: readonly Action[] = ['hold', 'manualFundTransfer', 'void', 'refund'];
+type Action = CeftAction;
+const ACTIONS = CEFT_ACTIONS;
 
 interface Row {
   id: number;
@@ -57,12 +58,7 @@ interface Row {
 
 const rowOf = async (id: number) => (await server.db.one<Row>('SELECT * FROM ceft_transactions WHERE id = $1', [id]))!;
 
-function bodyOf(action: Action, row: Pick<Row, 'id' | 'trace'>) {
-  if (action === 'hold') return { id: row.id, description: '' };
-  if (action === 'manualFundTransfer') return { trace: row.trace };
-  return { transactionID: row.id };
-}
-const act = (client: ApiClient, action: Action, row: Pick<Row, 'id' | 'trace'>, token = maker) => client.call(`Transaction/ceft/${action}`, bodyOf(action, row), token);
+const act = (client: ApiClient, action: Action, row: Pick<Row, 'id' | 'trace'>, token = maker) => callCeftAction(client, action, row, token);
 
 /** The simulator's log: what the payment network did. */
 const networkLog = (): SimulatorLogEntry[] =>
