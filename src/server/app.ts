@@ -17,6 +17,9 @@ import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { imageUrlSigner } from './http/imageUrls';
+import { isValidTimeZone } from '../domain/businessTime';
+import { readBusinessTimeZone, StartupRefusal } from './environment';
+import { syncRollupTimeZone } from './areas/transactionsStats';
 
 export interface AppOptions {
   db: Db;
@@ -38,6 +41,11 @@ export interface AppOptions {
   trustProxy?: readonly string[] | number;
   /** How long a client may take to send a request, and how long an idle kept-alive socket is kept (defaults: SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * The business time zone (an IANA name) the days, "today" and the buckets are read in; default
+   * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
+   */
+  businessTimeZone?: string;
 }
 
 /**
@@ -82,6 +90,10 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
   const clock = options.clock ?? (() => new Date());
+  const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
+  if (!isValidTimeZone(businessTimeZone)) throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${businessTimeZone}" is not an IANA time zone name`);
+  // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
+  await syncRollupTimeZone(options.db, businessTimeZone);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -133,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secret: options.secret,
     clock,
     auth: authServices(options.secret, clock, options.scryptN ?? DEFAULT_SCRYPT_N, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS),
+    businessTimeZone,
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);
