@@ -62,15 +62,15 @@ describe('Void or Refund: "today" is the business day, not the server process\'s
     const now = new Date('2026-11-20T00:30:00Z'); // 2026-11-20 06:00 in Colombo
     const id = await refundableRow(paidAt);
     const { app, token } = await appAt(now, COLOMBO);
-    // the console's guard (same domain predicate, same zone, the browser's clock at `now`) offers Void and not Refund
-    const row = { card_payment_status: 'SUCCESS', card_payment_time: paidAt.toISOString(), ceft_payment_status: 'FAILED', ceft_try_count: 1, refund_requested: true, ipg_void_status: null, ipg_refund_status: null };
-    expect(voidRefusal(row, maker, COLOMBO, now)).toBeUndefined();
-    expect(refundRefusal(row, maker, COLOMBO, now)).toBe('The card payment was made today: void it instead');
-    // and the server agrees
+    // the server accepts Void and refuses Refund
     const refund = await app.post('Transaction/ceft/refund', { transactionID: id }, { token });
     expect(refund.json).toEqual({ statusCode: 422, data: { message: 'The card payment was made today: void it instead' } });
     const voided = await app.post('Transaction/ceft/void', { transactionID: id }, { token });
     expect(voided.json).toEqual({ statusCode: 200, data: { message: `Transaction voided successfully: Id - ${id}` } });
+    // the console's guard (same domain predicate, same zone, the browser's clock at `now`) offers the same: Void, not Refund
+    const row = { card_payment_status: 'SUCCESS', card_payment_time: paidAt.toISOString(), ceft_payment_status: 'FAILED', ceft_try_count: 1, refund_requested: true, ipg_void_status: null, ipg_refund_status: null };
+    expect(voidRefusal(row, maker, COLOMBO, now)).toBeUndefined();
+    expect(refundRefusal(row, maker, COLOMBO, now)).toBe('The card payment was made today: void it instead');
   });
 
   it('server in Asia/Colombo, business in UTC: a card paid at 18:00 UTC (23:30 in Colombo) is voided at 19:00 UTC (00:30 next day in Colombo)', async () => {
