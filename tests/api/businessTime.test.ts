@@ -14,6 +14,7 @@ import { startExtraApp, type ExtraApp } from './extraApp';
 import { formatDateTime } from '../../src/console/format';
 import { refundRefusal, voidRefusal } from '../../src/domain/transactionGuards';
 import { DEMO_PASSWORD } from '../../src/server/seed/demo';
+import { nextDay } from '../../src/domain/businessTime';
 
 const COLOMBO = 'Asia/Colombo';
 
@@ -131,6 +132,43 @@ describe('from_date and to_date are business-zone wall-clock times', () => {
     );
     expect(all.filter((r) => r.status === 'SUCCESS')).toHaveLength(expected!.n);
     expect(whole.totalAmount as number).toBeCloseTo(Number(expected!.usd), 2);
+  });
+});
+
+describe('dashboards and the settlement batch: days of the business zone (server in UTC, business in Asia/Colombo)', () => {
+  it("counts an app user created at 18:45 UTC in Colombo's next day: today, this week, this month", async () => {
+    process.env.TZ = 'UTC';
+    const now = new Date('2026-10-31T19:00:00Z'); // 2026-11-01 00:30 in Colombo: a new day, a new month
+    const { app } = await appAt(now, COLOMBO);
+    const auditorToken = (await app.post('auth/login', { username: 'auditor', password: DEMO_PASSWORD })).json.data.token as string;
+    const user = (await server.db.one<{ id: number; created_at: Date }>('SELECT id, created_at FROM app_users ORDER BY id LIMIT 1'))!;
+    const counts = async (createdAt: string) => {
+      await server.db.query('UPDATE app_users SET created_at = $2 WHERE id = $1', [user.id, createdAt]);
+      const reply = await app.post('dashboard/getAppUsersAndBeneficiariesCount', {}, { token: auditorToken });
+      expect(reply.status).toBe(200);
+      return reply.json.data.appUsersValues as { today: number; month: number };
+    };
+    try {
+      const inside = await counts('2026-10-31T18:45:00Z'); // 2026-11-01 00:15 in Colombo
+      const before = await counts('2026-10-31T18:15:00Z'); // 2026-10-31 23:45 in Colombo
+      expect(inside.today - before.today).toBe(1);
+      expect(inside.month - before.month).toBe(1);
+    } finally {
+      await server.db.query('UPDATE app_users SET created_at = $2 WHERE id = $1', [user.id, user.created_at]);
+    }
+  });
+
+  it("dates a batch generated at 19:00 UTC with Colombo's date (the next day)", async () => {
+    process.env.TZ = 'UTC';
+    // 19:00 UTC three days ahead (no batch of the seeded history is on that day): 00:30 the next day in Colombo
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const now = new Date(`${day}T19:00:00Z`);
+    const { app } = await appAt(now, COLOMBO);
+    const adminToken = (await app.post('auth/login', { username: 'admin', password: DEMO_PASSWORD })).json.data.token as string;
+    const reply = await app.post('report/generate-settlement-report', { useYesterdaysRates: true }, { token: adminToken });
+    expect(reply.status, reply.text).toBe(200);
+    const batch = await server.db.one<{ day: string }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
+    expect(batch!.day).toBe(nextDay(day));
   });
 });
 
