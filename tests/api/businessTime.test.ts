@@ -14,9 +14,10 @@ import { startExtraApp, type ExtraApp } from './extraApp';
 import { formatDateTime } from '../../src/console/format';
 import { refundRefusal, voidRefusal } from '../../src/domain/transactionGuards';
 import { DEMO_PASSWORD } from '../../src/server/seed/demo';
-import { nextDay } from '../../src/domain/businessTime';
 
 const COLOMBO = 'Asia/Colombo';
+/** The calendar day after a yyyy-MM-dd day. */
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 let server: TestServer;
 const apps: ExtraApp[] = [];
