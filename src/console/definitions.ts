@@ -101,6 +101,8 @@ export interface PanelField<Row> {
 export interface GuardContext<Row> {
   readonly row: Row;
   readonly user: SessionUser;
+  /** The business time zone (src/console/businessTime.ts): the guards read "today" in it, as the server does. */
+  readonly timeZone: string;
 }
 
 /** A named predicate from src/domain deciding whether an action applies to a row. */

@@ -6,6 +6,8 @@ import { menuFor } from './access';
 import { logout } from '../api/auth';
 import { callApi } from './request';
 import { clearToken } from './session';
+import { loadBusinessTimeZone, useBusinessTimeZone } from './businessTime';
+import { timeZoneNote } from '../domain/businessTime';
 
 export function Logo({ className = '' }: { className?: string }) {
   return (
@@ -248,6 +250,10 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
     document.title = documentTitle(screenTitle);
   }, [screenTitle]);
   useFocusHeadingOnNavigation(path);
+  const zone = useBusinessTimeZone();
+  useEffect(() => {
+    void loadBusinessTimeZone();
+  }, []);
 
   async function signOut() {
     await callApi(logout, {});
@@ -263,6 +269,8 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
         <div className="relative flex items-center gap-2">
+          {/* the zone every time on the page is shown in, named once (README "Business time zone") */}
+          {zone && <span data-testid="business-time-zone" className="text-xs text-ink-soft">{timeZoneNote(zone)}</span>}
           <ThemeToggle />
           <UserMenu username={user.username} onSignOut={() => void signOut()} />
         </div>
@@ -294,7 +302,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
             ))}
           </div>
         </nav>
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{children}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{zone ? children : null}</main>
       </div>
       <footer className="border-t border-line bg-surface px-6 py-2 text-xs text-ink-soft">Version 1.0 © 2024</footer>
     </div>

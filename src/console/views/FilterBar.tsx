@@ -5,16 +5,22 @@ import { fetchCountOptions } from '../../domain/validation';
 import { capAtNow, followFrom, LOCAL_DATE, LOCAL_DATE_TIME, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
 import { ExportButtons, type RunExport } from './ExportProgress';
+import { businessDay, businessTodayRange } from '../../domain/businessTime';
+import { businessTimeZone } from '../businessTime';
 
-/** The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at 00:00:01. */
-export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false): FilterValues {
+/**
+ * The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at
+ * 00:00:01. "Today" is the business day (the business time zone, as the server reads the range), not
+ * the browser's day.
+ */
+export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false, zone = businessTimeZone()): FilterValues {
   const v: FilterValues = {};
   for (const f of filters) {
     if (f.kind === 'dateTimeRange') {
-      const r = todayRange(now, afterClear);
+      const r = businessTodayRange(now, zone, afterClear);
       v[f.from] = r.from;
       v[f.to] = r.to;
-    } else if (f.kind === 'date') v[f.key] = format(now, LOCAL_DATE);
+    } else if (f.kind === 'date') v[f.key] = businessDay(now, zone);
     else v[f.key] = f.kind === 'fetchCount' ? 10 : '';
   }
   return v;
