@@ -270,6 +270,8 @@ export interface FieldContext<Values, Options> {
   /** The data of the form's `options` call (undefined while loading). */
   readonly options: Options | undefined;
   readonly mode: 'create' | 'edit';
+  /** Edit: the record's values as loaded (before any change), e.g. to keep offering the record's own type. */
+  readonly initial?: Values;
 }
 
 interface FieldBase<Values> {

@@ -76,7 +76,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
   }, [loaded.data, form]);
 
   const values = form.watch() as Values;
-  const ctx: FieldContext<Values, unknown> = { values, options: options.data, mode: screen.mode };
+  const ctx: FieldContext<Values, unknown> = { values, options: options.data, mode: screen.mode, initial: loaded.data };
 
   async function onSubmit(v: FieldValues) {
     setSubmitting(true);
