@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
+import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
 import { callApi } from './request';
 import { clearToken } from './session';
@@ -244,7 +245,8 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
-  const groups = menuFor(screens, user.permissions);
+  const ownProvider = useOwnProvider(user);
+  const groups = menuFor(screens, user.permissions, { ownProvider });
   const screenTitle = screenAtPath(screens, path)?.title;
   useEffect(() => {
     document.title = documentTitle(screenTitle);

@@ -106,6 +106,7 @@ export interface GeneratedBatch {
   rows: number;
   transactions: number;
   lkrTotal: string;
+  usedEarlierRates: boolean;
 }
 
 /** Generates today's batch of `kind`; see the file comment for what it settles. */
@@ -188,7 +189,7 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
           (rates.hasRatesUpdated ? '' : " (today's rates were not approved: the earlier settlement rates were used)"),
         after: { batchId, kind, batchDate: day, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr, usedEarlierRates: !rates.hasRatesUpdated },
       });
-      return { batchId, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr };
+      return { batchId, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr, usedEarlierRates: !rates.hasRatesUpdated };
     });
   } catch (err) {
     // the unique (kind, batch_date) backs the check above should two generators ever slip past the lock
@@ -258,12 +259,13 @@ async function report(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: 
 async function generate(ctx: Ctx, kind: SettlementKind, useEarlierRates: boolean) {
   if ((await providerScopeOf(ctx.db, ctx.user)) !== undefined) throw new HttpError(403, 'Forbidden: an IPG bank user may not generate the settlement of every provider');
   const b = await generateBatch(ctx, kind, useEarlierRates);
-  return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions } };
+  return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions, usedEarlierRates: b.usedEarlierRates } };
 }
 
 export const settlementHandlers = [
   handle(settlementReport, async (ctx, { date, fetchCount }) => ({ data: await report(ctx, 'SCHEDULED', date, fetchCount) })),
   handle(instantSettlementReport, async (ctx, { date }) => ({ data: await report(ctx, 'INSTANT', date, 99_999_999) })),
-  handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates)),
-  handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates)),
+  // the documented empty body uses the earlier rates when needed; only an explicit false refuses them
+  handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates !== false)),
+  handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates !== false)),
 ];
