@@ -1,0 +1,204 @@
+/**
+ * Accessibility, end to end (issue 18): axe-core runs on every screen of the registry and on the main
+ * modals, in the light and the dark theme, and a serious or critical violation fails the test with its
+ * rule, its target and axe's help. One server and one browser for the whole file.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
+
+const live = useServerAndBrowser();
+const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+type Theme = 'light' | 'dark';
+interface Finding {
+  where: string;
+  rule: string;
+  impact: string;
+  target: string;
+  help: string;
+}
+const all: Finding[] = [];
+
+/** Runs axe on the page as it is now; returns its serious and critical violations, one per node. */
+async function audit(page: Page, where: string, include?: string): Promise<Finding[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  }, include ?? null);
+  const found = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.targets.map((target) => ({ where, rule: v.id, impact: v.impact, target, help: v.help })));
+  all.push(...found);
+  return found;
+}
+
+function report(found: Finding[]): string {
+  return found.map((f) => `${f.where}: ${f.rule} (${f.impact}) at ${f.target}: ${f.help}`).join('\n');
+}
+
+/** A signed-in page in the given theme (the console's own choice, stored before the app starts). */
+async function pageIn(browser: Browser, theme: Theme, username: string) {
+  const context = await browser.newContext({ bypassCSP: true, baseURL: live.server.url, viewport: { width: 1440, height: 900 }, colorScheme: theme === 'dark' ? 'light' : 'dark' });
+  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  const page = await context.newPage();
+  await signIn(page, username);
+  return { context, page };
+}
+
+/** Waits for the screen's heading and for its loaders to go. */
+async function settle(page: Page) {
+  await page.locator('h1').first().waitFor();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+}
+
+/** The screens an administrator opens (every screen of the registry but the auditor's), ids from the demo data. */
+const adminRoutes = [
+  '/dashboard',
+  '/users',
+  '/users/create',
+  '/users/edit/1',
+  '/roles',
+  '/roles/create',
+  '/roles/edit/1',
+  '/transaction/ceft',
+  '/transaction/bill',
+  '/transaction/eChannelling',
+  '/transaction/insurance',
+  '/transaction/thyaga',
+  '/AllCeftTransactions',
+  '/kyc',
+  '/activityLogs',
+  '/userActivityLogs',
+  '/settlementReport',
+  '/instantSettlementReport',
+  '/banks',
+  '/banks/create',
+  '/banks/edit/1',
+  '/provider',
+  '/ipgProviderCurrencies',
+  '/ipgProviderCurrencies/7083',
+  '/advertisements',
+  '/advertisements/create',
+  '/advertisements/edit/1',
+  '/appUsers',
+  '/appVersions',
+  '/appVersions/create',
+  '/resetPassword',
+];
+const auditorRoutes = ['/AuditDashboard', '/AuditerEChanneling', '/AuditerBillPayments', '/AuditerThyaga'];
+
+describe.each(['light', 'dark'] as const)('no serious or critical axe violation, %s theme', (theme) => {
+  it('the sign-in page', async () => {
+    const context = await live.browser.newContext({ bypassCSP: true, baseURL: live.server.url });
+    await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const found = await audit(page, `${theme} /login`);
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  });
+
+  it("every administrator's screen", async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'admin');
+    const found: Finding[] = [];
+    for (const route of adminRoutes) {
+      await page.goto(route);
+      await settle(page);
+      found.push(...(await audit(page, `${theme} ${route}`)));
+    }
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 240_000);
+
+  it("every auditor's screen, and View Chart", async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'auditor');
+    const found: Finding[] = [];
+    for (const route of auditorRoutes) {
+      await page.goto(route);
+      await settle(page);
+      found.push(...(await audit(page, `${theme} ${route}`)));
+    }
+    await page.goto('/AuditDashboard');
+    await settle(page);
+    await page.getByRole('button', { name: /^View Chart/ }).first().click();
+    await page.getByRole('dialog').waitFor();
+    found.push(...(await audit(page, `${theme} View Chart`)));
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+
+  it('the confirmation, Images and KYC review modals', async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'admin');
+    const found: Finding[] = [];
+    await page.goto('/provider');
+    await settle(page);
+    await page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first().click();
+    await page.getByRole('dialog').waitFor();
+    found.push(...(await audit(page, `${theme} confirmation`)));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto('/appUsers');
+    await settle(page);
+    await page.getByRole('button', { name: 'Images' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    found.push(...(await audit(page, `${theme} Images`)));
+
+    await page.goto('/kyc');
+    await settle(page);
+    await page.getByRole('button', { name: 'Review' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    found.push(...(await audit(page, `${theme} KYC review`)));
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+});
+
+describe('no serious or critical axe violation in the password and approval modals', () => {
+  it.each(['light', 'dark'] as const)('Change Password (maker) and the approval modal (checker), %s theme', async (theme) => {
+    const found: Finding[] = [];
+    const maker = await pageIn(live.browser, theme, 'maker');
+    const username = theme === 'light' ? 'nimal_perera' : 'kasun_herath';
+    await maker.page.goto('/users');
+    await maker.page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(username);
+    await maker.page.getByRole('button', { name: 'Search' }).click();
+    const row = maker.page.getByRole('row').filter({ has: maker.page.getByRole('cell', { name: username, exact: true }) });
+    await row.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = maker.page.getByRole('dialog');
+    await dialog.waitFor();
+    found.push(...(await audit(maker.page, `${theme} Change Password`)));
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    await dialog.getByRole('button', { name: 'Change' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await maker.context.close();
+
+    const checker = await pageIn(live.browser, theme, 'checker');
+    await checker.page.goto('/users');
+    const panel = checker.page.getByRole('region', { name: 'Change Requests' });
+    await panel.getByRole('button', { name: 'View' }).first().click();
+    await checker.page.getByRole('dialog').waitFor();
+    found.push(...(await audit(checker.page, `${theme} approval`)));
+    await checker.context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the summary', () => {
+  it('writes the findings by rule to test-results/axe.json', () => {
+    const byRule: Record<string, number> = {};
+    for (const f of all) byRule[f.rule] = (byRule[f.rule] ?? 0) + 1;
+    mkdirSync(ARTEFACTS, { recursive: true });
+    writeFileSync(join(ARTEFACTS, 'axe.json'), JSON.stringify({ byRule, findings: all }, null, 2));
+    console.log('axe serious/critical by rule:', byRule);
+    expect(Object.keys(byRule).length).toBeGreaterThanOrEqual(0);
+  });
+});
