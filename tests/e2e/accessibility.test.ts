@@ -192,6 +192,79 @@ describe('no serious or critical axe violation in the password and approval moda
   }, 120_000);
 });
 
+describe('dialogs', () => {
+  /** Whether the element the locator finds is the focused one. */
+  const hasFocus = (loc: import('playwright-core').Locator) => loc.evaluate((el) => el === document.activeElement);
+
+  it('Escape cancels a confirmation, and focus returns to the button that opened it', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'admin');
+    await page.goto('/provider');
+    await settle(page);
+    const button = page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first();
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(button)).toBe(true);
+    // Cancel too
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => hasFocus(button)).toBe(true);
+    await context.close();
+  });
+
+  it('the KYC review: a long body is a labelled tab stop, Escape closes it, and focus returns to Review', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'admin');
+    await page.goto('/kyc');
+    await settle(page);
+    const review = page.getByRole('button', { name: 'Review' }).first();
+    await review.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const body = dialog.locator('[data-dialog-body]');
+    await expect.poll(() => body.getAttribute('tabindex')).toBe('0');
+    expect(await body.getAttribute('role')).toBe('region');
+    expect(await body.getAttribute('aria-labelledby')).toBeTruthy();
+    await body.focus();
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => body.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(review)).toBe(true);
+    await context.close();
+  });
+
+  it("View Chart and Change Password give focus back; the close button shows its ring when focused by script", async () => {
+    const auditor = await pageIn(live.browser, 'dark', 'auditor');
+    await auditor.page.goto('/AuditDashboard');
+    await settle(auditor.page);
+    const chart = auditor.page.getByRole('button', { name: /^View Chart/ }).first();
+    await chart.click();
+    const close = auditor.page.getByRole('dialog').getByRole('button', { name: 'Close' });
+    await close.evaluate((el) => (el as HTMLElement).focus());
+    const outline = await close.evaluate((el) => getComputedStyle(el).outlineStyle);
+    expect(outline).not.toBe('none');
+    await auditor.page.keyboard.press('Enter');
+    await auditor.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(chart)).toBe(true);
+    await auditor.context.close();
+
+    const admin = await pageIn(live.browser, 'light', 'admin');
+    await admin.page.goto('/users');
+    await settle(admin.page);
+    const change = admin.page.getByRole('button', { name: 'Change Password' }).first();
+    await change.click();
+    await admin.page.getByRole('dialog').waitFor();
+    await admin.page.keyboard.press('Escape');
+    await admin.page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(change)).toBe(true);
+    await admin.context.close();
+  });
+});
+
 describe('the summary', () => {
   it('writes the findings by rule to test-results/axe.json', () => {
     const byRule: Record<string, number> = {};
