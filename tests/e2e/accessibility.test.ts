@@ -265,6 +265,46 @@ describe('dialogs', () => {
   });
 });
 
+describe('the date-time filter field', () => {
+  it('keeps what is typed part by part, takes a paste, refuses an impossible date, and Search sends the wall-clock value', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'admin');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: live.server.url });
+    await page.goto('/transaction/ceft');
+    await settle(page);
+    const from = page.getByLabel('From', { exact: true });
+    await from.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    for (const part of ['2026', '-11', '-20', ' 00', ':00', ':01']) {
+      await page.keyboard.type(part);
+      expect(await from.inputValue()).toMatch(new RegExp(`${part.replace(/[-:]/g, '.')}$`));
+    }
+    expect(await from.inputValue()).toBe('2026-11-20 00:00:01');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('from_date')).toBe('2026-11-20T00:00:01');
+    expect(await from.inputValue()).toBe('2026-11-20 00:00:01');
+
+    // an impossible date says so and changes nothing
+    await from.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('2026-02-30 10:00:00');
+    await page.getByRole('alert').filter({ hasText: 'There is no date 2026-02-30' }).waitFor();
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    expect(await from.inputValue()).toBe('2026-02-30 10:00:00');
+
+    // a paste
+    await page.evaluate(() => navigator.clipboard.writeText('2026-11-21T08:30:00'));
+    await from.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+V');
+    expect(await from.inputValue()).toBe('2026-11-21T08:30:00');
+    expect(await from.getAttribute('aria-invalid')).toBeNull();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('from_date')).toBe('2026-11-21T08:30:00');
+    await context.close();
+  });
+});
+
 describe('the summary', () => {
   it('writes the findings by rule to test-results/axe.json', () => {
     const byRule: Record<string, number> = {};
