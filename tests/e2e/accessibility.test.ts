@@ -305,6 +305,55 @@ describe('the date-time filter field', () => {
   });
 });
 
+describe('toasts', () => {
+  it('a failure is an alert that stays until dismissed, clear of the header', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'maker');
+    await page.clock.install();
+    await page.goto('/resetPassword');
+    await settle(page);
+    await page.getByLabel('Old Password', { exact: true }).fill('Wrong@Pass99');
+    await page.getByLabel('New Password', { exact: true }).fill('Newer@Pass77');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('Newer@Pass77');
+    await page.getByRole('button', { name: 'Reset' }).click();
+    const failure = page.getByRole('alert').locator('[data-toast]').filter({ hasText: 'Old password is invalid!' });
+    await failure.waitFor();
+    await page.clock.runFor(30_000);
+    expect(await failure.isVisible()).toBe(true);
+    // covers none of the header's buttons
+    const toastBox = (await failure.boundingBox())!;
+    for (const button of await page.locator('header button').all()) {
+      const b = (await button.boundingBox())!;
+      const overlaps = b.x < toastBox.x + toastBox.width && toastBox.x < b.x + b.width && b.y < toastBox.y + toastBox.height && toastBox.y < b.y + b.height;
+      expect(overlaps).toBe(false);
+    }
+    await failure.getByRole('button', { name: 'Dismiss' }).click();
+    await failure.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('a success toast is announced politely, pauses on hover and on focus, and then goes', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'admin');
+    await page.clock.install();
+    await page.goto('/provider');
+    await settle(page);
+    await page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+    const success = page.getByRole('status').locator('[data-toast="success"]').first();
+    await success.waitFor();
+    await success.hover();
+    await page.clock.runFor(10_000);
+    expect(await success.isVisible()).toBe(true);
+    await success.getByRole('button', { name: 'Dismiss' }).focus();
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(10_000);
+    expect(await success.isVisible()).toBe(true);
+    await success.getByRole('button', { name: 'Dismiss' }).blur();
+    await page.clock.runFor(5_000);
+    await success.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
 describe('the summary', () => {
   it('writes the findings by rule to test-results/axe.json', () => {
     const byRule: Record<string, number> = {};
