@@ -354,6 +354,43 @@ describe('toasts', () => {
   });
 });
 
+describe('the unsaved-changes guard', () => {
+  it('leaving a dirty form asks (stay or leave), closing the tab asks, Cancel does not', async () => {
+    const { context, page } = await pageIn(live.browser, 'light', 'admin');
+    const menuLink = (name: string) => page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name, exact: true });
+    await page.goto('/banks');
+    await settle(page);
+    await page.getByRole('link', { name: 'Create Bank' }).click();
+    await page.getByLabel('Bank Code', { exact: true }).fill('7999');
+
+    await menuLink('Users').click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Unsaved changes' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(new URL(page.url()).pathname).toBe('/banks/create');
+    expect(await page.getByLabel('Bank Code', { exact: true }).inputValue()).toBe('7999');
+
+    // closing or reloading the tab asks through the browser
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => (resolve(d.type()), void d.dismiss())));
+    await page.reload({ timeout: 2_000 }).catch(() => undefined);
+    expect(await asked).toBe('beforeunload');
+
+    await menuLink('Users').click();
+    await dialog.getByRole('button', { name: 'Leave' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+
+    // Cancel is deliberate: no question
+    await page.goto('/banks');
+    await settle(page);
+    await page.getByRole('link', { name: 'Create Bank' }).click();
+    await page.getByLabel('Bank Code', { exact: true }).fill('7999');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Banks', level: 1 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+});
+
 describe('the summary', () => {
   it('writes the findings by rule to test-results/axe.json', () => {
     const byRule: Record<string, number> = {};
