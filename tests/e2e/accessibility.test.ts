@@ -391,6 +391,43 @@ describe('the unsaved-changes guard', () => {
   });
 });
 
+describe('print', () => {
+  const shown = (page: Page, selector: string) =>
+    page.locator(selector).evaluateAll((els) => els.filter((el) => getComputedStyle(el).display !== 'none' && (el as HTMLElement).offsetParent !== null).length);
+
+  it('a list prints without menu, header, filters and buttons, its table not cut; the KYC review prints alone and whole', async () => {
+    const { context, page } = await pageIn(live.browser, 'dark', 'admin');
+    await page.goto('/users');
+    await settle(page);
+    await page.emulateMedia({ media: 'print' });
+    expect(await shown(page, 'header, nav, button, [role="search"]')).toBe(0);
+    expect(await shown(page, 'table')).toBe(1);
+    const cut = await page.locator('table').evaluate((table) => {
+      let el: HTMLElement | null = table.parentElement;
+      while (el) {
+        if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') return true;
+        el = el.parentElement;
+      }
+      return false;
+    });
+    expect(cut).toBe(false);
+    expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(0, 0, 0)');
+
+    await page.emulateMedia({ media: 'screen' });
+    await page.goto('/kyc');
+    await settle(page);
+    await page.getByRole('button', { name: 'Review' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#root').evaluate((el) => getComputedStyle(el).display)).toBe('none');
+    expect(await shown(page, '[role="dialog"] button')).toBe(0);
+    const body = dialog.locator('[data-dialog-body]');
+    expect(await body.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 || getComputedStyle(el).overflowY === 'visible')).toBe(true);
+    await context.close();
+  });
+});
+
 describe('the summary', () => {
   it('writes the findings by rule to test-results/axe.json', () => {
     const byRule: Record<string, number> = {};
