@@ -3,6 +3,7 @@
  * specification's messages), option lists and edit values loaded by their calls, submit as a call.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { useUnsavedChangesGuard } from '../ui/unsavedChanges';
 import { useForm, type FieldValues, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
@@ -84,6 +85,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
 
   const form = useForm<FieldValues>({ mode: 'onBlur', defaultValues: screen.defaults as FieldValues, resolver });
   const [submitting, setSubmitting] = useState(false);
+  const guard = useUnsavedChangesGuard(form.formState.isDirty);
 
   useEffect(() => {
     if (loaded.data) form.reset(loaded.data.values);
@@ -100,6 +102,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
     setSubmitting(false);
     if (res.ok) {
       toast('success', screen.messages.success);
+      guard.leave();
       void navigate({ to: screen.back });
       return;
     }
@@ -384,9 +387,17 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
           <Button type="submit" variant="primary" disabled={submitting || locked}>
             {submitting ? 'Saving…' : 'Save'}
           </Button>
-          <Button onClick={() => router.history.back()}>Cancel</Button>
+          <Button
+            onClick={() => {
+              guard.leave();
+              router.history.back();
+            }}
+          >
+            Cancel
+          </Button>
         </div>
       </form>
+      {guard.dialog}
     </div>
   );
 }
