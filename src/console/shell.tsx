@@ -1,5 +1,5 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
@@ -165,12 +165,17 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+  // the item to focus once the menu is drawn: in a layout effect, so it has focus before the next key
+  const focusOnOpen = useRef<'first' | 'last' | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!open || !focusOnOpen.current) return;
+    const all = items();
+    (focusOnOpen.current === 'first' ? all[0] : all[all.length - 1])?.focus();
+    focusOnOpen.current = undefined;
+  }, [open]);
   const openAt = (which: 'first' | 'last') => {
+    focusOnOpen.current = which;
     setOpen(true);
-    requestAnimationFrame(() => {
-      const all = items();
-      (which === 'first' ? all[0] : all[all.length - 1])?.focus();
-    });
   };
   const close = (focusButton: boolean) => {
     setOpen(false);
