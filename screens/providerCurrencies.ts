@@ -14,7 +14,7 @@ export const providerCurrenciesScreen: CustomScreen = {
   component: 'ProviderCurrencies',
   access: { anyOf: ['ipg-currency-view'] },
   // 'Main': IPG bank users hold none of the Administrator menu's permissions
-  menu: { section: 'Main', label: 'IPG Provider Currencies', order: 5, hiddenFromSuper: true },
+  menu: { section: 'Main', label: 'IPG Provider Currencies', order: 5, hiddenFromSuper: true, needsOwnProvider: true },
 };
 
 export const providerCurrenciesOfScreen: CustomScreen = {

@@ -96,6 +96,8 @@ const countCards = [
 ] as const;
 
 export const SUCCESSFUL_ONLY_NOTE = 'Displaying only the total value of successful transactions.';
+/** The Refunded tab's totals are of the refunded transactions (status REFUNDED), in LKR: not of successful ones. */
+export const REFUNDED_ONLY_NOTE = 'Displaying only the total value of refunded transactions, in LKR.';
 
 /** A number at the top level of the reply. */
 export function topLevel(key: string) {
@@ -134,7 +136,7 @@ const lkrFooterInData: TotalsFooter = {
     { label: 'Filtered Amount', currency: 'LKR', value: inData('filteredTotalAmount') },
     { label: 'Total Amount', currency: 'LKR', value: inData('totalAmount') },
   ],
-  note: SUCCESSFUL_ONLY_NOTE,
+  note: REFUNDED_ONLY_NOTE,
 };
 
 // ---- columns shared by several kinds ---------------------------------------------------------

@@ -1,6 +1,6 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
-import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, userTypeLabels, userUnlock, type UserRow, type UserType } from '../src/api/users';
+import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, type UserRow, type UserType } from '../src/api/users';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 import { canChangePasswordOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
@@ -76,8 +76,21 @@ export type UserFormValues = {
   disabled: 0 | 1;
 };
 
-/** The user types offered in the form (spec 000 §3: only BACKEND and IPGBANK). */
-const offeredUserTypes: UserType[] = ['BACKEND', 'IPGBANK'];
+/**
+ * The user types offered in the form (spec 000 §3): BACKEND and IPGBANK; on create also EXCHANGEHOUSE
+ * when there are exchange houses to pick and AUDITOR (its bodies are fixed); on edit the record's own
+ * type besides, whatever it is, so the form shows the record as it is ("prefilled from the record")
+ * instead of a blank type that Save would still send.
+ */
+export function userTypeOptionsFor({ options, mode, initial }: FieldContext<UserFormValues, UserOptions>) {
+  const types: UserType[] = ['BACKEND', 'IPGBANK'];
+  if (mode === 'create') {
+    if (options && options.exchangeHouseList.length > 0) types.push('EXCHANGEHOUSE');
+    types.push('AUDITOR');
+  }
+  if (mode === 'edit' && initial?.type && !types.includes(initial.type)) types.push(initial.type);
+  return types.map((t) => ({ value: t, label: userTypeLabels[t] }));
+}
 
 /** The dependent second select: its options by user type. */
 export function branchOptionsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
@@ -116,16 +129,17 @@ export function branchLabelFor({ values }: FieldContext<UserFormValues, UserOpti
   }
 }
 
-/** Roles offered are filtered by the chosen user type. */
+/** Roles offered are filtered by the chosen user type: IPG bank users take IPGBANK roles, every other type BACKEND roles (as the server checks). */
 export function roleOptionsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
   if (!options || !values.type) return [];
-  return options.roleList.filter((r) => r.userType === values.type).map((r) => ({ value: r.roleId, label: r.roleName }));
+  const roleType = roleUserTypeOf(values.type);
+  return options.roleList.filter((r) => r.userType === roleType).map((r) => ({ value: r.roleId, label: r.roleName }));
 }
 
 /** The permission groups shown for the chosen user type. */
 export function permissionGroupsFor({ values, options }: FieldContext<UserFormValues, UserOptions>) {
   if (!options) return [];
-  const type = values.type || 'BACKEND';
+  const type = roleUserTypeOf(values.type || 'BACKEND');
   return options.permissionsList.filter((g) => g.userType === type).map((g) => ({ title: g.type, items: g.permissions }));
 }
 
@@ -145,7 +159,7 @@ const userFormFields = (mode: 'create' | 'edit') =>
       key: 'type',
       label: 'User Type',
       required: true,
-      options: () => offeredUserTypes.map((t) => ({ value: t, label: userTypeLabels[t] })),
+      options: userTypeOptionsFor,
       clears: ['branch_code', 'role'],
     },
     { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor },

@@ -25,6 +25,7 @@
  *
  * With --json <file>, writes the rows {goal, measure, ours, baseline, unit, target, met}.
  */
+import { readBusinessTimeZone } from '../src/server/environment';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
@@ -69,7 +70,7 @@ interface Case {
  * then (`rows` above it: a streamed list) the head and the rows.
  */
 function statementsOf(c: Case, rows: number) {
-  const filters = resolveFilters(c.body as unknown as ListFilters, c.refunded ? 'REFUNDED' : undefined);
+  const filters = resolveFilters(c.body as unknown as ListFilters, readBusinessTimeZone(), c.refunded ? 'REFUNDED' : undefined);
   const options = {
     keys: keysOf(c.row),
     amountColumn: c.refunded ? ('amount_lkr' as const) : ('amount_usd' as const),

@@ -10,6 +10,7 @@
  *
  * With --json <file>, writes the rows {goal, measure, ours, baseline, unit, target, met}.
  */
+import { readBusinessTimeZone } from '../src/server/environment';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { buildApp } from '../src/server/app';
@@ -60,7 +61,7 @@ async function main() {
     );
     const admin = await login('admin');
     const auditor = await login('auditor');
-    const today = localDay(new Date());
+    const today = localDay(new Date(), readBusinessTimeZone());
     const custom = { range: 0, fromDate: addDays(today, -59), toDate: addDays(today, -10) };
     const cases: [string, unknown, string][] = [
       ['dashboard/totalCountsAndValues', {}, admin],

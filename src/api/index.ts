@@ -8,8 +8,9 @@ import { dashboardCalls } from './dashboard';
 import { kycCalls } from './kyc';
 import { reportCalls } from './reports';
 import { masterDataCalls } from './masterData';
+import { configCalls } from './config';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

@@ -131,12 +131,23 @@ export const instantSettlementReport = defineCall({
 });
 
 const generateBody = z.strictObject({
-  /** Confirms using the rates approved before today when today's rates are not approved yet. */
-  useYesterdaysRates: z.boolean().default(false),
+  /**
+   * Optional (spec 002 §7 documents an empty body). Absent or true: when today's rates are not approved
+   * yet the rates approved earlier are used and the batch records it (the console asks first). False: the
+   * caller did not confirm, so the call is refused (422) rather than settle at earlier rates.
+   */
+  useYesterdaysRates: z.boolean().optional(),
 });
-const generateReply = z.object({ message: z.string(), batchId: z.number(), rows: z.number(), transactions: z.number() });
+const generateReply = z.object({
+  message: z.string(),
+  batchId: z.number(),
+  rows: z.number(),
+  transactions: z.number(),
+  /** Today's rates were not approved: the batch settled at the rates approved earlier (recorded on the batch). */
+  usedEarlierRates: z.boolean(),
+});
 const generateSummary =
-  "for today: settles every successful send-money transaction not settled before, exactly once, one row per currency, account and acquiring provider (the transaction's provider_bank_code) at that provider's settlement rate; needs settlement-report-generate (an IPG bank user is refused: a batch settles every provider); 409 when today's batch exists, 422 code 36865 'No pending Send Money transactions', 422 when today's rates are not approved and useYesterdaysRates is not true.";
+  "for today: settles every successful send-money transaction not settled before, exactly once, one row per currency, account and acquiring provider (the transaction's provider_bank_code) at that provider's settlement rate; needs settlement-report-generate (an IPG bank user is refused: a batch settles every provider); 409 when today's batch exists, 422 code 36865 'No pending Send Money transactions', when today's rates are not approved the earlier approved rates are used and the batch records it (usedEarlierRates), unless useYesterdaysRates is false (422).";
 
 export const generateSettlement = defineCall({
   path: 'report/generate-settlement-report',

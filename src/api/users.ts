@@ -48,17 +48,30 @@ export const userFields = {
   disabled: z.union([z.literal(0), z.literal(1)]),
 };
 
-function checkBranch(v: { type: string; branch_code: string }, ctx: z.RefinementCtx) {
-  if (!v.branch_code) ctx.addIssue({ code: 'custom', path: ['branch_code'], message: branchMessage(v.type) });
+/** The role type a user type takes: IPG bank users take IPGBANK roles, every other type BACKEND roles. */
+export function roleUserTypeOf(userType: string): 'IPGBANK' | 'BACKEND' {
+  return userType === 'IPGBANK' ? 'IPGBANK' : 'BACKEND';
 }
 
+/**
+ * Branch (exchange house, merchant, bank) is required, with the message of the user type. It runs even
+ * when other fields are invalid (`when`): a refinement is otherwise skipped until the rest parses, so
+ * the form showed this one error only once every other field was right.
+ */
+function hasBranch(v: { branch_code?: unknown }): boolean {
+  return typeof v.branch_code === 'string' && v.branch_code !== '';
+}
+const branchRequired = {
+  path: ['branch_code'],
+  error: (iss: { input?: unknown }) => branchMessage(String((iss.input as { type?: unknown } | undefined)?.type ?? '')),
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 const userBase = z.strictObject({ ...userFields, branch_code: z.string().max(100) });
-export const userCreateBody = userBase
-  .extend({ password: z.string().regex(patterns.password, messages.password) })
-  .superRefine(checkBranch);
-export const userEditBody = userBase.extend({ id: z.number().int().positive().max(MAX_ID) }).superRefine(checkBranch);
+export const userCreateBody = userBase.extend({ password: z.string().regex(patterns.password, messages.password) }).refine(hasBranch, branchRequired);
+export const userEditBody = userBase.extend({ id: z.number().int().positive().max(MAX_ID) }).refine(hasBranch, branchRequired);
 /** The edit form's rules: the edit body without the id (it comes from the route). */
-export const userEditFormSchema = userBase.superRefine(checkBranch);
+export const userEditFormSchema = userBase.refine(hasBranch, branchRequired);
 
 export const userList = defineCall({
   path: 'user/list',

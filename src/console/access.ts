@@ -22,14 +22,17 @@ export interface MenuGroup {
   items: MenuItem[];
 }
 
-/** The sidebar for a user: entries they may open, in order, grouped by section. */
-export function menuFor(screens: readonly AnyScreen[], permissions: readonly string[]): MenuGroup[] {
+/**
+ * The sidebar for a user: entries they may open, in order, grouped by section. `ownProvider` false
+ * (the user has no linked IPG provider) hides the entries that show the user's own provider.
+ */
+export function menuFor(screens: readonly AnyScreen[], permissions: readonly string[], { ownProvider }: { ownProvider?: boolean } = {}): MenuGroup[] {
   const sections: MenuSection[] = ['Main', 'Administrator', 'Reports', 'Audit Reports'];
   const groups: MenuGroup[] = [];
   for (const section of sections) {
     if ((section === 'Administrator' || section === 'Reports') && !hasAnyPermission(permissions, sectionPermissions[section])) continue;
     const items = screens
-      .filter((s) => s.menu?.section === section && canOpen(s, permissions) && !(s.menu.hiddenFromSuper && isSuperUser(permissions)))
+      .filter((s) => s.menu?.section === section && canOpen(s, permissions) && !(s.menu.hiddenFromSuper && isSuperUser(permissions)) && !(s.menu.needsOwnProvider && ownProvider === false))
       .sort((a, b) => a.menu!.order - b.menu!.order)
       .map((s) => ({ label: s.menu!.label, to: s.route.replace(/\/\$\w+$/, '') }));
     if (items.length) groups.push({ section, items });

@@ -37,6 +37,11 @@ export interface MenuEntry {
   readonly order: number;
   /** The menu entry is hidden from super users (they reach the screen by route). */
   readonly hiddenFromSuper?: boolean;
+  /**
+   * The screen shows the provider of the user's own branch (spec 002 §2): the entry is hidden from a
+   * user with no linked IPG provider, for whom it could only end in "no provider".
+   */
+  readonly needsOwnProvider?: boolean;
 }
 
 interface ScreenBase {
@@ -101,6 +106,8 @@ export interface PanelField<Row> {
 export interface GuardContext<Row> {
   readonly row: Row;
   readonly user: SessionUser;
+  /** The business time zone (src/console/businessTime.ts): the guards read "today" in it, as the server does. */
+  readonly timeZone: string;
 }
 
 /** A named predicate from src/domain deciding whether an action applies to a row. */
@@ -270,6 +277,8 @@ export interface FieldContext<Values, Options> {
   /** The data of the form's `options` call (undefined while loading). */
   readonly options: Options | undefined;
   readonly mode: 'create' | 'edit';
+  /** Edit: the record's values as loaded (before any change), e.g. to keep offering the record's own type. */
+  readonly initial?: Values;
 }
 
 interface FieldBase<Values> {

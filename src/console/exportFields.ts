@@ -1,5 +1,6 @@
 /** The export columns of a list screen: every column not marked `export: false`, in order. */
-import type { ExportField } from '../api/contract';
+import { z } from 'zod';
+import { exportField, type ExportField } from '../api/contract';
 import { exportTypeOf, type AnyListScreen } from './definitions';
 
 export function exportFieldsOf(screen: Pick<AnyListScreen, 'columns'>): ExportField[] {
@@ -10,4 +11,16 @@ export function exportFieldsOf(screen: Pick<AnyListScreen, 'columns'>): ExportFi
         ? c.panel.map((p) => ({ header: p.label, dataKey: p.key, type: exportTypeOf(p.kind) }))
         : [{ header: c.header, dataKey: c.key, type: exportTypeOf(c.kind) }],
     );
+}
+
+const replyFields = z.array(exportField).min(1);
+
+/**
+ * The columns of an export (spec 001 §7, 002 §7: "exports are built from the returned fields"): the
+ * reply's `fields` (header, dataKey, type) when it carries a valid non-empty list, so the console
+ * exports what any server speaking the contract sends; else the screen's own columns.
+ */
+export function exportFieldsFor(screen: Pick<AnyListScreen, 'columns'>, data: unknown): ExportField[] {
+  const sent = typeof data === 'object' && data !== null ? replyFields.safeParse((data as { fields?: unknown }).fields) : undefined;
+  return sent?.success ? sent.data : exportFieldsOf(screen);
 }

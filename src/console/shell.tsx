@@ -1,11 +1,14 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
+import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
 import { callApi } from './request';
 import { clearToken } from './session';
+import { loadBusinessTimeZone, useBusinessTimeZone } from './businessTime';
+import { timeZoneNote } from '../domain/businessTime';
 
 export function Logo({ className = '' }: { className?: string }) {
   return (
@@ -162,12 +165,17 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+  // the item to focus once the menu is drawn: in a layout effect, so it has focus before the next key
+  const focusOnOpen = useRef<'first' | 'last' | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!open || !focusOnOpen.current) return;
+    const all = items();
+    (focusOnOpen.current === 'first' ? all[0] : all[all.length - 1])?.focus();
+    focusOnOpen.current = undefined;
+  }, [open]);
   const openAt = (which: 'first' | 'last') => {
+    focusOnOpen.current = which;
     setOpen(true);
-    requestAnimationFrame(() => {
-      const all = items();
-      (which === 'first' ? all[0] : all[all.length - 1])?.focus();
-    });
   };
   const close = (focusButton: boolean) => {
     setOpen(false);
@@ -242,12 +250,17 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
-  const groups = menuFor(screens, user.permissions);
+  const ownProvider = useOwnProvider(user);
+  const groups = menuFor(screens, user.permissions, { ownProvider });
   const screenTitle = screenAtPath(screens, path)?.title;
   useEffect(() => {
     document.title = documentTitle(screenTitle);
   }, [screenTitle]);
   useFocusHeadingOnNavigation(path);
+  const zone = useBusinessTimeZone();
+  useEffect(() => {
+    void loadBusinessTimeZone();
+  }, []);
 
   async function signOut() {
     await callApi(logout, {});
@@ -263,6 +276,8 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
         <div className="relative flex items-center gap-2">
+          {/* the zone every time on the page is shown in, named once (README "Business time zone") */}
+          {zone && <span data-testid="business-time-zone" className="text-xs text-ink-soft">{timeZoneNote(zone)}</span>}
           <ThemeToggle />
           <UserMenu username={user.username} onSignOut={() => void signOut()} />
         </div>
@@ -294,7 +309,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
             ))}
           </div>
         </nav>
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{children}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{zone ? children : null}</main>
       </div>
       <footer className="border-t border-line bg-surface px-6 py-2 text-xs text-ink-soft">Version 1.0 © 2024</footer>
     </div>

@@ -60,21 +60,38 @@ function CountsStrip() {
   return (
     <section aria-label="Totals" className="flex flex-col gap-3">
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-        <StatCard accent label="Total no of Remittance Transactions" value={count(data?.totalTransactions)} status={status} tip={`${STRIP_SERVICES}, every status.`} />
+        {/* spec 000 §3: the strip's remittance figures are ceftTransactions and totalCeftValueLKR, the same
+            remittances as the Remittances card; the four services together are extra and labelled so */}
+        <StatCard
+          accent
+          label="Total no of Remittance Transactions"
+          value={count(data?.ceftTransactions)}
+          status={status}
+          tip="Send-money (remittance) transactions, every status."
+          sub={
+            <span className="text-xs text-ink-soft" data-testid="four-services-count">
+              {STRIP_SERVICES} together: {data ? formatCount(data.totalTransactions) : '–'}
+            </span>
+          }
+        />
         <StatCard
           accent
           label="Total Value of Transactions (LKR)"
-          value={shown(status, data && formatAmount(data.totalValueLKR))}
+          value={shown(status, data && formatAmount(data.totalCeftValueLKR))}
           status={status}
           tip={
             <Figures
               rows={[
-                ['All four services', data ? formatAmount(data.totalValueLKR) : '–'],
                 ['Remittances', data ? formatAmount(data.totalCeftValueLKR) : '–'],
+                [`${STRIP_SERVICES} together`, data ? formatAmount(data.totalValueLKR) : '–'],
               ]}
             />
           }
-          sub={<span className="text-xs text-ink-soft">Successful transactions only</span>}
+          sub={
+            <span className="text-xs text-ink-soft" data-testid="four-services-value">
+              Successful remittances only. {STRIP_SERVICES} together: {data ? formatAmount(data.totalValueLKR) : '–'}
+            </span>
+          }
         />
       </div>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">

@@ -46,6 +46,13 @@ export function rateErrors(rows: readonly Draft[]): RowErrors {
   return out;
 }
 
+/** What a non-super user is told when the route names another provider than their own (spec 002 §2). */
+export function ownProviderNote(name: string, code: string, requested: string): string {
+  return `You see the currencies of your own IPG provider, ${name} (provider bank code ${code}), not those of ${requested}: a user who is not a super user works on the provider of their own branch only.`;
+}
+
+export const noOwnProviderNote = 'No IPG provider is linked to your branch. IPG Provider Currencies shows the provider of an IPG bank user\'s own branch; an administrator opens any provider from the IPG Providers list.';
+
 function WarningIcon() {
   return (
     <span className="inline-flex items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/50 dark:text-amber-100" role="status" title="Today's rates are not updated">
@@ -68,14 +75,17 @@ export default function ProviderCurrencies() {
   const [errors, setErrors] = useState<RowErrors>({});
   const [saving, setSaving] = useState(false);
 
-  const queryKey = useMemo(() => ['providerCurrencies', requested], [requested]);
+  // spec 002 §2: a super user opens the provider in the route; anyone else sees their own branch's,
+  // whatever the route names (the server refuses another provider's), and is told which one it is
+  const asked = superUser ? requested : '';
+  const queryKey = useMemo(() => ['providerCurrencies', asked], [asked]);
   const query = useQuery({
     queryKey,
     enabled: !(superUser && !requested),
     retry: false,
     queryFn: async (): Promise<ListData> => {
-      const res = await callApi(currencyList, { provider_bank_code: requested });
-      if (!res.ok) throw new Error(failureMessage(res) ?? `The currencies could not be loaded (${res.statusCode})`);
+      const res = await callApi(currencyList, { provider_bank_code: asked });
+      if (!res.ok) throw Object.assign(new Error(failureMessage(res) ?? `The currencies could not be loaded (${res.statusCode})`), { statusCode: res.statusCode });
       return res.data;
     },
   });
@@ -143,6 +153,16 @@ export default function ProviderCurrencies() {
     );
   }
   if (query.isPending) return <Loader />;
+  if (!superUser && (query.error as { statusCode?: number } | null)?.statusCode === 404) {
+    return (
+      <div className="flex flex-col gap-4">
+        <PageHeader screen={{ title: 'IPG Provider Currencies', breadcrumb: crumbs }} />
+        <p role="status" className="rounded-md border border-line bg-surface p-4 text-sm">
+          {noOwnProviderNote}
+        </p>
+      </div>
+    );
+  }
   if (query.isError || !data) {
     return (
       <div className="flex flex-col gap-4">
@@ -170,6 +190,12 @@ export default function ProviderCurrencies() {
           </Button>
         )}
       </PageHeader>
+
+      {!superUser && requested && requested !== provider.provider_bank_code && (
+        <p role="status" className="rounded-md border border-line bg-surface px-4 py-2 text-sm" data-testid="own-provider-note">
+          {ownProviderNote(provider.provider_bank_name, provider.provider_bank_code, requested)}
+        </p>
+      )}
 
       <section aria-label="Provider" className="flex flex-wrap items-center gap-4 rounded-md border border-line bg-surface px-4 py-3">
         <img

@@ -1,7 +1,9 @@
 /**
- * Date and time conventions of the filter bars (spec 001 §2, 002 §4): values are local date-times
- * 'yyyy-MM-ddTHH:mm:ss'; the default range is today 00:00:00 to 23:59:59, Clear resets to
- * 00:00:01 to 23:59:59; From is sent with seconds 1 and To with seconds 0.
+ * Date and time conventions of the filter bars (spec 001 §2, 002 §4): values are wall-clock date-times
+ * 'yyyy-MM-ddTHH:mm:ss' of the business time zone (./businessTime.ts: the server reads from_date and
+ * to_date in it, and the console's default range is its day: businessTodayRange); the default range
+ * is today 00:00:00 to 23:59:59, Clear resets to 00:00:01 to 23:59:59; From is sent with seconds 1
+ * and To with seconds 0. The helpers here only compare and reshape such values.
  */
 import { addYears, format, isValid, parse } from 'date-fns';
 

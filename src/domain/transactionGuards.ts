@@ -4,7 +4,7 @@
  * before it lets an action reach the payment network. Each `...Refusal` says why an action is not
  * allowed (or undefined when it is); each `can...` is the named predicate a definition's `when` uses.
  */
-import { format } from 'date-fns';
+import { isSameBusinessDay } from './businessTime';
 import { hasPermission } from './permissions';
 import { SUCCESS } from './transactionStatus';
 
@@ -30,6 +30,11 @@ export interface ActingUser {
 export interface CeftGuardContext {
   readonly row: CeftActionRow;
   readonly user: ActingUser;
+  /**
+   * The business time zone (src/domain/businessTime.ts): "paid today" is judged in it, by the server
+   * and the console alike, never in the zone of the server process or of the browser.
+   */
+  readonly timeZone: string;
 }
 
 /** Why the fund transfer cannot be touched any more (a successful void, refund or CEFT payment), or undefined. */
@@ -96,37 +101,41 @@ export function canVoidOrRefund({ row, user }: CeftGuardContext): boolean {
 function cardPaymentDate(value: string | Date | null): Date | null {
   if (value === null) return null;
   const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) || d.getFullYear() < 1000 ? null : d;
+  return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1000 ? null : d;
 }
 
-/** The button reads Void when the card payment happened today (local calendar day), otherwise Refund. */
-export function isVoidRatherThanRefund(row: Pick<CeftActionRow, 'card_payment_time'>, now: Date = new Date()): boolean {
+/**
+ * The button reads Void when the card payment happened today, the business day of `now` in the
+ * business time zone, otherwise Refund. The server and the console both call this with the same zone,
+ * so the console offers exactly the action the server accepts.
+ */
+export function isVoidRatherThanRefund(row: Pick<CeftActionRow, 'card_payment_time'>, timeZone: string, now: Date = new Date()): boolean {
   const paid = cardPaymentDate(row.card_payment_time);
-  return paid !== null && format(paid, 'yyyy-MM-dd') === format(now, 'yyyy-MM-dd');
+  return paid !== null && isSameBusinessDay(paid, now, timeZone);
 }
 
 /** Why a void is refused (a refund is allowed but the card payment was not made today), or undefined. */
-export function voidRefusal(row: CeftActionRow, user: ActingUser, now: Date = new Date()): string | undefined {
+export function voidRefusal(row: CeftActionRow, user: ActingUser, timeZone: string, now: Date = new Date()): string | undefined {
   const refused = voidOrRefundRefusal(row, user);
   if (refused) return refused;
-  if (!isVoidRatherThanRefund(row, now)) return 'The card payment was not made today: refund it instead';
+  if (!isVoidRatherThanRefund(row, timeZone, now)) return 'The card payment was not made today: refund it instead';
   return undefined;
 }
 
 /** Why a refund is refused (a void is allowed but the card payment was made today: void it), or undefined. */
-export function refundRefusal(row: CeftActionRow, user: ActingUser, now: Date = new Date()): string | undefined {
+export function refundRefusal(row: CeftActionRow, user: ActingUser, timeZone: string, now: Date = new Date()): string | undefined {
   const refused = voidOrRefundRefusal(row, user);
   if (refused) return refused;
-  if (isVoidRatherThanRefund(row, now)) return 'The card payment was made today: void it instead';
+  if (isVoidRatherThanRefund(row, timeZone, now)) return 'The card payment was made today: void it instead';
   return undefined;
 }
 
-/** Void: a void or refund is allowed and the card payment happened today. */
-export function canVoidCardPayment({ row, user }: CeftGuardContext): boolean {
-  return voidRefusal(row, user) === undefined;
+/** Void: a void or refund is allowed and the card payment happened today (business day). */
+export function canVoidCardPayment({ row, user, timeZone }: CeftGuardContext): boolean {
+  return voidRefusal(row, user, timeZone) === undefined;
 }
 
-/** Refund: a void or refund is allowed and the card payment happened before today. */
-export function canRefundCardPayment({ row, user }: CeftGuardContext): boolean {
-  return refundRefusal(row, user) === undefined;
+/** Refund: a void or refund is allowed and the card payment happened before today (business day). */
+export function canRefundCardPayment({ row, user, timeZone }: CeftGuardContext): boolean {
+  return refundRefusal(row, user, timeZone) === undefined;
 }

@@ -20,6 +20,9 @@ import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { imageUrlSigner } from './http/imageUrls';
+import { isValidTimeZone } from '../domain/businessTime';
+import { readBusinessTimeZone, StartupRefusal } from './environment';
+import { syncRollupTimeZone } from './areas/transactionsStats';
 
 export interface AppOptions {
   db: Db;
@@ -50,6 +53,11 @@ export interface AppOptions {
   hashConcurrency?: number;
   /** The password check (default scrypt's; tests pass a counting wrapper). */
   verifyPassword?: (password: string, hash: string) => Promise<boolean>;
+  /**
+   * The business time zone (an IANA name) the days, "today" and the buckets are read in; default
+   * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
+   */
+  businessTimeZone?: string;
 }
 
 /**
@@ -94,6 +102,10 @@ const BODY_LIMIT = 10 * 1024 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
   const clock = options.clock ?? (() => new Date());
+  const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
+  if (!isValidTimeZone(businessTimeZone)) throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${businessTimeZone}" is not an IANA time zone name`);
+  // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
+  await syncRollupTimeZone(options.db, businessTimeZone);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -145,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secret: options.secret,
     clock,
     auth: authServices(options, clock),
+    businessTimeZone,
     bodyLimit: BODY_LIMIT,
   });
   registerOpenApi(app);

@@ -3,12 +3,14 @@
  * address the server listens on, default 127.0.0.1: this machine only), PORT (default 8080),
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
- * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none).
+ * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
+ * IANA zone of the business day; default Asia/Colombo).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
 import { openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 
@@ -21,6 +23,8 @@ export interface Environment {
   sessionSecret?: string;
   /** See parseTrustProxy. */
   trustProxy?: readonly string[] | number;
+  /** See readBusinessTimeZone. */
+  businessTimeZone: string;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -41,7 +45,22 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     databaseUrl: env.DATABASE_URL || undefined,
     sessionSecret: env.SESSION_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    businessTimeZone: readBusinessTimeZone(env),
   };
+}
+
+/**
+ * BUSINESS_TIME_ZONE: the IANA zone of the business day (src/domain/businessTime.ts), read once at
+ * start-up; unset or empty, Asia/Colombo. A name the runtime does not know (a typo, an abbreviation
+ * such as IST, an offset) stops the start: guessing a zone would move every day boundary silently.
+ */
+export function readBusinessTimeZone(env: NodeJS.ProcessEnv = process.env): string {
+  const zone = (env.BUSINESS_TIME_ZONE ?? '').trim();
+  if (zone === '') return DEFAULT_BUSINESS_TIME_ZONE;
+  if (!isValidTimeZone(zone)) {
+    throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${zone}" is not an IANA time zone name (for example Asia/Colombo, UTC or America/New_York)`);
+  }
+  return zone;
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -1,3 +1,4 @@
+import { roleUserTypeOf } from '../api/users';
 import { permissionGroups, type Permission } from '../domain/permissions';
 
 /** Permission groups an IPG bank role may hold; BACKEND roles may hold every group. */
@@ -25,5 +26,5 @@ export function permissionsForUserType(userType: string): Set<string> {
 
 /** IPG bank users take IPGBANK roles; every other user type takes BACKEND roles. */
 export function roleSuitsUserType(roleUserType: string, userType: string): boolean {
-  return userType === 'IPGBANK' ? roleUserType === 'IPGBANK' : roleUserType === 'BACKEND';
+  return roleUserType === roleUserTypeOf(userType);
 }

@@ -64,8 +64,8 @@ export interface RateStatus {
  * per provider, and a line per currency and provider whose pending transactions cannot be settled.
  * With a provider scope (an IPG bank user), that provider's lines only.
  */
-export async function rateStatus(db: Db, now: Date, scope?: string): Promise<RateStatus> {
-  const today = localDay(now);
+export async function rateStatus(db: Db, now: Date, zone: string, scope?: string): Promise<RateStatus> {
+  const today = localDay(now, zone);
   const providers = await db.query<{ provider_bank_name: string; last: string | null }>(
     `SELECT p.provider_bank_name,
             (SELECT to_char(max(a.rate_date), 'YYYY-MM-DD') FROM ipg_provider_rate_approvals a WHERE a.provider_id = p.id) AS last
@@ -106,6 +106,7 @@ export interface GeneratedBatch {
   rows: number;
   transactions: number;
   lkrTotal: string;
+  usedEarlierRates: boolean;
 }
 
 /** Generates today's batch of `kind`; see the file comment for what it settles. */
@@ -116,11 +117,12 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
       // one generator at a time across all server processes: both kinds settle from the same pool
       await db.query(`SELECT pg_advisory_xact_lock(hashtext('settlement-generation'))`);
       const now = t.clock();
-      const day = localDay(now);
+      // the batch date is the business day (BUSINESS_TIME_ZONE), not the server process's date
+      const day = localDay(now, t.businessTimeZone);
       if (await db.one('SELECT 1 FROM settlement_batches WHERE kind = $1 AND batch_date = $2::date', [kind, day])) {
         throw new HttpError(409, reportMessages.alreadyGenerated);
       }
-      const rates = await rateStatus(db, now);
+      const rates = await rateStatus(db, now, t.businessTimeZone);
       if (!rates.hasRatesUpdated && !useEarlierRates) throw new HttpError(422, reportMessages.ratesNotUpdated);
 
       const ids = (
@@ -165,7 +167,7 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
       await insertRows(
         db,
         batchId,
-        groups.map((g) => ({ ...g, tran_date: localDay(new Date(g.first_time)) })),
+        groups.map((g) => ({ ...g, tran_date: localDay(new Date(g.first_time), t.businessTimeZone) })),
         now,
       );
       const linked = await db.query(
@@ -187,7 +189,7 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
           (rates.hasRatesUpdated ? '' : " (today's rates were not approved: the earlier settlement rates were used)"),
         after: { batchId, kind, batchDate: day, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr, usedEarlierRates: !rates.hasRatesUpdated },
       });
-      return { batchId, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr };
+      return { batchId, rows: groups.length, transactions: ids.length, lkrTotal: total!.lkr, usedEarlierRates: !rates.hasRatesUpdated };
     });
   } catch (err) {
     // the unique (kind, batch_date) backs the check above should two generators ever slip past the lock
@@ -250,19 +252,20 @@ const instantFields = exportFieldsOf(instantSettlementScreen);
 async function report(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number) {
   const scope = await providerScopeOf(ctx.db, ctx.user);
   const rows = await listRows(ctx, kind, date, fetchCount, scope);
-  return { transactions: rows, filteredList: rows, fields: kind === 'SCHEDULED' ? scheduledFields : instantFields, ...(await rateStatus(ctx.db, ctx.clock(), scope)) };
+  return { transactions: rows, filteredList: rows, fields: kind === 'SCHEDULED' ? scheduledFields : instantFields, ...(await rateStatus(ctx.db, ctx.clock(), ctx.businessTimeZone, scope)) };
 }
 
 /** Generating settles every provider's transactions: refused to a user limited to one provider. */
 async function generate(ctx: Ctx, kind: SettlementKind, useEarlierRates: boolean) {
   if ((await providerScopeOf(ctx.db, ctx.user)) !== undefined) throw new HttpError(403, 'Forbidden: an IPG bank user may not generate the settlement of every provider');
   const b = await generateBatch(ctx, kind, useEarlierRates);
-  return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions } };
+  return { data: { message: reportMessages.settlementGenerated, batchId: b.batchId, rows: b.rows, transactions: b.transactions, usedEarlierRates: b.usedEarlierRates } };
 }
 
 export const settlementHandlers = [
   handle(settlementReport, async (ctx, { date, fetchCount }) => ({ data: await report(ctx, 'SCHEDULED', date, fetchCount) })),
   handle(instantSettlementReport, async (ctx, { date }) => ({ data: await report(ctx, 'INSTANT', date, 99_999_999) })),
-  handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates)),
-  handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates)),
+  // the documented empty body uses the earlier rates when needed; only an explicit false refuses them
+  handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates !== false)),
+  handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates !== false)),
 ];

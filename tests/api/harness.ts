@@ -45,7 +45,16 @@ export interface TestServer extends ApiClient {
   close(): Promise<void>;
 }
 
-export async function startServer(): Promise<TestServer> {
+export interface ServerOptions {
+  /**
+   * The business time zone (AppOptions.businessTimeZone). Default: the test process's own zone, in
+   * which the older test files write their days; tests/api/businessTime.test.ts sets one that differs.
+   */
+  businessTimeZone?: string;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const businessTimeZone = options.businessTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const fresh = await freshDatabase(TEST_SCRYPT_N);
   const { db, databaseUrl } = fresh;
 
@@ -54,7 +63,7 @@ export async function startServer(): Promise<TestServer> {
   const clock = () => new Date(Date.now() + offsetMs);
 
   const listen = async (appDb: Db) => {
-    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N });
+    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');

@@ -177,3 +177,23 @@ describe('bad rates and lists get a 4xx with the message and store nothing', () 
     await refused((l) => [...l, l[0]], 400, `currencies.${(await list(admin, '7135')).data.currencies.length}.currency_code: AED is listed twice`);
   });
 });
+
+describe('the demo data: the rates flow without a super user', () => {
+  it("the demo IPG bank checker ruvini_a (7010) sees and approves kasun_herath's rate change; today's rates count as updated", async () => {
+    const ruvini = await server.login('ruvini_a');
+    const mine = await list(ruvini);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.data.provider.provider_bank_code).toBe('7010');
+    const items = toItems('7010', mine.data.currencies);
+    items[0].settlement_rate = 123.4567;
+    const saved = await server.call('IPGProvider/currency/save', { provider_bank_code: '7010', currencies: items }, boc);
+    expect(saved.statusCode).toBe(200);
+    const id = saved.data.changeRequestId;
+    expect(pendingIn(await list(ruvini), id)).toMatchObject({ requestedBy: 'kasun_herath' });
+    expect(await server.call('IPGProvider/currency/approve', { changeRequestID: id, actionTaken: 'approve' }, ruvini)).toMatchObject({ statusCode: 200 });
+    expect(await requestStatus(server, id)).toBe('APPROVED');
+    const after = (await list(ruvini)).data;
+    expect(after.hasRatesUpdated).toBe(true);
+    expect(after.currencies.find((c: Currency) => c.currency_code === items[0].currency_code).settlement_rate).toBe(123.4567);
+  });
+});

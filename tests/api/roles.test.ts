@@ -25,7 +25,7 @@ const roleBody = (overrides: Record<string, unknown> = {}) => ({
 describe('role/list and options', () => {
   it('lists the demo roles by id with status and permissions', async () => {
     const { data } = await server.call('role/list', {}, admin);
-    expect(data.roles.map((r: { role_name: string }) => r.role_name)).toEqual(['Administrator', 'Maker', 'Checker', 'Auditor', 'IPG Bank Officer']);
+    expect(data.roles.map((r: { role_name: string }) => r.role_name)).toEqual(['Administrator', 'Maker', 'Checker', 'Auditor', 'IPG Bank Officer', 'IPG Bank Checker']);
     const makerRole = data.roles.find((r: { role_name: string }) => r.role_name === 'Maker');
     expect(makerRole).toMatchObject({ status: 'Active', disabled: 0, locked: 0, user_type: 'BACKEND' });
     expect(makerRole.permissions).toEqual(expect.arrayContaining(['user-view', 'user-create', 'user-edit', 'user-password-reset', 'transaction-hold']));

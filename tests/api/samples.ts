@@ -68,6 +68,7 @@ export const sampleBodies: Record<string, unknown> = {
   'dashboard/AllTranCount': { range: 'WEEKLY' },
   'dashboard/CountryWiseAppUserCount': { range: 0, fromDate: '2026-01-01T00:00:00', toDate: '2026-01-31T23:59:59' },
   'dashboard/remittanceByYear': { year: 2026, measure: 'count' },
+  config: {},
 };
 
 export function sampleBody(path: string): unknown {

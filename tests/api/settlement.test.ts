@@ -43,7 +43,7 @@ describe('before today is settled (the demo data)', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("refuses to generate without confirmation while today's rates are not approved, and says so in the list", async () => {
+  it("refuses to generate when the caller declines earlier rates (useYesterdaysRates false) while today's rates are not approved, and says so in the list", async () => {
     await server.db.query("DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)", [today()]);
     const list = await server.call('report/get-settlement-report', { date: today(), fetchCount: 10 }, admin);
     expect(list.statusCode).toBe(200);
@@ -52,7 +52,7 @@ describe('before today is settled (the demo data)', () => {
     expect(list.data.transactions).toEqual([]);
     expect(list.data.fields).toEqual(exportFieldsOf(settlementScreen));
 
-    expect(await server.call('report/generate-settlement-report', {}, admin)).toEqual({ statusCode: 422, data: { message: "Today's Currency Rates has not been updated yet!" } });
+    expect(await server.call('report/generate-settlement-report', { useYesterdaysRates: false }, admin)).toEqual({ statusCode: 422, data: { message: "Today's Currency Rates has not been updated yet!" } });
     expect(await batchesToday()).toEqual([]);
   });
 });
@@ -174,7 +174,7 @@ describe('generating today', () => {
       const refused = replies.find((r) => r.statusCode === 409)!;
       expect(refused.data).toEqual({ message: 'The settlement report for today has already been generated' });
       const expected = expectedRows(smallSet);
-      expect(ok.data).toMatchObject({ message: 'Settlement report generated successfully', rows: expected.length, transactions: 8 });
+      expect(ok.data).toMatchObject({ message: 'Settlement report generated successfully', rows: expected.length, transactions: 8, usedEarlierRates: false });
     } finally {
       await peer.close();
     }
@@ -235,12 +235,18 @@ describe('generating today', () => {
     expect(await batchesToday()).toHaveLength(1);
   });
 
-  it("settles a later transaction in the instant batch only, with yesterday's rates once confirmed", async () => {
+  it("settles a later transaction in the instant batch only: the documented empty body uses the earlier rates and the batch records it; an explicit false refuses", async () => {
     const [late] = await insertSmallSet([{ currency: 'EUR', account: '7007890123', amount: '42.42', commission: '0.53', charge: '0.46' }], 'B');
     await server.db.query("DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)", [today()]);
-    expect((await server.call('report/generate-instant-settlement-report', {}, admin)).statusCode).toBe(422);
-    const reply = await server.call('report/generate-instant-settlement-report', { useYesterdaysRates: true }, admin);
-    expect(reply).toMatchObject({ statusCode: 200, data: { rows: 1, transactions: 1 } });
+    // a caller that did not confirm (the console before its dialog) is refused, and nothing is settled
+    expect(await server.call('report/generate-instant-settlement-report', { useYesterdaysRates: false }, admin)).toEqual({
+      statusCode: 422,
+      data: { message: "Today's Currency Rates has not been updated yet!" },
+    });
+    expect(await batchesToday()).toHaveLength(1);
+    // spec 002 §7: generate-instant-settlement-report with an empty body
+    const reply = await server.call('report/generate-instant-settlement-report', {}, admin);
+    expect(reply).toMatchObject({ statusCode: 200, data: { rows: 1, transactions: 1, usedEarlierRates: true } });
     const instant = await server.call('Report/get-instant-settlement-report', { date: today() }, admin);
     expect(instant.data.transactions).toHaveLength(1);
     expect(instant.data.transactions[0]).toMatchObject({ currency_code: 'EUR', account_number: '7007890123', fc_amount: 42.42, fc_commission: 0.99, fc_net_amount: 41.43 });

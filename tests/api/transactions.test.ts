@@ -320,7 +320,7 @@ describe('the wire contract of the list replies (built as JSON text by the datab
   });
 
   it('selects exactly the row schema’s columns, nothing else (no SELECT *)', () => {
-    const filters = resolveFilters({ ...lastDays(1), country_code: 'AE', data: '19', status: 'SUCCESS', fetchCount: 10 });
+    const filters = resolveFilters({ ...lastDays(1), country_code: 'AE', data: '19', status: 'SUCCESS', fetchCount: 10 }, 'Asia/Colombo');
     for (const [kind, row] of [['ceft', ceftRow], ['ceft', ceftAuditRow], ['bill', billRow], ['echannelling', eChannellingRow], ['thyaga', thyagaRow], ['insurance', insuranceRow]] as const) {
       const q = listReplySql(kinds[kind], filters, { keys: keysOf(row), amountColumn: 'amount_usd', totalStatus: 'SUCCESS', firstPage: 50 });
       expect(q.sql, kind).not.toMatch(/\*\s*FROM|\bt\.\*|row_to_json\(t\)/);

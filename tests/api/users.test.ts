@@ -40,7 +40,7 @@ describe('user/list', () => {
     expect(await search(contact)).toEqual(['arjun_t']);
     expect(await search('%')).toEqual([]);
     expect(await search('', 3)).toHaveLength(3);
-    expect(await search('  ')).toHaveLength(20);
+    expect(await search('  ')).toHaveLength(21);
   });
 });
 

@@ -24,7 +24,7 @@ describe('demo accounts see exactly the menus their permissions allow', () => {
       expect(page.url()).toContain('/AuditDashboard');
       expect(menu).not.toContain('Users');
       await page.goto('/users');
-      await expect(page.getByText('You do not have permission to view this page.').isVisible()).resolves.toBe(true);
+      await page.getByText('You do not have permission to view this page.').waitFor();
     }
     await screenshot(page, `menu-${username}`);
     await context.close();

@@ -55,7 +55,8 @@ describe('menus', () => {
     await as('checker', async (page) => {
       const menu = await menuOf(page);
       for (const item of ['Banks', 'IPG Providers', 'Advertisements', 'App Users', 'App Versions']) expect(menu).toContain(item);
-      expect(menu).toContain('IPG Provider Currencies');
+      // spec 002 §2: the screen shows the provider of the user's own branch; the checker's branch has none
+      await expect.poll(() => menuOf(page), { timeout: 10_000 }).not.toContain('IPG Provider Currencies');
     });
     await as('admin', async (page) => {
       // hidden from super users, who reach it by route

@@ -154,7 +154,7 @@ describe('send money as maker', () => {
     const wide = { from_date: format(new Date(now.getTime() - 60 * 86_400_000), LOCAL), to_date: format(now, LOCAL), country_code: '', data: '', status: 'PENDING', fetchCount: 99999999 };
     const reply = await api('Transaction/get-ceftTransaction', wide, token);
     const maker = { username: 'maker', permissions: ['transaction-hold'] };
-    const target = reply.data.filteredList.filter((r) => canHoldFundTransfer({ row: r, user: maker })).pop();
+    const target = reply.data.filteredList.filter((r) => canHoldFundTransfer({ row: r, user: maker, timeZone: 'Asia/Colombo' })).pop();
     expect(target).toBeDefined();
 
     const { context, page } = await newPage(live.browser, live.server.url);

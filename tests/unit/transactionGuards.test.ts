@@ -17,6 +17,8 @@ import {
 } from '../../src/domain/transactionGuards';
 import { overallStatusOf } from '../../src/domain/transactionStatus';
 
+/** These cases are written in the test process's own zone; the business zone is then that zone. */
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const now = new Date(2026, 10, 22, 15, 30, 0);
 const todayMorning = new Date(2026, 10, 22, 0, 5, 0).toISOString();
 const yesterdayEvening = new Date(2026, 10, 21, 23, 55, 0).toISOString();
@@ -62,68 +64,68 @@ const cases: Case[] = [
 describe('send-money guards over transaction states', () => {
   it.each(cases)('%s', (_d, change, hold, manual, voidOrRefund) => {
     const row = { ...base, ...change };
-    expect(canHoldFundTransfer({ row, user: everyAction }), 'hold').toBe(hold);
-    expect(canManualFundTransfer({ row, user: everyAction }), 'manual fund transfer').toBe(manual);
-    expect(canVoidOrRefund({ row, user: everyAction }), 'void or refund').toBe(voidOrRefund);
+    expect(canHoldFundTransfer({ row, user: everyAction, timeZone: zone }), 'hold').toBe(hold);
+    expect(canManualFundTransfer({ row, user: everyAction, timeZone: zone }), 'manual fund transfer').toBe(manual);
+    expect(canVoidOrRefund({ row, user: everyAction, timeZone: zone }), 'void or refund').toBe(voidOrRefund);
     // super-permission holds every action permission
-    expect(canHoldFundTransfer({ row, user: superUser })).toBe(hold);
-    expect(canManualFundTransfer({ row, user: superUser })).toBe(manual);
-    expect(canVoidOrRefund({ row, user: superUser })).toBe(voidOrRefund);
+    expect(canHoldFundTransfer({ row, user: superUser, timeZone: zone })).toBe(hold);
+    expect(canManualFundTransfer({ row, user: superUser, timeZone: zone })).toBe(manual);
+    expect(canVoidOrRefund({ row, user: superUser, timeZone: zone })).toBe(voidOrRefund);
     // without the permissions nothing is allowed
-    expect(canHoldFundTransfer({ row, user: nobody })).toBe(false);
-    expect(canManualFundTransfer({ row, user: nobody })).toBe(false);
-    expect(canVoidOrRefund({ row, user: nobody })).toBe(false);
+    expect(canHoldFundTransfer({ row, user: nobody, timeZone: zone })).toBe(false);
+    expect(canManualFundTransfer({ row, user: nobody, timeZone: zone })).toBe(false);
+    expect(canVoidOrRefund({ row, user: nobody, timeZone: zone })).toBe(false);
   });
 
   it('asks for each action its own permission', () => {
     const row = { ...base, refund_requested: true };
-    expect(canHoldFundTransfer({ row, user: { permissions: ['transaction-retry', 'transaction-refund'] } })).toBe(false);
-    expect(canHoldFundTransfer({ row, user: { permissions: ['transaction-hold'] } })).toBe(true);
-    expect(canManualFundTransfer({ row, user: { permissions: ['transaction-hold', 'transaction-refund'] } })).toBe(false);
-    expect(canManualFundTransfer({ row, user: { permissions: ['transaction-retry'] } })).toBe(true);
-    expect(canVoidOrRefund({ row, user: { permissions: ['transaction-hold', 'transaction-retry'] } })).toBe(false);
-    expect(canVoidOrRefund({ row, user: { permissions: ['transaction-refund'] } })).toBe(true);
+    expect(canHoldFundTransfer({ row, user: { permissions: ['transaction-retry', 'transaction-refund'] }, timeZone: zone })).toBe(false);
+    expect(canHoldFundTransfer({ row, user: { permissions: ['transaction-hold'] }, timeZone: zone })).toBe(true);
+    expect(canManualFundTransfer({ row, user: { permissions: ['transaction-hold', 'transaction-refund'] }, timeZone: zone })).toBe(false);
+    expect(canManualFundTransfer({ row, user: { permissions: ['transaction-retry'] }, timeZone: zone })).toBe(true);
+    expect(canVoidOrRefund({ row, user: { permissions: ['transaction-hold', 'transaction-retry'] }, timeZone: zone })).toBe(false);
+    expect(canVoidOrRefund({ row, user: { permissions: ['transaction-refund'] }, timeZone: zone })).toBe(true);
   });
 
   it('says why an action is refused', () => {
     expect(holdRefusal({ ...base, ceft_try_count: 100 }, everyAction)).toBe('Hold is not allowed after 100 or more CEFT tries');
     expect(holdRefusal({ ...base, ceft_payment_status: 'SUCCESS' }, everyAction)).toBe('The fund transfer of this transaction has already succeeded');
     expect(holdRefusal(base, nobody)).toBe('You do not have the permission transaction-hold');
-    expect(voidRefusal(base, everyAction, now)).toBe('No refund has been requested for this transaction');
+    expect(voidRefusal(base, everyAction, zone, now)).toBe('No refund has been requested for this transaction');
     expect(holdRefusal(base, everyAction)).toBeUndefined();
   });
 });
 
 describe('void or refund: by the day of the card payment', () => {
   it('reads Void when the card payment happened today, else Refund', () => {
-    expect(isVoidRatherThanRefund({ card_payment_time: todayMorning }, now)).toBe(true);
-    expect(isVoidRatherThanRefund({ card_payment_time: new Date(2026, 10, 22, 23, 59, 59) }, now)).toBe(true);
-    expect(isVoidRatherThanRefund({ card_payment_time: yesterdayEvening }, now)).toBe(false);
-    expect(isVoidRatherThanRefund({ card_payment_time: new Date(2025, 10, 22, 10, 0, 0).toISOString() }, now)).toBe(false);
+    expect(isVoidRatherThanRefund({ card_payment_time: todayMorning }, zone, now)).toBe(true);
+    expect(isVoidRatherThanRefund({ card_payment_time: new Date(2026, 10, 22, 23, 59, 59) }, zone, now)).toBe(true);
+    expect(isVoidRatherThanRefund({ card_payment_time: yesterdayEvening }, zone, now)).toBe(false);
+    expect(isVoidRatherThanRefund({ card_payment_time: new Date(2025, 10, 22, 10, 0, 0).toISOString() }, zone, now)).toBe(false);
   });
 
   it('never reads Void for a missing or placeholder card payment time', () => {
-    expect(isVoidRatherThanRefund({ card_payment_time: null }, now)).toBe(false);
-    expect(isVoidRatherThanRefund({ card_payment_time: '0001-01-01T00:00:00.000Z' }, now)).toBe(false);
-    expect(isVoidRatherThanRefund({ card_payment_time: 'not a time' }, now)).toBe(false);
+    expect(isVoidRatherThanRefund({ card_payment_time: null }, zone, now)).toBe(false);
+    expect(isVoidRatherThanRefund({ card_payment_time: '0001-01-01T00:00:00.000Z' }, zone, now)).toBe(false);
+    expect(isVoidRatherThanRefund({ card_payment_time: 'not a time' }, zone, now)).toBe(false);
   });
 
   it('shows exactly one of Void and Refund when a void or refund is allowed', () => {
     const paidToday = { ...base, refund_requested: true, card_payment_time: new Date().toISOString() };
     const paidEarlier = { ...base, refund_requested: true, card_payment_time: new Date(Date.now() - 3 * 86_400_000).toISOString() };
-    expect([canVoidCardPayment({ row: paidToday, user: everyAction }), canRefundCardPayment({ row: paidToday, user: everyAction })]).toEqual([true, false]);
-    expect([canVoidCardPayment({ row: paidEarlier, user: everyAction }), canRefundCardPayment({ row: paidEarlier, user: everyAction })]).toEqual([false, true]);
+    expect([canVoidCardPayment({ row: paidToday, user: everyAction, timeZone: zone }), canRefundCardPayment({ row: paidToday, user: everyAction, timeZone: zone })]).toEqual([true, false]);
+    expect([canVoidCardPayment({ row: paidEarlier, user: everyAction, timeZone: zone }), canRefundCardPayment({ row: paidEarlier, user: everyAction, timeZone: zone })]).toEqual([false, true]);
     const notRequested = { ...paidToday, refund_requested: false };
-    expect([canVoidCardPayment({ row: notRequested, user: everyAction }), canRefundCardPayment({ row: notRequested, user: everyAction })]).toEqual([false, false]);
+    expect([canVoidCardPayment({ row: notRequested, user: everyAction, timeZone: zone }), canRefundCardPayment({ row: notRequested, user: everyAction, timeZone: zone })]).toEqual([false, false]);
   });
 
   it('refuses the wrong one of the two on the server, naming the right one', () => {
     const row = { ...base, refund_requested: true, card_payment_time: todayMorning };
-    expect(voidRefusal(row, everyAction, now)).toBeUndefined();
-    expect(refundRefusal(row, everyAction, now)).toBe('The card payment was made today: void it instead');
+    expect(voidRefusal(row, everyAction, zone, now)).toBeUndefined();
+    expect(refundRefusal(row, everyAction, zone, now)).toBe('The card payment was made today: void it instead');
     const older = { ...row, card_payment_time: yesterdayEvening };
-    expect(refundRefusal(older, everyAction, now)).toBeUndefined();
-    expect(voidRefusal(older, everyAction, now)).toBe('The card payment was not made today: refund it instead');
+    expect(refundRefusal(older, everyAction, zone, now)).toBeUndefined();
+    expect(voidRefusal(older, everyAction, zone, now)).toBe('The card payment was not made today: refund it instead');
   });
 });
 

@@ -135,6 +135,11 @@ describe('footers', () => {
     ]);
     for (const s of transactionScreens) expect(s.footer?.note, s.id).toBe('Displaying only the total value of successful transactions.');
   });
+
+  it("the Refunded tab's note says its totals are of refunded transactions in LKR (they are not of successful ones)", () => {
+    const refunded = ceftAuditScreen.tabs!.find((t) => t.id === 'refunded')!;
+    expect(refunded.footer!.note).toBe('Displaying only the total value of refunded transactions, in LKR.');
+  });
 });
 
 describe('row actions', () => {

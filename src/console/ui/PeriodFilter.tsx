@@ -4,8 +4,9 @@
  * shows a From and To date picker capped at today; To cannot be before From (changing From past To
  * moves To along).
  */
+import { businessDay } from '../../domain/businessTime';
+import { businessTimeZone } from '../businessTime';
 import { useId } from 'react';
-import { format } from 'date-fns';
 import { addDays, ALL_PERIOD, CUSTOM_RANGE, periodOptions } from '../../api/dashboard';
 import { inputClass } from './primitives';
 
@@ -19,8 +20,9 @@ export interface PeriodValue {
   toDate: string;
 }
 
-export function todayLocal(now = new Date()): string {
-  return format(now, 'yyyy-MM-dd');
+/** Today: the business day (the business time zone, as the server reads the periods), not the browser's. */
+export function todayLocal(now = new Date(), zone = businessTimeZone()): string {
+  return businessDay(now, zone);
 }
 
 /** A period of `range` days; Custom starts as the last 7 days, so it is usable at once. */

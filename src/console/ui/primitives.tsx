@@ -1,6 +1,6 @@
 /** Small shared UI pieces: buttons, tags, loader, dialog frame, field wrapper. */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'success';
 const variantClass: Record<Variant, string> = {
@@ -66,7 +66,17 @@ export function LockIcon() {
   );
 }
 
-/** A modal dialog. `dismissable={false}`: a click outside or Escape does not close it. */
+/**
+ * A modal dialog. `dismissable={false}`: a click outside does not close it (a half-typed decision is not
+ * lost to a stray click); Escape always cancels, as the Close or Cancel button would.
+ *
+ * Focus goes back to the control that opened it: our dialogs are opened from state, not from a Radix
+ * Trigger, so Radix would otherwise drop focus on the body. The element focused when the dialog opens
+ * is remembered and focused again when it closes (or unmounts), if it is still on the page.
+ *
+ * A body taller than the dialog is a labelled tab stop (tabIndex 0), so a keyboard user can scroll it
+ * with the arrow keys; a body that fits is not, so it adds no empty stop.
+ */
 export function Modal({
   open,
   onOpenChange,
@@ -87,26 +97,59 @@ export function Modal({
   full?: boolean;
 }) {
   const size = full ? 'inset-4' : `left-1/2 top-12 -translate-x-1/2 ${wide ? 'w-[min(64rem,95vw)]' : 'w-[min(32rem,95vw)]'}`;
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const [scrollable, setScrollable] = useState(false);
+  const observer = useRef<ResizeObserver | null>(null);
+  const bodyRef = useCallback((body: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!body || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setScrollable(body.scrollHeight > body.clientHeight + 1);
+    observer.current = new ResizeObserver(measure);
+    observer.current.observe(body);
+    for (const child of Array.from(body.children)) observer.current.observe(child);
+    measure();
+  }, []);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <Dialog.Content
           className={`fixed z-50 flex max-h-[90vh] flex-col rounded-lg border border-line bg-surface text-ink shadow-xl ${size} ${full ? 'max-h-none' : ''}`}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(e) => {
+            const back = opener.current;
+            if (back?.isConnected) {
+              e.preventDefault();
+              back.focus();
+            }
+          }}
           onPointerDownOutside={(e) => !dismissable && e.preventDefault()}
-          onEscapeKeyDown={(e) => !dismissable && e.preventDefault()}
           onInteractOutside={(e) => !dismissable && e.preventDefault()}
           aria-describedby={undefined}
+          aria-labelledby={titleId}
         >
           <div className="flex items-center justify-between border-b border-line px-5 py-3">
-            <Dialog.Title className="text-base font-semibold">{title}</Dialog.Title>
+            <Dialog.Title id={titleId} className="text-base font-semibold">
+              {title}
+            </Dialog.Title>
             {dismissable && (
-              <Dialog.Close className="rounded p-1 text-ink-soft hover:bg-muted" aria-label="Close">
+              <Dialog.Close className="rounded p-1 text-ink-soft hover:bg-muted focus:outline-2 focus:outline-offset-2 focus:outline-accent" aria-label="Close">
                 ×
               </Dialog.Close>
             )}
           </div>
-          <div className="flex-1 overflow-auto px-5 py-4">{children}</div>
+          <div
+            ref={bodyRef}
+            data-dialog-body=""
+            className="flex-1 overflow-auto px-5 py-4 focus:outline-2 focus:-outline-offset-2 focus:outline-accent"
+            {...(scrollable ? { tabIndex: 0, role: 'region', 'aria-labelledby': titleId } : {})}
+          >
+            {children}
+          </div>
           {footer && <div className="flex justify-end gap-2 border-t border-line px-5 py-3">{footer}</div>}
         </Dialog.Content>
       </Dialog.Portal>

@@ -2,6 +2,7 @@
  * The approval modal of the change-request panel: the record type, a tag of the pending action, each
  * field's new value beside the old one (old struck through). It cannot be dismissed by a click outside.
  */
+import { formatDateTime } from '../format';
 import type { ChangeRequest, RecordField } from '../../api/contract';
 import { Button, Modal, Tag, type TagTone } from '../ui/primitives';
 import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
@@ -131,7 +132,7 @@ export function ApprovalModal({
       }
     >
       <p className="mb-3 text-xs text-ink-soft">
-        Requested by <strong className="text-ink">{request.requestedBy}</strong> at {new Date(request.requestedTime).toLocaleString()}
+        Requested by <strong className="text-ink">{request.requestedBy}</strong> at {formatDateTime(request.requestedTime)}
       </p>
       <dl className="grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-4 gap-y-2 text-sm">
         {names.map((name) => {

@@ -2,22 +2,35 @@
 import { format } from 'date-fns';
 import type { FilterDef, FilterValues } from '../definitions';
 import { fetchCountOptions } from '../../domain/validation';
-import { capAtNow, followFrom, LOCAL_DATE, LOCAL_DATE_TIME, todayRange } from '../../domain/dates';
+import { capAtNow, followFrom, LOCAL_DATE, parseLocal, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
+import { DateTimeInput } from '../ui/DateTimeInput';
 import { ExportButtons, type RunExport } from './ExportProgress';
+import { businessDay, businessTodayRange } from '../../domain/businessTime';
+import { businessTimeZone } from '../businessTime';
 
-/** The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at 00:00:01. */
-export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false): FilterValues {
+/**
+ * The filters' defaults: fetch count 10, today's range, empty text; `afterClear` starts the range at
+ * 00:00:01. "Today" is the business day (the business time zone, as the server reads the range), not
+ * the browser's day.
+ */
+export function defaultFilterValues(filters: readonly FilterDef[], now = new Date(), afterClear = false, zone = businessTimeZone()): FilterValues {
   const v: FilterValues = {};
   for (const f of filters) {
     if (f.kind === 'dateTimeRange') {
-      const r = todayRange(now, afterClear);
+      const r = businessTodayRange(now, zone, afterClear);
       v[f.from] = r.from;
       v[f.to] = r.to;
-    } else if (f.kind === 'date') v[f.key] = format(now, LOCAL_DATE);
+    } else if (f.kind === 'date') v[f.key] = businessDay(now, zone);
     else v[f.key] = f.kind === 'fetchCount' ? 10 : '';
   }
   return v;
+}
+
+/** To may reach the end of today (today's default range ends there), From no later than now. */
+function endOfToday(): Date {
+  const now = new Date();
+  return parseLocal(todayRange(now).to) ?? now;
 }
 
 /** The URL keys a filter owns. */
@@ -56,7 +69,6 @@ export function FilterBar({
 }) {
   const set = (key: string, value: string | number) => onChange({ ...values, [key]: value });
   const now = new Date();
-  const nowLocal = format(now, LOCAL_DATE_TIME);
   return (
     <form
       className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3"
@@ -79,16 +91,11 @@ export function FilterBar({
                   <label htmlFor={`filter-${f.from}`} className="text-xs font-medium text-ink-soft">
                     {f.fromLabel ?? 'From'}
                   </label>
-                  <input
+                  <DateTimeInput
                     id={`filter-${f.from}`}
-                    type="datetime-local"
-                    step={1}
-                    lang="en-CA"
-                    className={inputClass}
-                    max={nowLocal}
                     value={from}
-                    onChange={(e) => {
-                      const next = capAtNow(e.target.value.length === 16 ? `${e.target.value}:00` : e.target.value, now);
+                    onChange={(typed) => {
+                      const next = capAtNow(typed, new Date());
                       onChange({ ...values, [f.from]: next, [f.to]: followFrom(next, to) });
                     }}
                   />
@@ -97,17 +104,7 @@ export function FilterBar({
                   <label htmlFor={`filter-${f.to}`} className="text-xs font-medium text-ink-soft">
                     {f.toLabel ?? 'To'}
                   </label>
-                  <input
-                    id={`filter-${f.to}`}
-                    type="datetime-local"
-                    step={1}
-                    lang="en-CA"
-                    className={inputClass}
-                    min={from}
-                    max={todayRange(now).to}
-                    value={to}
-                    onChange={(e) => set(f.to, followFrom(from, e.target.value.length === 16 ? `${e.target.value}:00` : e.target.value))}
-                  />
+                  <DateTimeInput id={`filter-${f.to}`} value={to} onChange={(typed) => set(f.to, followFrom(from, capAtNow(typed, endOfToday())))} />
                 </div>
               </div>
             );

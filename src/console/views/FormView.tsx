@@ -3,6 +3,7 @@
  * specification's messages), option lists and edit values loaded by their calls, submit as a call.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { useUnsavedChangesGuard } from '../ui/unsavedChanges';
 import { useForm, type FieldValues, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
@@ -10,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AnyFormScreen, FieldContext, FormField } from '../definitions';
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
-import { Button, FieldRow, Loader, inputClass } from '../ui/primitives';
+import { Button, FieldRow, LockIcon, Loader, inputClass } from '../ui/primitives';
 import { PageHeader } from './PageHeader';
 import { generatePassword } from '../../domain/password';
 import { ImagePicker, ImageSlots, RateField, SwitchField, TagPicker, ToggleButtons, VersionBoxes, type ImageSlot } from './FormFields';
@@ -20,6 +21,20 @@ type Values = Record<string, unknown>;
 /** The fields a mode shows. */
 export function fieldsFor(screen: AnyFormScreen): FormField<Values, unknown>[] {
   return (screen.fields as FormField<Values, unknown>[]).filter((f) => !f.only || f.only === screen.mode);
+}
+
+/** What an edit form of a locked record says (spec 000 §4, 002 §1: a locked record cannot be edited). */
+export const lockedRecordMessage = 'This record is locked: a change request for it is pending approval. It cannot be edited until that request is approved or rejected.';
+
+/**
+ * Whether a get-for-edit reply's record is locked (`locked` not 0), read from the reply itself or the
+ * one record it wraps ({ bank }, { role }, { customUser }...), so every edit form whose record carries
+ * `locked` says so even when opened by its URL (the list shows only a lock icon for such rows).
+ */
+export function loadedRecordLocked(data: unknown): boolean {
+  const isLocked = (o: unknown) => typeof o === 'object' && o !== null && 'locked' in o && !!(o as { locked: unknown }).locked;
+  if (isLocked(data)) return true;
+  return typeof data === 'object' && data !== null && Object.values(data).some(isLocked);
 }
 
 /** Server 400 messages read 'field: message; field2: message'; map them back onto the form. */
@@ -57,7 +72,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
     queryFn: async () => {
       const res = await callApi(screen.load!.call, screen.load!.request(params) as Record<string, never>);
       if (!res.ok) throw new Error(failureMessage(res) ?? String(res.statusCode));
-      return screen.load!.values(res.data) as Values;
+      return { values: screen.load!.values(res.data) as Values, locked: loadedRecordLocked(res.data) };
     },
   });
   const fields = useMemo(() => fieldsFor(screen), [screen]);
@@ -70,21 +85,24 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
 
   const form = useForm<FieldValues>({ mode: 'onBlur', defaultValues: screen.defaults as FieldValues, resolver });
   const [submitting, setSubmitting] = useState(false);
+  const guard = useUnsavedChangesGuard(form.formState.isDirty);
 
   useEffect(() => {
-    if (loaded.data) form.reset(loaded.data);
+    if (loaded.data) form.reset(loaded.data.values);
   }, [loaded.data, form]);
 
   const values = form.watch() as Values;
-  const ctx: FieldContext<Values, unknown> = { values, options: options.data, mode: screen.mode };
+  const ctx: FieldContext<Values, unknown> = { values, options: options.data, mode: screen.mode, initial: loaded.data?.values };
 
   async function onSubmit(v: FieldValues) {
+    if (loaded.data?.locked) return;
     setSubmitting(true);
     const body = screen.submit.request(Object.fromEntries(visibleKeys.map((k) => [k, v[k]])) as Values, params);
     const res = await callApi(screen.submit.call, body as Record<string, never>);
     setSubmitting(false);
     if (res.ok) {
       toast('success', screen.messages.success);
+      guard.leave();
       void navigate({ to: screen.back });
       return;
     }
@@ -108,6 +126,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
     );
   }
 
+  const locked = !!loaded.data?.locked;
   const errors = form.formState.errors;
   const err = (k: string) => (errors[k]?.message as string | undefined) ?? (errors[k]?.root?.message as string | undefined) ?? undefined;
   /** Sets a value from a custom control: revalidates once the field was validated (or submitted). */
@@ -120,6 +139,12 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen} />
       <form className="flex max-w-4xl flex-col gap-5 rounded-md border border-line bg-surface p-5" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        {locked && (
+          <p role="alert" className="flex items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <LockIcon />
+            {lockedRecordMessage}
+          </p>
+        )}
         <p className="text-xs text-ink-soft">Fields marked * are mandatory.</p>
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           {fields.map((f, i) => {
@@ -359,12 +384,20 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
           })}
         </div>
         <div className="flex gap-2">
-          <Button type="submit" variant="primary" disabled={submitting}>
+          <Button type="submit" variant="primary" disabled={submitting || locked}>
             {submitting ? 'Saving…' : 'Save'}
           </Button>
-          <Button onClick={() => router.history.back()}>Cancel</Button>
+          <Button
+            onClick={() => {
+              guard.leave();
+              router.history.back();
+            }}
+          >
+            Cancel
+          </Button>
         </div>
       </form>
+      {guard.dialog}
     </div>
   );
 }

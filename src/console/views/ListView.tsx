@@ -9,7 +9,7 @@ import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../de
 import { hasPermission } from '../../domain/permissions';
 import { callApi } from '../request';
 import { logExport } from '../../api/reports';
-import { exportFieldsOf } from '../exportFields';
+import { exportFieldsFor } from '../exportFields';
 import { toast } from '../ui/toast';
 import { Loader } from '../ui/primitives';
 import { DataTable } from './DataTable';
@@ -154,7 +154,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   /** Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it. */
   async function runExport(kind: 'xlsx' | 'pdf', run: RunExport) {
     if (!exportsDef) return;
-    const fields = exportFieldsOf(screen);
+    const fields = exportFieldsFor(screen, data);
     const ctx = {
       title: exportsDef.title,
       fileBase: exportsDef.fileBase,

@@ -2,7 +2,7 @@
  * Row actions: one runtime function decides which actions a row shows (permission and guard), and one
  * component runs them (navigate, call with confirm or comment, or a registered modal).
  */
-import { useState, type ComponentType } from 'react';
+import { Suspense, useState, type ComponentType } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { RowAction, SessionUser } from '../definitions';
 import { hasAnyPermission, hasPermission } from '../../domain/permissions';
@@ -10,10 +10,11 @@ import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
+import { businessTimeZone } from '../businessTime';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
-  return actions.filter((a) => (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && (!a.when || a.when({ row, user })));
+  return actions.filter((a) => (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && (!a.when || a.when({ row, user, timeZone: businessTimeZone() })));
 }
 
 /** The actions a locked row still shows beside its lock. */
@@ -94,7 +95,13 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
           {labelOf(a, row)}
         </Button>
       ))}
-      {ActiveModal && <ActiveModal row={row as Record<string, unknown>} close={() => setActive(null)} reload={reload} />}
+      {/* its own boundary: a lazy modal loading must not hide the screen (and the button that opened it, which
+          then could not get the focus back) behind the route's fallback */}
+      {ActiveModal && (
+        <Suspense fallback={null}>
+          <ActiveModal row={row as Record<string, unknown>} close={() => setActive(null)} reload={reload} />
+        </Suspense>
+      )}
       {imagesRun && <RowImagesModal title={imagesRun.title} images={imagesRun.images} row={row as Record<string, unknown>} close={() => setActive(null)} />}
       {active && callRun && (
         <ConfirmDialog

@@ -7,8 +7,9 @@
  * rows come from the transaction tables through their indexes; app users and beneficiaries are
  * counted on their own tables.
  *
- * Days are calendar days in the server's local time zone, as in the roll-up (`localDay`); the time
- * bounds of a day are its local midnights.
+ * Days are business days, calendar days in the business time zone (BUSINESS_TIME_ZONE), as in the
+ * roll-up (`localDay`, whose zone the server sets at start-up); the time bounds of a day are its
+ * midnights in that zone, whatever the zone of the server process.
  */
 import {
   activeUsers,
@@ -49,7 +50,7 @@ import {
   type ValueBlock,
 } from '../../api/dashboard';
 import { canSeeAppDashboard } from '../../domain/access';
-import { parseLocal } from '../../domain/dates';
+import { dayOfWeek, instantOf, startOfBusinessDay } from '../../domain/businessTime';
 import type { Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { HttpError } from '../http/httpError';
@@ -84,10 +85,9 @@ const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 // ---- calendar --------------------------------------------------------------------------------
 
-/** Local midnight at the start of a yyyy-MM-dd day. */
-export function startOfDay(day: string): Date {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y, m - 1, d);
+/** The instant a yyyy-MM-dd business day starts: its midnight in the business time zone. */
+export function startOfDay(day: string, zone: string): Date {
+  return startOfBusinessDay(day, zone);
 }
 
 /** The last 12 months, this one included, oldest first: yyyy-MM keys and 'Mon yyyy' names. */
@@ -108,7 +108,7 @@ export function lastMonths(today: string, count = 12): { key: string; name: stri
 export function lastDays(today: string, count = 7): { day: string; dayOfWeek: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const day = addDays(today, i - (count - 1));
-    return { day, dayOfWeek: SHORT_DAYS[startOfDay(day).getDay()] };
+    return { day, dayOfWeek: SHORT_DAYS[dayOfWeek(day)] };
   });
 }
 
@@ -119,7 +119,7 @@ function nextMonthFirst(key: string): string {
 }
 
 function todayOf(ctx: Ctx): string {
-  return localDay(ctx.clock());
+  return localDay(ctx.clock(), ctx.businessTimeZone);
 }
 
 /** The days of a period body; a custom range may not end after today. */
@@ -223,11 +223,10 @@ async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buck
 }
 
 /** Total, today, this week (from Monday), this month and this year of `table`'s created_at. */
-async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: Date): Promise<PeriodCounts> {
-  const today = localDay(now);
-  const d = startOfDay(today);
-  const monday = addDays(today, -((d.getDay() + 6) % 7));
-  const bounds = [startOfDay(today), startOfDay(monday), new Date(d.getFullYear(), d.getMonth(), 1), new Date(d.getFullYear(), 0, 1)];
+async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: Date, zone: string): Promise<PeriodCounts> {
+  const today = localDay(now, zone);
+  const monday = addDays(today, -((dayOfWeek(today) + 6) % 7));
+  const bounds = [today, monday, `${today.slice(0, 7)}-01`, `${today.slice(0, 4)}-01-01`].map((day) => startOfDay(day, zone));
   const row = await db.one<{ total: number; today: number; week: number; month: number; year: number }>(
     `SELECT count(*) AS total,
             count(*) FILTER (WHERE created_at >= $1) AS today,
@@ -298,8 +297,8 @@ export const dashboardHandlers = [
   handle(totalTransactionValues, async (ctx, body) => {
     assertAppDashboard(ctx);
     const days = periodOf(ctx, body)!;
-    const lo = startOfDay(days.from);
-    const hi = startOfDay(addDays(days.to, 1));
+    const lo = startOfDay(days.from, ctx.businessTimeZone);
+    const hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
     const parts = dashboardKinds.map(
       (k) =>
         `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${kindTables[k]}
@@ -382,7 +381,7 @@ export const dashboardHandlers = [
     const users = await countInBuckets(
       ctx.db,
       'app_users',
-      months.map((m) => ({ lo: startOfDay(m.first), hi: startOfDay(nextMonthFirst(m.key)) })),
+      months.map((m) => ({ lo: startOfDay(m.first, ctx.businessTimeZone), hi: startOfDay(nextMonthFirst(m.key), ctx.businessTimeZone) })),
     );
     return { data: { users, monthNames: months.map((m) => m.name) } };
   }),
@@ -411,7 +410,7 @@ export const dashboardHandlers = [
 
   handle(appUsersAndBeneficiariesCount, async (ctx) => {
     const now = ctx.clock();
-    return { data: { appUsersValues: await periodCounts(ctx.db, 'app_users', now), beneficiariesValues: await periodCounts(ctx.db, 'beneficiaries', now) } };
+    return { data: { appUsersValues: await periodCounts(ctx.db, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.db, 'beneficiaries', now, ctx.businessTimeZone) } };
   }),
 
   handle(transactionValues, async (ctx, body) => {
@@ -427,7 +426,7 @@ export const dashboardHandlers = [
 
   handle(topUsers, async (ctx, body) => {
     const days = body.range === ALL_PERIOD.value ? null : periodOf(ctx, body);
-    const rows = await appUsersByCountryBetween(ctx.db, days && startOfDay(days.from), days && startOfDay(addDays(days.to, 1)));
+    const rows = await appUsersByCountryBetween(ctx.db, days && startOfDay(days.from, ctx.businessTimeZone), days && startOfDay(addDays(days.to, 1), ctx.businessTimeZone));
     return { data: rows.map((r) => ({ country: r.country, count: n(r.count) })) };
   }),
 
@@ -462,12 +461,12 @@ export const dashboardHandlers = [
     if (body.range === CUSTOM_RANGE) {
       const today = todayOf(ctx);
       if ((body.toDate ?? '').slice(0, 10) > today) throw new HttpError(400, `toDate: ${messages.future}`);
-      lo = parseLocal(body.fromDate!)!;
-      hi = new Date(parseLocal(body.toDate!)!.getTime() + 1000);
+      lo = instantOf(body.fromDate!, ctx.businessTimeZone)!;
+      hi = new Date(instantOf(body.toDate!, ctx.businessTimeZone)!.getTime() + 1000);
     } else {
       const days = periodOf(ctx, body)!;
-      lo = startOfDay(days.from);
-      hi = startOfDay(addDays(days.to, 1));
+      lo = startOfDay(days.from, ctx.businessTimeZone);
+      hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
     }
     const rows = await appUsersByCountryBetween(ctx.db, lo, hi);
     return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };

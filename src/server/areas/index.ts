@@ -8,5 +8,6 @@ import { dashboardHandlers } from './dashboard';
 import { kycHandlers } from './kyc';
 import { reportHandlers } from './reports';
 import { masterDataHandlers } from './masterData';
+import { configHandlers } from './config';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers];

@@ -62,7 +62,7 @@ export const providerCurrencyHandlers = [
         currencies,
         provider: toProviderRow(provider),
         changeRequests,
-        hasRatesUpdated: await ratesUpdatedOn(ctx.db, provider.id, ctx.clock()),
+        hasRatesUpdated: await ratesUpdatedOn(ctx.db, provider.id, ctx.clock(), ctx.businessTimeZone),
       },
     };
   }),
@@ -85,7 +85,7 @@ export const providerCurrencyHandlers = [
         if (!own || own.id !== request.record_id) throw new HttpError(403, OTHER_PROVIDER_MESSAGE);
       }
       const result = await decide(t, providerCurrencyEntity, decision);
-      if (decision.actionTaken === 'approve' && request?.record_id) await recordRateApproval(t.db, request.record_id, decision.changeRequestID, t.user.username, t.clock());
+      if (decision.actionTaken === 'approve' && request?.record_id) await recordRateApproval(t.db, request.record_id, decision.changeRequestID, t.user.username, t.clock(), t.businessTimeZone);
       return result;
     }),
   })),

@@ -3,7 +3,7 @@
  * reports (src/server/settlement.ts), and the export log.
  */
 import { activityReport, logExport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../../api/reports';
-import { parseLocal } from '../../domain/dates';
+import { instantOf } from '../../domain/businessTime';
 import { canOpen } from '../../console/access';
 import { exportFieldsOf } from '../../console/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
@@ -19,18 +19,19 @@ const MINUTE = 60_000;
 
 /**
  * A report range at minute precision: from the start of the minute of `from` to the end of the minute
- * of `to` (the console sends From with seconds 1 and To with seconds 0).
+ * of `to` (the console sends From with seconds 1 and To with seconds 0), both wall-clock times of the
+ * business time zone.
  */
-export function minuteRange(from: string, to: string): { start: Date; end: Date } {
-  const f = parseLocal(from);
-  const t = parseLocal(to);
+export function minuteRange(from: string, to: string, zone: string): { start: Date; end: Date } {
+  const f = instantOf(from, zone);
+  const t = instantOf(to, zone);
   if (!f || !t) throw new HttpError(400, 'from: Please enter a valid date and time');
   return { start: new Date(Math.floor(f.getTime() / MINUTE) * MINUTE), end: new Date(Math.floor(t.getTime() / MINUTE) * MINUTE + MINUTE) };
 }
 
 export const reportHandlers = [
   handle(activityReport, async (ctx, { from, to, fetchCount, username }) => {
-    const { start, end } = minuteRange(from, to);
+    const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
     const rows = await ctx.db.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
       `SELECT id, level, type, username, description, created_at
          FROM activity_logs
@@ -52,7 +53,7 @@ export const reportHandlers = [
   }),
 
   handle(mobileActivityReport, async (ctx, { from, to, fetchCount, searchParameter }) => {
-    const { start, end } = minuteRange(from, to);
+    const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
     const text = searchParameter.trim();
     const rows = await ctx.db.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
       `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at

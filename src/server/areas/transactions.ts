@@ -100,8 +100,8 @@ const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFi
  * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
-export async function runList(db: Db, spec: ListSpec, body: ListFilters, firstPage = FIRST_PAGE, provider?: string): Promise<ListResult> {
-  const filters = resolveFilters(body, spec.refunded ? 'REFUNDED' : undefined, provider);
+export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: string, firstPage = FIRST_PAGE, provider?: string): Promise<ListResult> {
+  const filters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
   const options = {
     keys: keysOf(spec.row),
     amountColumn: spec.refunded ? ('amount_lkr' as const) : ('amount_usd' as const),
@@ -181,7 +181,7 @@ type AnyData = any;
 /** A list whose totals sit at the top level. */
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
-    const r = await runList(ctx.db, spec, body as ListFilters, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.db, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount } };
   });
 }
@@ -203,7 +203,7 @@ export const transactionHandlers: readonly Handler[] = [
 
   topLevelList(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, true) as AnyData };
   }),
   topLevelList(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
@@ -215,7 +215,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(thyagaList, { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen }),
   topLevelList(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, 0, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, false, true) as AnyData };
   }),
 

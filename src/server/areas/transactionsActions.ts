@@ -123,8 +123,9 @@ function attemptKey(row: CeftDbRow, action: ActionName): string {
   return `ceft:${row.id}:${action}:${row.action_seq}`;
 }
 
-function reversalRequest(row: CeftDbRow, action: ActionName) {
+function reversalRequest(row: CeftDbRow, action: ActionName, businessTimeZone: string) {
   return {
+    businessTimeZone,
     reference: row.trace,
     idempotencyKey: attemptKey(row, action),
     ipgTransactionId: row.ipg_transaction_id,
@@ -170,18 +171,18 @@ const specs: Record<ActionName, ActionSpec> = {
   VOID: {
     action: 'VOID',
     verb: 'Void of the card payment',
-    refusal: (row, ctx, now) => voidRefusal(row, ctx.user, now),
-    async perform(row, network, now) {
-      const r = await network.voidCardPayment(reversalRequest(row, 'VOID'), now);
+    refusal: (row, ctx, now) => voidRefusal(row, ctx.user, ctx.businessTimeZone, now),
+    async perform(row, network, now, ctx) {
+      const r = await network.voidCardPayment(reversalRequest(row, 'VOID', ctx.businessTimeZone), now);
       return { ok: r.ok, patch: reversalPatch('ipg_void', r), message: r.ok ? `Transaction voided successfully: Id - ${row.id}` : r.description };
     },
   },
   REFUND: {
     action: 'REFUND',
     verb: 'Refund of the card payment',
-    refusal: (row, ctx, now) => refundRefusal(row, ctx.user, now),
-    async perform(row, network, now) {
-      const r = await network.refundCardPayment(reversalRequest(row, 'REFUND'), now);
+    refusal: (row, ctx, now) => refundRefusal(row, ctx.user, ctx.businessTimeZone, now),
+    async perform(row, network, now, ctx) {
+      const r = await network.refundCardPayment(reversalRequest(row, 'REFUND', ctx.businessTimeZone), now);
       return { ok: r.ok, patch: reversalPatch('ipg_refund', r), message: r.ok ? `Transaction refunded successfully: Id - ${row.id}` : r.description };
     },
   },

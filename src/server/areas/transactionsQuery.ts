@@ -15,9 +15,9 @@
 import type { z } from 'zod';
 import type { TransactionKind } from '../../domain/transactionStatus';
 import { HttpError } from '../http/httpError';
-import { minuteOf, type ListFilters } from '../../api/transactions';
+import type { ListFilters } from '../../api/transactions';
 import { madeOnce } from '../madeOnce';
-import { parseLocal } from '../../domain/dates';
+import { businessDateTime, instantOf } from '../../domain/businessTime';
 import { localDay } from './transactionsStats';
 
 export interface KindSpec {
@@ -76,23 +76,31 @@ export interface ResolvedFilters {
    * or undefined for every provider. Served by the (provider_bank_code, initiated_time) index.
    */
   readonly provider?: string;
+  /** The business time zone the range's wall-clock values were read in (the roll-up's days are in it too). */
+  readonly zone: string;
 }
 
 /** All rows of the range: the fetch count of the calls without one. */
 export const ALL_ROWS = 99_999_999;
 
 /**
- * Turns a checked request body into filters. The country code is checked by the list statement
- * itself (`country_known`), saving a round trip; an unknown one is a 400 naming country_code.
+ * Turns a checked request body into filters. from_date and to_date are wall-clock times of the
+ * business time zone `zone` (BUSINESS_TIME_ZONE), whatever the zone of the server process or of the
+ * caller: a filter for one business day returns the rows the console shows on that day. The country
+ * code is checked by the list statement itself (`country_known`), saving a round trip; an unknown one
+ * is a 400 naming country_code.
  */
-export function resolveFilters(body: ListFilters, onlyStatus?: string, provider?: string): ResolvedFilters {
-  const from = parseLocal(body.from_date);
-  const to = parseLocal(body.to_date);
-  if (!from || !to) throw new HttpError(400, 'from_date: Not a valid date-time');
+export function resolveFilters(body: ListFilters, zone: string, onlyStatus?: string, provider?: string): ResolvedFilters {
+  const from = instantOf(body.from_date, zone);
+  const to = instantOf(body.to_date, zone);
+  if (!from) throw new HttpError(400, 'from_date: Not a valid date-time');
+  if (!to) throw new HttpError(400, 'to_date: Not a valid date-time');
   const statuses = [body.status, onlyStatus].filter((s): s is string => !!s);
   return {
-    from: new Date(minuteOf(body.from_date) * 60_000),
-    toExclusive: new Date((minuteOf(body.to_date) + 1) * 60_000),
+    // the start of From's minute, the end of To's minute
+    from: new Date(Math.floor(from.getTime() / 60_000) * 60_000),
+    toExclusive: new Date((Math.floor(to.getTime() / 60_000) + 1) * 60_000),
+    zone,
     country: body.country_code,
     // two different statuses required at once match nothing: keep both, the SQL ANDs them
     statuses,
@@ -137,15 +145,15 @@ function whereOf(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
   return parts.join(' AND ');
 }
 
-const isMidnight = (d: Date) => d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0 && d.getMilliseconds() === 0;
+const isMidnight = (d: Date, zone: string) => d.getMilliseconds() === 0 && businessDateTime(d, zone).endsWith('T00:00:00');
 
 /**
- * The local days a range covers when it is made of whole days and nothing filters by text or
+ * The business days a range covers when it is made of whole days and nothing filters by text or
  * provider (the roll-up has no provider); else undefined.
  */
 export function wholeDaysOf(f: ResolvedFilters): { first: string; last: string } | undefined {
-  if (f.text || f.provider !== undefined || !isMidnight(f.from) || !isMidnight(f.toExclusive) || f.toExclusive <= f.from) return undefined;
-  return { first: localDay(f.from), last: localDay(new Date(f.toExclusive.getTime() - 1)) };
+  if (f.text || f.provider !== undefined || !isMidnight(f.from, f.zone) || !isMidnight(f.toExclusive, f.zone) || f.toExclusive <= f.from) return undefined;
+  return { first: localDay(f.from, f.zone), last: localDay(new Date(f.toExclusive.getTime() - 1), f.zone) };
 }
 
 /**

@@ -6,26 +6,24 @@
  * compute days in.
  */
 import type { Db } from '../db/db';
+import { businessDay } from '../../domain/businessTime';
 
-/** The roll-up's day of a time: its calendar date in the server's local time zone. */
-export function localDay(t: Date): string {
-  const m = t.getMonth() + 1;
-  const d = t.getDate();
-  return `${t.getFullYear()}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
-}
-
-/** The API server's time zone (the zone of `localDay`). */
-export function serverTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+/**
+ * The roll-up's day of a time: its business day, the calendar date in the business time zone
+ * (BUSINESS_TIME_ZONE; the triggers compute days in the zone syncRollupTimeZone stored, which the
+ * server sets to the business zone at start-up).
+ */
+export function localDay(t: Date, zone: string): string {
+  return businessDay(t, zone);
 }
 
 /**
- * Makes the triggers compute roll-up days in the server's time zone: when the stored zone
+ * Makes the triggers compute roll-up days in the business time zone `zone`: when the stored zone
  * (app_settings.transaction_day_time_zone) is another one, stores this one and rebuilds the roll-ups
  * from the tables (one scan; a zone's other name, e.g. Etc/UTC for UTC, rebuilds once too). Returns
- * whether it rebuilt. The seeder calls it before loading.
+ * whether it rebuilt. The server calls it at start-up (buildApp), the seeder before loading.
  */
-export async function syncRollupTimeZone(db: Db, zone = serverTimeZone()): Promise<boolean> {
+export async function syncRollupTimeZone(db: Db, zone: string): Promise<boolean> {
   return db.tx(async (tx) => {
     const stored = await tx.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'transaction_day_time_zone' FOR UPDATE`);
     if (stored?.value === zone) return false;

@@ -10,7 +10,7 @@ import type { SessionUser } from './sessionUser';
 export const MUST_CHANGE_PASSWORD = 'You must change your password before continuing';
 
 /** The calls allowed while the password must be changed (lower case, as the API matches paths). */
-const ALLOWED = new Set(['user/reset-password', 'auth/logout', 'auth/token']);
+const ALLOWED = new Set(['user/reset-password', 'auth/logout', 'auth/token', 'config']);
 
 export function assertMayAct(user: SessionUser, path: string): void {
   if (user.mustChangePassword && !ALLOWED.has(path.toLowerCase())) throw new HttpError(403, MUST_CHANGE_PASSWORD);

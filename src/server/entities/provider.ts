@@ -2,6 +2,7 @@
  * IPG providers as maker-checker entities: the provider itself (activate/deactivate) and its currency
  * list (one request for the whole list). Both lock the provider row while a request is pending.
  */
+import { businessDay } from '../../domain/businessTime';
 import { format } from 'date-fns';
 import type { CurrencyItem } from '../../api/providerCurrencies';
 import { displayField, statusText, type EntityAdapter } from '../changeRequests';
@@ -118,16 +119,16 @@ export const providerCurrencyEntity: EntityAdapter<CurrencyListPayload> = {
 
 // ---- today's rates ----------------------------------------------------------------------------
 
-/** The local day ('yyyy-MM-dd') rates approved at this moment count for. */
-export function rateDayOf(at: Date): string {
-  return format(at, 'yyyy-MM-dd');
+/** The business day ('yyyy-MM-dd' in the business time zone) rates approved at this moment count for. */
+export function rateDayOf(at: Date, zone: string): string {
+  return businessDay(at, zone);
 }
 
-/** Records that the provider's rates were approved (the day is the server's local day of `at`). */
-export async function recordRateApproval(db: Db, providerId: number, changeRequestId: number | null, approvedBy: string, at: Date): Promise<void> {
+/** Records that the provider's rates were approved (the day is the business day of `at`). */
+export async function recordRateApproval(db: Db, providerId: number, changeRequestId: number | null, approvedBy: string, at: Date, zone: string): Promise<void> {
   await db.query('INSERT INTO ipg_provider_rate_approvals (provider_id, rate_date, change_request_id, approved_by, approved_at) VALUES ($1, $2, $3, $4, $5)', [
     providerId,
-    rateDayOf(at),
+    rateDayOf(at, zone),
     changeRequestId,
     approvedBy,
     at,
@@ -138,7 +139,7 @@ export async function recordRateApproval(db: Db, providerId: number, changeReque
  * Whether the provider's rates were approved on the day of `at` (`hasRatesUpdated`). Other areas
  * (the settlement report) ask the same question through this function.
  */
-export async function ratesUpdatedOn(db: Db, providerId: number, at: Date): Promise<boolean> {
-  const row = await db.one('SELECT 1 FROM ipg_provider_rate_approvals WHERE provider_id = $1 AND rate_date = $2 LIMIT 1', [providerId, rateDayOf(at)]);
+export async function ratesUpdatedOn(db: Db, providerId: number, at: Date, zone: string): Promise<boolean> {
+  const row = await db.one('SELECT 1 FROM ipg_provider_rate_approvals WHERE provider_id = $1 AND rate_date = $2 LIMIT 1', [providerId, rateDayOf(at, zone)]);
   return row !== undefined;
 }

@@ -21,6 +21,8 @@ export interface ApiOptions {
   secret: Uint8Array;
   clock: () => Date;
   auth: AuthServices;
+  /** The business time zone every handler reads days and "today" in (AppOptions.businessTimeZone). */
+  businessTimeZone: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
 }
@@ -49,7 +51,7 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
-    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, client) : makeCtx(options.db, undefined, options.clock, options.auth, client);
+    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client) : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client);
     const result = await handler.run(ctx, parsed.data);
     if (result.data instanceof PreparedJson) {
       const prepared = result.data;

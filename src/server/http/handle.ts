@@ -49,6 +49,12 @@ interface CtxOf<U> {
   readonly clock: () => Date;
   readonly auth: AuthServices;
   readonly client: ClientInfo;
+  /**
+   * The business time zone (BUSINESS_TIME_ZONE, src/domain/businessTime.ts): "today", the filters'
+   * from_date/to_date, the dashboards' days and the settlement batch date are read in it, never in
+   * the server process's own zone.
+   */
+  readonly businessTimeZone: string;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -82,16 +88,24 @@ export function handlePublic<C extends CallContract>(
   return { contract, isPublic: true, run: (ctx, body) => fn(ctx as PublicCtx, body as BodyOf<C>) };
 }
 
-export function makeCtx<U extends SessionUser | undefined>(db: Db, user: U, clock: () => Date, auth: AuthServices, client: ClientInfo = noClient): CtxOf<U> {
+export function makeCtx<U extends SessionUser | undefined>(
+  db: Db,
+  user: U,
+  clock: () => Date,
+  auth: AuthServices,
+  businessTimeZone: string,
+  client: ClientInfo = noClient,
+): CtxOf<U> {
   return {
     db,
     user,
     clock,
     auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
+    businessTimeZone,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, client))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client))),
   };
 }

@@ -41,6 +41,12 @@ export interface CardReversalRequest {
   readonly amount: number;
   readonly currency: string;
   readonly cardPaymentTime: Date | null;
+  /**
+   * The business time zone (BUSINESS_TIME_ZONE) whose day the card payment settles at the end of:
+   * a void is possible on the business day of the payment only. Optional for adapter tests (the
+   * default business zone then).
+   */
+  readonly businessTimeZone?: string;
   /** The refund commission (%) kept by the service on a refund. */
   readonly refundCommission: number | null;
 }

@@ -6,8 +6,8 @@
  * configurable rate with the codes and messages the networks use. Outcomes are a pure function of the
  * request, so a test that fixes the failure rate at 0 or 1 knows what it gets.
  */
+import { DEFAULT_BUSINESS_TIME_ZONE, isSameBusinessDay } from '../../domain/businessTime';
 import { appendFileSync } from 'node:fs';
-import { format } from 'date-fns';
 import type { CardReversalRequest, HoldRequest, NetworkResult, PaymentNetwork, TransferRequest } from './network';
 
 export interface SimulatorOptions {
@@ -100,7 +100,7 @@ export function createSimulator(options: SimulatorOptions = {}): PaymentNetwork 
     if (!r.ipgTransactionId || !r.cardPaymentTime || r.cardPaymentTime.getFullYear() < 1000) {
       return failed(now, '25', 'Original card payment not found at the IPG');
     }
-    const sameDay = format(r.cardPaymentTime, 'yyyy-MM-dd') === format(now, 'yyyy-MM-dd');
+    const sameDay = isSameBusinessDay(r.cardPaymentTime, now, r.businessTimeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
     if (kind === 'void' && !sameDay) return failed(now, '12', 'Invalid transaction: the card payment is already settled, refund it instead');
     if (kind === 'refund' && now.getTime() - r.cardPaymentTime.getTime() > REFUND_WINDOW_DAYS * DAY_MS) {
       return failed(now, '57', `Refund not permitted: the card payment is older than ${REFUND_WINDOW_DAYS} days`);

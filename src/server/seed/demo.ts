@@ -43,6 +43,14 @@ export const demoRoles = [
     level: 1,
     permissions: ['ipg-currency-view', 'ipg-currency-edit', 'settlement-report-view', 'send-money-report-view'],
   },
+  // approves their own provider's rate changes (IPG Provider Currencies' change-request panel), so the
+  // maker-checker flow of the rates works without a super user
+  {
+    name: 'IPG Bank Checker',
+    userType: 'IPGBANK',
+    level: 2,
+    permissions: ['ipg-currency-view', 'ipg-currency-approve', 'settlement-report-view', 'send-money-report-view'],
+  },
 ] as const satisfies readonly { name: string; userType: string; level: number; permissions: readonly string[] }[];
 
 type RoleName = (typeof demoRoles)[number]['name'];
@@ -79,6 +87,7 @@ export const demoUsers: readonly DemoUser[] = [
   { username: 'priyanka_e', name: 'Priyanka Ekanayake', role: 'Checker', branch: 'HO', daysAgo: 50 },
   { username: 'fathima_rizna', name: 'Fathima Rizna', role: 'Maker', branch: 'KANDY', disabled: 1, daysAgo: 30 },
   { username: 'tharindu_r', name: 'Tharindu Rajapaksa', role: 'Checker', branch: 'JAFFNA', daysAgo: 7 },
+  { username: 'ruvini_a', name: 'Ruvini Abeysekara', role: 'IPG Bank Checker', userType: 'IPGBANK', branch: '7010', daysAgo: 5 },
 ];
 
 const DAY = 24 * 60 * 60 * 1000;

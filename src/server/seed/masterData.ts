@@ -9,6 +9,7 @@ import type { Db } from '../db/db';
 import { countries } from './countries';
 import { hex, mix, Raster, type Rgb } from './png';
 import { rateDayOf } from '../entities/provider';
+import { readBusinessTimeZone } from '../environment';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -351,8 +352,8 @@ async function seedProviders(db: Db, rand: Rand, now: Date, ago: (d: number) => 
     for (let d = 30; d >= setup.lastApprovedDaysAgo; d--) {
       const day = ago(d);
       if (d !== setup.lastApprovedDaysAgo && (day.getDay() === 0 || rand.chance(0.15))) continue;
-      const at = d === 0 ? new Date(Math.min(now.getTime(), new Date(`${rateDayOf(now)}T08:45:00`).getTime())) : new Date(`${rateDayOf(day)}T08:${String(rand.int(30, 59)).padStart(2, '0')}:00`);
-      await db.query('INSERT INTO ipg_provider_rate_approvals (provider_id, rate_date, approved_by, approved_at) VALUES ($1, $2, $3, $4)', [p.id, rateDayOf(at), 'admin', at]);
+      const at = d === 0 ? new Date(Math.min(now.getTime(), new Date(`${rateDayOf(now, readBusinessTimeZone())}T08:45:00`).getTime())) : new Date(`${rateDayOf(day, readBusinessTimeZone())}T08:${String(rand.int(30, 59)).padStart(2, '0')}:00`);
+      await db.query('INSERT INTO ipg_provider_rate_approvals (provider_id, rate_date, approved_by, approved_at) VALUES ($1, $2, $3, $4)', [p.id, rateDayOf(at, readBusinessTimeZone()), 'admin', at]);
     }
   }
 }
@@ -368,7 +369,7 @@ async function seedAdvertisements(db: Db, rand: Rand, now: Date, ago: (d: number
     }
     await db.query(
       `INSERT INTO advertisements (title, countries, valid_from, valid_to, images, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [ad.title, ad.countries, rateDayOf(new Date(now.getTime() + ad.from * DAY)), rateDayOf(new Date(now.getTime() + ad.to * DAY)), images, ad.disabled, created, new Date(created.getTime() + rand.int(0, 2) * DAY)],
+      [ad.title, ad.countries, rateDayOf(new Date(now.getTime() + ad.from * DAY), readBusinessTimeZone()), rateDayOf(new Date(now.getTime() + ad.to * DAY), readBusinessTimeZone()), images, ad.disabled, created, new Date(created.getTime() + rand.int(0, 2) * DAY)],
     );
   }
 }

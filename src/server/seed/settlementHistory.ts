@@ -10,6 +10,8 @@
 import type { Db } from '../db/db';
 import type { AreaSeedContext } from './demo';
 import { localDay } from '../areas/transactionsStats';
+import { businessDay, instantOf, startOfBusinessDay } from '../../domain/businessTime';
+import { readBusinessTimeZone } from '../environment';
 import { PROVIDER_RATES_SQL } from '../settlement';
 
 const DAY = 86_400_000;
@@ -37,15 +39,18 @@ function centsText(c: bigint): string {
   return `${neg ? '-' : ''}${a / 100n}.${String(a % 100n).padStart(2, '0')}`;
 }
 
+/** Batches are made on business days (BUSINESS_TIME_ZONE), as the server makes them. */
+const zone = () => readBusinessTimeZone();
+
 function atLocal(day: string, time: string): Date {
-  return new Date(`${day}T${time}`);
+  return instantOf(`${day}T${time}`, zone())!;
 }
 
 export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promise<void> {
   if (await db.one('SELECT 1 FROM settlement_batches LIMIT 1')) return;
   const now = ctx.now;
-  const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const yesterday = localDay(new Date(startOfToday.getTime() - DAY / 2));
+  const startOfToday = startOfBusinessDay(businessDay(now, zone()), zone());
+  const yesterday = localDay(new Date(startOfToday.getTime() - DAY / 2), zone());
   const routes = new Map(
     (await db.query<{ currency_code: string; provider_bank_code: string; settlement_rate: string }>(`SELECT currency_code, provider_bank_code, settlement_rate::text AS settlement_rate FROM (${PROVIDER_RATES_SQL}) r`)).map(
       (r) => [`${r.provider_bank_code}|${r.currency_code}`, r],
@@ -63,7 +68,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
 
   // some recent days also had an instant batch at 14:00
   const instantDays = new Set<string>();
-  for (let d = 2; d <= 30; d += 4) instantDays.add(localDay(new Date(startOfToday.getTime() - d * DAY + DAY / 2)));
+  for (let d = 2; d <= 30; d += 4) instantDays.add(localDay(new Date(startOfToday.getTime() - d * DAY + DAY / 2), zone()));
 
   interface BatchDraft {
     kind: 'SCHEDULED' | 'INSTANT';
@@ -75,7 +80,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   for (const t of pending) {
     const route = routes.get(`${t.provider_bank_code}|${t.currency_code}`);
     if (!route) continue;
-    const day = localDay(t.initiated_time);
+    const day = localDay(t.initiated_time, zone());
     const instantAt = atLocal(day, '14:00:00');
     let kind: BatchDraft['kind'];
     let batchDay: string;
@@ -86,7 +91,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
       at = instantAt;
     } else {
       kind = 'SCHEDULED';
-      batchDay = localDay(new Date(atLocal(day, '12:00:00').getTime() + DAY));
+      batchDay = localDay(new Date(atLocal(day, '12:00:00').getTime() + DAY), zone());
       at = atLocal(batchDay, '07:30:00');
     }
     if (kind === 'SCHEDULED' && batchDay > yesterday) continue; // settled by today's batch, not generated yet
@@ -134,7 +139,7 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   const rowInputs = ordered.flatMap((b) =>
     [...b.groups.values()].map((g) => ({
       batch_id: batchId.get(`${b.kind}|${b.day}`)!,
-      tran_date: localDay(g.first),
+      tran_date: localDay(g.first, zone()),
       currency_code: g.currency,
       account_number: g.account,
       provider_bank_code: g.provider,

@@ -14,6 +14,8 @@ import { overallStatusOf, type TransactionKind } from '../../domain/transactionS
 import type { Db } from '../db/db';
 import { banks } from './referenceData';
 import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
+import { businessDay, startOfBusinessDay } from '../../domain/businessTime';
+import { readBusinessTimeZone } from '../environment';
 import { PROVIDER_RATES_SQL } from '../settlement';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
@@ -193,11 +195,12 @@ function pickCustomer(rng: Rng, customers: readonly Customer[]): Customer {
 // ---- times -----------------------------------------------------------------------------------
 
 /**
- * `count` initiated times, ascending: `today` of them between local midnight and `now`, the rest
- * over the two years before, denser towards the present (the service grows).
+ * `count` initiated times, ascending: `today` of them between the business day's midnight
+ * (BUSINESS_TIME_ZONE: the console's default range) and `now`, the rest over the two years before,
+ * denser towards the present (the service grows).
  */
-export function initiatedTimes(rng: Rng, count: number, today: number, now: Date): Float64Array {
-  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+export function initiatedTimes(rng: Rng, count: number, today: number, now: Date, zone = readBusinessTimeZone()): Float64Array {
+  const midnight = startOfBusinessDay(businessDay(now, zone), zone).getTime();
   const start = midnight - YEARS * 365 * DAY;
   const out = new Float64Array(count);
   const a = 0.35; // density at the start relative to the end
@@ -488,7 +491,7 @@ function eChannellingRowOf({ rng, id, t, now, customer }: RowContext): Generated
     hospital_name: hospital.name,
     doctor_name: doctor,
     appointment_day: weekdays[appointment.getDay()],
-    appointment_date: localDay(appointment),
+    appointment_date: localDay(appointment, readBusinessTimeZone()),
     start_time: rng.pick(sessionTimes),
     ...charges,
     ec_charge_lkr: ecCharge,
@@ -684,7 +687,7 @@ async function insertJson(db: Db, table: string, rows: readonly Record<string, u
  * Deterministic for a given `now`, count and seed.
  */
 export async function seedTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
-  await syncRollupTimeZone(db);
+  await syncRollupTimeZone(db, readBusinessTimeZone());
   return withIndexesDeferred(db, [...kindPlans.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
 }
 
