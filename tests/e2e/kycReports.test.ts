@@ -66,6 +66,14 @@ describe('KYC review', () => {
     await dialog.getByRole('switch', { name: 'Address', exact: true }).click();
     await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
     await toast(page, 'Reject reason is required for fields marked as rejected.');
+    // the message stays until dismissed, so it must cover none of the dialog's buttons
+    const message = (await page.locator('[data-toast]').filter({ hasText: 'Reject reason is required' }).boundingBox())!;
+    for (const button of await dialog.getByRole('button').all()) {
+      const b = await button.boundingBox();
+      if (!b) continue;
+      const overlaps = b.x < message.x + message.width && message.x < b.x + b.width && b.y < message.y + message.height && message.y < b.y + b.height;
+      expect(overlaps, `the message covers ${await button.textContent()}`).toBe(false);
+    }
     await expect(page.getByRole('heading', { name: 'Reject the KYC Information!' }).count()).resolves.toBe(0);
 
     await dialog.getByLabel('Address Reject Reason', { exact: true }).fill('Address is incomplete: please add the street');
