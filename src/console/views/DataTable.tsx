@@ -428,7 +428,7 @@ export function DataTable<Row extends object>({
           ref={scroller}
           role="region"
           aria-label={`${caption ?? 'List'} table`}
-          aria-busy={loading || undefined}
+          aria-busy={loading || loadingMore || undefined}
           tabIndex={0}
           onScroll={measureEdges}
           data-scrolled-left={edges.left || undefined}
