@@ -306,3 +306,47 @@ describe('memory', () => {
     await context.close();
   });
 });
+
+describe('columns', () => {
+  it('the column chooser hides and orders columns, a header edge resizes one, all remembered per user and screen, and Reset columns undoes them', async () => {
+    const { context, page } = await laptop(live.browser, 'admin');
+    await page.goto('/users');
+    await settled(page, 'Users');
+    const headers = async () => (await tableRegion(page, 'Users').locator('thead th').allInnerTexts()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
+    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Email', 'Contact Number', 'Branch', 'Status', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Columns' });
+    // the pinned columns are not offered: they always show
+    expect(await dialog.getByRole('checkbox', { name: 'ID', exact: true }).count()).toBe(0);
+    await dialog.getByRole('checkbox', { name: 'Email', exact: true }).uncheck();
+    await dialog.getByRole('button', { name: 'Move Status up' }).click();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Contact Number', 'Status', 'Branch', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(await page.getByRole('button', { name: 'Columns (1 hidden)' }).count()).toBe(1);
+
+    // a drag on the Name header's right edge makes the column 200 px wide
+    const name = tableRegion(page, 'Users').getByRole('columnheader', { name: 'Name', exact: true });
+    const before = (await name.boundingBox())!;
+    const handle = (await tableRegion(page, 'Users').locator('[data-resize="name"]').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 200 - before.width, handle.y + handle.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.round((await name.boundingBox())!.width)).toBe(200);
+
+    // the next visit has them, for this user only
+    await page.reload();
+    await settled(page, 'Users');
+    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Contact Number', 'Status', 'Branch', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(Math.round((await name.boundingBox())!.width)).toBe(200);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.endsWith('.columns')))).toEqual(['remit.list.admin.users.columns']);
+
+    await page.getByRole('button', { name: 'Reset columns' }).click();
+    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Email', 'Contact Number', 'Branch', 'Status', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(Math.round((await name.boundingBox())!.width)).not.toBe(200);
+    expect(await page.evaluate(() => localStorage.getItem('remit.list.admin.users.columns'))).toBeNull();
+    await context.close();
+  });
+});

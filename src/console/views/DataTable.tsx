@@ -4,7 +4,7 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
@@ -16,6 +16,9 @@ const features = tableFeatures({ rowSortingFeature });
 /** The id of the Action column. */
 const ACTIONS = '__actions';
 const NO_PINS: readonly string[] = [];
+const NO_WIDTHS: Readonly<Record<string, number>> = {};
+/** The narrowest a column can be made. */
+const MIN_WIDTH = 40;
 
 /** From this many rows on, every sortable column is ranked in the background after the rows arrive. */
 const PRERANK_FROM_ROWS = 5_000;
@@ -59,6 +62,10 @@ export interface DataTableProps<Row extends object> {
   initialPage?: number;
   /** Told each page the user moves to. */
   onPageChange?: (page: number) => void;
+  /** Widths (CSS pixels) of the columns the user resized. */
+  widths?: Readonly<Record<string, number>>;
+  /** When given, each header has a handle on its right edge that resizes the column; told the new width. */
+  onResize?: (key: string, width: number) => void;
 }
 
 /**
@@ -247,6 +254,8 @@ export function DataTable<Row extends object>({
   loading = false,
   initialPage = 0,
   onPageChange,
+  widths = NO_WIDTHS,
+  onResize,
 }: DataTableProps<Row>) {
   const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
   const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
@@ -404,12 +413,40 @@ export function DataTable<Row extends object>({
     return () => observer.disconnect();
   }, [measureEdges]);
 
-  /** The sticky position and classes of a cell of column `id` (none for a column that scrolls). */
+  // ---- resizing: a drag on a header's right edge; the width follows the pointer, and is told at the end
+  const [dragging, setDragging] = useState<{ key: string; width: number } | null>(null);
+  const startResize = (e: ReactPointerEvent, key: string) => {
+    const th = headerCells.current.get(key);
+    if (!th || !onResize) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const startX = e.clientX;
+    const startWidth = th.getBoundingClientRect().width;
+    let width = startWidth;
+    const move = (ev: PointerEvent) => {
+      width = Math.max(MIN_WIDTH, Math.round(startWidth + ev.clientX - startX));
+      setDragging({ key, width });
+    };
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      setDragging(null);
+      if (Math.abs(width - startWidth) >= 1) onResize(key, width);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  };
+  const widthOf = (id: string): number | undefined => (dragging?.key === id ? dragging.width : widths[id]);
+
+  /** The sticky position, width and classes of a cell of column `id` (no pin for a column that scrolls). */
   const pinOf = (id: string): { className: string; style?: CSSProperties } => {
+    const w = widthOf(id);
+    const size: CSSProperties | undefined = w ? { width: w, minWidth: w, maxWidth: w } : undefined;
+    const fixed = w ? ' overflow-hidden text-ellipsis' : '';
     const i = pinnedKeys.indexOf(id);
-    if (i >= 0) return { className: `pinned-cell pinned-left${i === pinnedKeys.length - 1 ? ' pinned-left-last' : ''}`, style: { left: lefts[i] ?? 0 } };
+    if (i >= 0) return { className: `pinned-cell pinned-left${i === pinnedKeys.length - 1 ? ' pinned-left-last' : ''}${fixed}`, style: { ...size, left: lefts[i] ?? 0 } };
     if (id === ACTIONS) return { className: 'pinned-cell pinned-right', style: { right: 0 } };
-    return { className: '' };
+    return { className: fixed.trim(), style: size };
   };
 
   const kindOf = (id: string) => columns.find((c) => c.key === id)?.kind;
@@ -466,6 +503,16 @@ export function DataTable<Row extends object>({
                           </button>
                         ) : (
                           <table.FlexRender header={header} />
+                        )}
+                        {onResize && header.column.id !== ACTIONS && (
+                          <span
+                            // a pointer aid beside the header's name (kept out of it): the keyboard has the Columns dialog
+                            aria-hidden="true"
+                            data-resize={header.column.id}
+                            title="Drag to resize"
+                            className="absolute inset-y-0 right-0 w-1.5 cursor-col-resize touch-none hover:bg-accent/40"
+                            onPointerDown={(e) => startResize(e, header.column.id)}
+                          />
                         )}
                       </th>
                     );

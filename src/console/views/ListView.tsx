@@ -20,6 +20,7 @@ import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
+import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
@@ -140,6 +141,8 @@ export function pageFromUrl(value: unknown): number {
   return Number.isInteger(n) && n > 1 ? n - 1 : 0;
 }
 
+const NO_PINS: readonly string[] = [];
+
 const ALL_ROWS = fetchCountOptions[fetchCountOptions.length - 1].value;
 
 export function ListView({ screen, user }: { screen: AnyListScreen; user: SessionUser }) {
@@ -210,6 +213,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const countKey = fetchCountKey(screen);
   const fetchCount = countKey ? Number(applied[countKey]) : undefined;
   const truncated = !!loaded && !failed && !streaming && fetchCount !== undefined && fetchCount < ALL_ROWS && rows.length >= fetchCount;
+  const pinned = screen.pinnedColumns ?? NO_PINS;
+  const [columnPrefs, setColumnPrefs] = useColumnPrefs(user.username, screen.id);
+  const shownColumns = useMemo(() => arrangeColumns(screen.columns, pinned, columnPrefs), [screen.columns, pinned, columnPrefs]);
   const urlSort = sortFromUrl(search.sort, screen.columns);
   const urlPage = pageFromUrl(search.page);
   const locked = screen.lockedWhen ?? (() => false);
@@ -353,28 +359,35 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         </div>
       )}
       {failed && !kept ? null : (
-        <DataTable
-          // the first page alone under the default sort, then the whole list in a table of its own (one
-          // per search), which starts with the sort and page of the URL, else the sort the user last chose
-          key={streaming ? 'first-page' : `rows:${here}:${JSON.stringify(applied)}`}
-          loadingMore={!!streaming}
-          loading={query.isFetching && !streaming}
-          initialSort={streaming ? undefined : (urlSort ?? userSort)}
-          onSortChange={(s) => {
-            setUserSort(s);
-            remember({ sort: `${s.key}.${s.desc ? 'desc' : 'asc'}` });
-          }}
-          initialPage={streaming ? 0 : urlPage}
-          onPageChange={(p) => remember({ page: p })}
-          columns={screen.columns}
-          pinned={screen.pinnedColumns}
-          rows={rows}
-          pageSize={screen.pageSize ?? 50}
-          defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
-          actions={renderActions}
-          emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
-          caption={screen.title}
-        />
+        <div className="flex flex-col gap-2">
+          <div className="flex flex-wrap items-center justify-end gap-2">
+            <ColumnChooser columns={screen.columns} pinned={pinned} prefs={columnPrefs} onChange={setColumnPrefs} />
+          </div>
+          <DataTable
+            // the first page alone under the default sort, then the whole list in a table of its own (one
+            // per search), which starts with the sort and page of the URL, else the sort the user last chose
+            key={streaming ? 'first-page' : `rows:${here}:${JSON.stringify(applied)}`}
+            loadingMore={!!streaming}
+            loading={query.isFetching && !streaming}
+            initialSort={streaming ? undefined : (urlSort ?? userSort)}
+            onSortChange={(s) => {
+              setUserSort(s);
+              remember({ sort: `${s.key}.${s.desc ? 'desc' : 'asc'}` });
+            }}
+            initialPage={streaming ? 0 : urlPage}
+            onPageChange={(p) => remember({ page: p })}
+            columns={shownColumns}
+            pinned={pinned}
+            widths={columnPrefs.widths}
+            onResize={(key, width) => setColumnPrefs({ ...columnPrefs, widths: { ...columnPrefs.widths, [key]: width } })}
+            rows={rows}
+            pageSize={screen.pageSize ?? 50}
+            defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
+            actions={renderActions}
+            emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
+            caption={screen.title}
+          />
+        </div>
       )}
       {footer && reply && <TotalsFooterView def={footer} reply={reply} />}
     </div>
