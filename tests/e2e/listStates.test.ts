@@ -94,6 +94,20 @@ describe('honest states', () => {
     await banner.waitFor({ state: 'detached' });
     await settled(page, 'Users');
     expect(await bodyRows(page, 'Users').allInnerTexts()).toEqual(before);
+
+    // a search with other filters that fails changes nothing visible either
+    await page.route('**/api/user/list', failWith500);
+    await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill('checker');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('The rows below are from the last search that loaded.');
+    expect(await bodyRows(page, 'Users').allInnerTexts()).toEqual(before);
+    expect(await page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).toBe(true);
+    await page.unroute('**/api/user/list');
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await banner.waitFor({ state: 'detached' });
+    await settled(page, 'Users');
+    expect((await bodyRows(page, 'Users').allInnerTexts()).every((r) => r.includes('checker'))).toBe(true);
     await context.close();
   });
 

@@ -198,8 +198,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const here = `${screen.id}:${tabId ?? ''}`;
   if (query.data && !query.isError) lastGood.current = { id: here, reply: query.data };
   const failed = query.isError && !query.isFetching;
-  const kept = failed && lastGood.current?.id === here ? lastGood.current.reply : undefined;
-  const loaded = failed ? kept : query.data;
+  // after a failure (and while Retry runs) the rows of the last load stay on screen
+  const kept = query.isError && !query.data && lastGood.current?.id === here ? lastGood.current.reply : undefined;
+  const loaded = query.data ?? kept;
   // a new search (not a reload of the rows shown) whose first page has arrived
   const streaming = early && early.key === queryKey && query.isFetching && (query.isPending || query.isPlaceholderData) ? early : undefined;
   const reply = streaming?.reply ?? loaded;
@@ -325,7 +326,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         )
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
-      {failed && <ListFailure reason={query.error.message} kept={!!kept} onRetry={() => void query.refetch()} />}
+      {failed && <ListFailure reason={query.error.message} kept={!!loaded} onRetry={() => void query.refetch()} />}
       {truncated && countKey && (
         <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
           <span>
@@ -358,7 +359,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           ))}
         </div>
       )}
-      {failed && !kept ? null : (
+      {failed && !loaded ? null : (
         <div className="flex flex-col gap-2">
           <div className="flex flex-wrap items-center justify-end gap-2">
             <ColumnChooser columns={screen.columns} pinned={pinned} prefs={columnPrefs} onChange={setColumnPrefs} />
