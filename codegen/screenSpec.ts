@@ -40,7 +40,7 @@ const CELL_FORMATS: Record<string, string> = {
 };
 
 const SCREEN_COMMON = ['kind', 'id', 'route', 'title', 'breadcrumb', 'access', 'menu'];
-const LIST_KNOWN = ['source', 'rowKey', 'columns', 'filters', 'pageSize', 'defaultSort', 'emptyMessage', 'lockedWhen', 'clearButton', 'createButton', 'changeRequests', 'rowActions', 'exports', 'countCards', 'footer', 'tabs'];
+const LIST_KNOWN = ['source', 'rowKey', 'columns', 'pinnedColumns', 'filters', 'pageSize', 'defaultSort', 'emptyMessage', 'lockedWhen', 'clearButton', 'createButton', 'changeRequests', 'rowActions', 'exports', 'countCards', 'footer', 'tabs'];
 const FORM_KNOWN = ['mode', 'schema', 'defaults', 'fields', 'options', 'load', 'submit', 'messages', 'back'];
 const CUSTOM_KNOWN = ['component', 'bare'];
 
@@ -287,6 +287,7 @@ function tableSection(v: ObjectVal): string[] {
     ['Page size', size ? (num(size.value) !== undefined ? String(num(size.value)) : asWritten(size)) : '50 (runtime default)'],
     ['Default sort', sortText],
     ['Row key', p(v, 'rowKey') ? asWritten(p(v, 'rowKey')) : '—'],
+    ['Pinned left (shown first)', p(v, 'pinnedColumns') ? asWritten(p(v, 'pinnedColumns')) : '—'],
     ['Empty message', p(v, 'emptyMessage') ? message(p(v, 'emptyMessage')) : `${code('No records found.')} (runtime default)`],
     ['Locked rows', p(v, 'lockedWhen') ? `a lock icon instead of the actions when ${asWritten(p(v, 'lockedWhen'))}` : '—'],
     ['Clear All Filters button', yesNo(p(v, 'clearButton'), 'no')],

@@ -8,6 +8,7 @@ import { REPORT_PAGE_SIZE } from '../src/domain/reports';
 export const activityLogsScreen = defineListScreen<ActivityLogRow>()({
   kind: 'list',
   id: 'activityLogs',
+  pinnedColumns: ['id', 'user'],
   route: '/activityLogs',
   title: 'Activity Log Report',
   breadcrumb: [{ label: 'Activity Log Report' }],
@@ -41,6 +42,7 @@ export const activityLogsScreen = defineListScreen<ActivityLogRow>()({
 export const userActivityLogsScreen = defineListScreen<MobileActivityRow>()({
   kind: 'list',
   id: 'userActivityLogs',
+  pinnedColumns: ['id', 'mobile_user_name'],
   route: '/userActivityLogs',
   title: 'User Activity Log Report',
   breadcrumb: [{ label: 'User Activity Log Report' }],

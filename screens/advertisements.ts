@@ -22,6 +22,7 @@ import { isLocked, isUnlocked } from '../src/domain/guards';
 export const advertisementsScreen = defineListScreen<AdvertisementRow>()({
   kind: 'list',
   id: 'advertisements',
+  pinnedColumns: ['id', 'title'],
   route: '/advertisements',
   title: 'Advertisements',
   breadcrumb: [{ label: 'Advertisements' }],

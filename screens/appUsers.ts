@@ -16,6 +16,7 @@ const nameOf = (row: AppUserRow) => `${row.firstName} ${row.lastName} (${row.uid
 export const appUsersScreen = defineListScreen<AppUserRow>()({
   kind: 'list',
   id: 'appUsers',
+  pinnedColumns: ['id', 'uid'],
   route: '/appUsers',
   title: 'App Users',
   breadcrumb: [{ label: 'App Users' }],

@@ -5,6 +5,7 @@ import { appVersionApprove, appVersionCreate, appVersionFormSchema, appVersionLi
 export const appVersionsScreen = defineListScreen<AppVersionRow>()({
   kind: 'list',
   id: 'appVersions',
+  pinnedColumns: ['id', 'version'],
   route: '/appVersions',
   title: 'App Versions',
   breadcrumb: [{ label: 'App Versions' }],

@@ -8,6 +8,7 @@ import { isLocked, isUnlocked } from '../src/domain/guards';
 export const banksScreen = defineListScreen<BankRow>()({
   kind: 'list',
   id: 'banks',
+  pinnedColumns: ['id', 'bank_code'],
   route: '/banks',
   title: 'Banks',
   breadcrumb: [{ label: 'Banks' }],

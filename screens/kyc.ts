@@ -7,6 +7,7 @@ import { limits } from '../src/domain/validation';
 export const kycScreen = defineListScreen<KycRow>()({
   kind: 'list',
   id: 'kyc',
+  pinnedColumns: ['kycId', 'uid'],
   route: '/kyc',
   title: 'KYC User Information',
   breadcrumb: [{ label: 'KYC User Information' }],

@@ -11,6 +11,7 @@ export function activateLabel(row: { disabled: number }): string {
 export const providersScreen = defineListScreen<ProviderRow>()({
   kind: 'list',
   id: 'providers',
+  pinnedColumns: ['id', 'provider_bank_code'],
   route: '/provider',
   title: 'IPG Providers',
   breadcrumb: [{ label: 'IPG Providers' }],

@@ -8,6 +8,7 @@ import { isLocked, isUnlocked } from '../src/domain/guards';
 export const rolesScreen = defineListScreen<RoleRow>()({
   kind: 'list',
   id: 'roles',
+  pinnedColumns: ['id', 'role_name'],
   route: '/roles',
   title: 'Roles',
   breadcrumb: [{ label: 'Roles' }],

@@ -61,6 +61,7 @@ export const settlementScreen: ToolbarListScreen<SettlementRow> = {
   ...defineListScreen<SettlementRow>()({
     kind: 'list',
     id: 'settlementReport',
+    pinnedColumns: ['id'],
     route: '/settlementReport',
     title: 'Scheduled Settlement Report',
     breadcrumb: [{ label: 'Scheduled Settlement Report' }],
@@ -89,6 +90,7 @@ export const instantSettlementScreen: ToolbarListScreen<SettlementRow> = {
   ...defineListScreen<SettlementRow>()({
     kind: 'list',
     id: 'instantSettlementReport',
+    pinnedColumns: ['id'],
     route: '/instantSettlementReport',
     title: 'Instant Settlement Report',
     breadcrumb: [{ label: 'Instant Settlement Report' }],

@@ -312,6 +312,7 @@ export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<
 export const ceftScreen = defineListScreen<CeftRow>()({
   kind: 'list',
   id: 'transactions.ceft',
+  pinnedColumns: ['id', 'trace'],
   route: '/transaction/ceft',
   title: 'Send Money Transactions',
   breadcrumb: [{ label: 'Reports' }, { label: 'Send Money Transactions' }],
@@ -334,6 +335,7 @@ export const ceftScreen = defineListScreen<CeftRow>()({
 export const ceftAuditScreen = defineListScreen<CeftAuditRow>()({
   kind: 'list',
   id: 'transactions.ceft.audit',
+  pinnedColumns: ['id', 'trace'],
   route: '/AllCeftTransactions',
   title: 'Send Money Transactions',
   breadcrumb: [{ label: 'Audit Reports' }, { label: 'Send Money Transactions' }],
@@ -387,6 +389,7 @@ const billColumns = [
 export const billScreen = defineListScreen<BillRow>()({
   kind: 'list',
   id: 'transactions.bill',
+  pinnedColumns: ['id', 'trace'],
   route: '/transaction/bill',
   title: 'Bill Payments',
   breadcrumb: [{ label: 'Reports' }, { label: 'Bill Payments' }],
@@ -407,6 +410,7 @@ export const billScreen = defineListScreen<BillRow>()({
 export const billAuditScreen = defineListScreen<BillRow>()({
   kind: 'list',
   id: 'transactions.bill.audit',
+  pinnedColumns: ['id', 'trace'],
   route: '/AuditerBillPayments',
   title: 'Bill Payments',
   breadcrumb: [{ label: 'Audit Reports' }, { label: 'Bill Payments' }],
@@ -469,6 +473,7 @@ const eChannellingColumns = [
 export const eChannellingScreen = defineListScreen<EChannellingRow>()({
   kind: 'list',
   id: 'transactions.eChannelling',
+  pinnedColumns: ['id', 'trace'],
   route: '/transaction/eChannelling',
   title: 'E-Channelling',
   breadcrumb: [{ label: 'Reports' }, { label: 'E-Channelling' }],
@@ -489,6 +494,7 @@ export const eChannellingScreen = defineListScreen<EChannellingRow>()({
 export const eChannellingAuditScreen = defineListScreen<EChannellingRow>()({
   kind: 'list',
   id: 'transactions.eChannelling.audit',
+  pinnedColumns: ['id', 'trace'],
   route: '/AuditerEChanneling',
   title: 'E-Channelling',
   breadcrumb: [{ label: 'Audit Reports' }, { label: 'E-Channelling' }],
@@ -536,6 +542,7 @@ const thyagaColumns = [
 export const thyagaScreen = defineListScreen<ThyagaRow>()({
   kind: 'list',
   id: 'transactions.thyaga',
+  pinnedColumns: ['id', 'trace'],
   route: '/transaction/thyaga',
   title: 'Thyaga',
   breadcrumb: [{ label: 'Reports' }, { label: 'Thyaga' }],
@@ -556,6 +563,7 @@ export const thyagaScreen = defineListScreen<ThyagaRow>()({
 export const thyagaAuditScreen = defineListScreen<ThyagaRow>()({
   kind: 'list',
   id: 'transactions.thyaga.audit',
+  pinnedColumns: ['id', 'trace'],
   route: '/AuditerThyaga',
   title: 'Thyaga',
   breadcrumb: [{ label: 'Audit Reports' }, { label: 'Thyaga' }],
@@ -578,6 +586,7 @@ export const thyagaAuditScreen = defineListScreen<ThyagaRow>()({
 export const insuranceScreen = defineListScreen<InsuranceRow>()({
   kind: 'list',
   id: 'transactions.insurance',
+  pinnedColumns: ['id', 'trace'],
   route: '/transaction/insurance',
   title: 'Insurance',
   breadcrumb: [{ label: 'Reports' }, { label: 'Insurance' }],

@@ -9,6 +9,7 @@ import { limits } from '../src/domain/validation';
 export const usersScreen = defineListScreen<UserRow>()({
   kind: 'list',
   id: 'users',
+  pinnedColumns: ['id', 'username'],
   route: '/users',
   title: 'Users',
   breadcrumb: [{ label: 'Users' }],

@@ -199,6 +199,11 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly source: ListSource<Row, C>;
   readonly rowKey?: Extract<keyof Row, string>;
   readonly columns: readonly Column<Row>[];
+  /**
+   * The columns that identify a row (e.g. ID and Trace): shown first, in this order, and pinned to the
+   * left edge of the table while it scrolls sideways (the Action column is pinned to the right).
+   */
+  readonly pinnedColumns?: readonly Extract<keyof Row, string>[];
   /** Filters shown in the filter bar; with filters the list loads on Search, else on open. */
   readonly filters?: readonly FilterDef[];
   /** Default 50. */

@@ -299,7 +299,7 @@ describe('app users: images, and a hold approved by the checker', () => {
       const candidate = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Saudi Arabia', exact: true }) })
         .filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
       await candidate.waitFor();
-      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim();
+      uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
       const first = page.getByRole('row').filter({ hasText: uid });
       await expect(first.getByRole('cell', { name: 'Saudi Arabia', exact: true }).count()).resolves.toBe(1);
       await first.getByRole('button', { name: 'Images' }).click();

@@ -53,7 +53,7 @@ describe('data is text, never markup', () => {
       await page.getByRole('button', { name: 'Search' }).click();
       const candidate = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
       await candidate.waitFor();
-      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim();
+      uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
       // act on the row of that UID, whatever row is first when the click lands
       await page.getByRole('row').filter({ hasText: uid }).getByRole('button', { name: 'Hold', exact: true }).click();
       const dialog = page.getByRole('dialog');

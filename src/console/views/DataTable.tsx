@@ -4,7 +4,7 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
@@ -12,6 +12,13 @@ import { isNumericKind, ListCell, PanelCell, renderCell } from './cells';
 import { Button } from '../ui/primitives';
 
 const features = tableFeatures({ rowSortingFeature });
+
+/** The id of the Action column. */
+const ACTIONS = '__actions';
+const NO_PINS: readonly string[] = [];
+const NO_WIDTHS: Readonly<Record<string, number>> = {};
+/** The narrowest a column can be made. */
+const MIN_WIDTH = 40;
 
 /** From this many rows on, every sortable column is ranked in the background after the rows arrive. */
 const PRERANK_FROM_ROWS = 5_000;
@@ -44,6 +51,21 @@ export interface DataTableProps<Row extends object> {
   caption?: string;
   /** The rows are the first page of a list whose other rows are still arriving: no sorting or paging yet. */
   loadingMore?: boolean;
+  /**
+   * Keys of the columns that identify a row: shown first, in this order, and pinned to the left edge
+   * while the table scrolls sideways. The Action column is always pinned to the right edge.
+   */
+  pinned?: readonly string[];
+  /** A search is running: a progress bar over the table, the rows dimmed, `aria-busy` on the table. */
+  loading?: boolean;
+  /** The page (0 first) a new table starts on (e.g. from the URL); clamped to the pages there are. */
+  initialPage?: number;
+  /** Told each page the user moves to. */
+  onPageChange?: (page: number) => void;
+  /** Widths (CSS pixels) of the columns the user resized. */
+  widths?: Readonly<Record<string, number>>;
+  /** When given, each header has a handle on its right edge that resizes the column; told the new width. */
+  onResize?: (key: string, width: number) => void;
 }
 
 /**
@@ -200,8 +222,25 @@ export function sortingOf<Row>(c: Column<Row>): { kind: string | undefined; sort
   return { kind: c.kind };
 }
 
+/** The columns in the order shown: the pinned ones first, in their order, then the others in theirs. */
+export function orderedColumns<C extends { key: string }>(columns: readonly C[], pinned: readonly string[] = []): C[] {
+  const first = pinned.flatMap((k) => columns.filter((c) => c.key === k));
+  return [...first, ...columns.filter((c) => !pinned.includes(c.key))];
+}
+
+/** The left offset of each pinned column: the widths of the pinned columns before it, added up. */
+export function pinOffsets(widths: readonly number[]): number[] {
+  const out: number[] = [];
+  let left = 0;
+  for (const w of widths) {
+    out.push(left);
+    left += w;
+  }
+  return out;
+}
+
 export function DataTable<Row extends object>({
-  columns,
+  columns: declaredColumns,
   rows,
   pageSize,
   defaultSort = { key: 'id', desc: false },
@@ -211,12 +250,24 @@ export function DataTable<Row extends object>({
   emptyMessage = 'No records found.',
   caption,
   loadingMore = false,
+  pinned = NO_PINS,
+  loading = false,
+  initialPage = 0,
+  onPageChange,
+  widths = NO_WIDTHS,
+  onResize,
 }: DataTableProps<Row>) {
+  const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
+  const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
   const [sorting, setSorting] = useState<SortingState>(() => {
     const start = initialSort && columns.some((c) => c.key === initialSort.key && c.sortable !== false) ? initialSort : defaultSort;
     return [{ id: start.key, desc: start.desc }];
   });
-  const [page, setPage] = useState(0);
+  const [page, setPageState] = useState(() => (loadingMore ? 0 : Math.max(0, Math.floor(initialPage) || 0)));
+  const setPage = (p: number) => {
+    setPageState(p);
+    onPageChange?.(p);
+  };
   const sort = sorting[0];
   const sortColumn = columns.find((c) => c.key === sort?.id);
 
@@ -294,7 +345,7 @@ export function DataTable<Row extends object>({
       // dates A to Z), not the values on the page shown, so the second click always sorts the other way
       sortDescFirst: isNumericKind(sortingOf(c).kind as Parameters<typeof isNumericKind>[0]),
     }));
-    if (actions) cols.push({ id: '__actions', header: 'Action', enableSorting: false });
+    if (actions) cols.push({ id: ACTIONS, header: 'Action', enableSorting: false });
     return cols;
   }, [columns, actions]);
 
@@ -312,7 +363,7 @@ export function DataTable<Row extends object>({
         return renderCell(c.kind, v);
       },
     }));
-    if (actions) cols.push({ key: '__actions', className: 'whitespace-nowrap px-3 py-1.5 align-top ', render: (row: Row) => actions(row) });
+    if (actions) cols.push({ key: ACTIONS, className: 'whitespace-nowrap px-3 py-1.5 align-top ', render: (row: Row) => actions(row) });
     return cols;
   }, [columns, actions]);
 
@@ -333,66 +384,170 @@ export function DataTable<Row extends object>({
     },
   });
 
+  // ---- pinning: the pinned columns' left offsets come from their header cells' widths, measured
+  // after each render (their widths follow their contents); the scroll position decides the shadows
+  const scroller = useRef<HTMLDivElement>(null);
+  const headerCells = useRef(new Map<string, HTMLTableCellElement>());
+  const [lefts, setLefts] = useState<number[]>([]);
+  const [viewportWidth, setViewportWidth] = useState<number>();
+  const [edges, setEdges] = useState({ left: false, right: false });
+  const measureEdges = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const left = el.scrollLeft > 0;
+    const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    setEdges((e) => (e.left === left && e.right === right ? e : { left, right }));
+    setViewportWidth((w) => (w === el.clientWidth ? w : el.clientWidth));
+  }, []);
+  useLayoutEffect(() => {
+    const widths = pinnedKeys.map((k) => headerCells.current.get(k)?.getBoundingClientRect().width ?? 0);
+    const next = pinOffsets(widths);
+    setLefts((prev) => (prev.length === next.length && prev.every((v, i) => Math.abs(v - next[i]) < 0.5) ? prev : next));
+    measureEdges();
+  });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => measureEdges());
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [measureEdges]);
+
+  // ---- resizing: a drag on a header's right edge; the width follows the pointer, and is told at the end
+  const [dragging, setDragging] = useState<{ key: string; width: number } | null>(null);
+  const startResize = (e: ReactPointerEvent, key: string) => {
+    const th = headerCells.current.get(key);
+    if (!th || !onResize) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const startX = e.clientX;
+    const startWidth = th.getBoundingClientRect().width;
+    let width = startWidth;
+    const move = (ev: PointerEvent) => {
+      width = Math.max(MIN_WIDTH, Math.round(startWidth + ev.clientX - startX));
+      setDragging({ key, width });
+    };
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      setDragging(null);
+      if (Math.abs(width - startWidth) >= 1) onResize(key, width);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  };
+  const widthOf = (id: string): number | undefined => (dragging?.key === id ? dragging.width : widths[id]);
+
+  /** The sticky position, width and classes of a cell of column `id` (no pin for a column that scrolls). */
+  const pinOf = (id: string): { className: string; style?: CSSProperties } => {
+    const w = widthOf(id);
+    const size: CSSProperties | undefined = w ? { width: w, minWidth: w, maxWidth: w } : undefined;
+    const fixed = w ? ' overflow-hidden text-ellipsis' : '';
+    const i = pinnedKeys.indexOf(id);
+    if (i >= 0) return { className: `pinned-cell pinned-left${i === pinnedKeys.length - 1 ? ' pinned-left-last' : ''}${fixed}`, style: { ...size, left: lefts[i] ?? 0 } };
+    if (id === ACTIONS) return { className: 'pinned-cell pinned-right', style: { right: 0 } };
+    return { className: fixed.trim(), style: size };
+  };
+
   const kindOf = (id: string) => columns.find((c) => c.key === id)?.kind;
   const from = rows.length === 0 ? 0 : current * pageSize + 1;
   const to = Math.min(rows.length, (current + 1) * pageSize);
 
   return (
     <div className="flex flex-col gap-2">
-      <div className="max-h-[65vh] overflow-auto rounded-md border border-line">
-        <table className="w-full border-collapse text-sm tabular-nums">
-          {caption && <caption className="sr-only">{caption}</caption>}
-          <thead className="sticky top-0 z-10 bg-muted">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const sorted = header.column.getIsSorted();
-                  const canSort = header.column.getCanSort() && !loadingMore;
-                  const numeric = isNumericKind(kindOf(header.column.id));
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                      className={`whitespace-nowrap border-b border-line px-3 py-2 font-semibold text-ink ${numeric ? 'text-right' : 'text-left'}`}
-                    >
-                      {canSort ? (
-                        <button type="button" className="inline-flex items-center gap-1 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent" onClick={header.column.getToggleSortingHandler()}>
+      <div className="relative">
+        {loading && (
+          <div role="progressbar" aria-label="Loading the list" className="list-progress absolute inset-x-0 top-0 z-40 h-1 overflow-hidden rounded-t-md bg-accent/15">
+            <span className="block h-full w-1/3 bg-accent" />
+          </div>
+        )}
+        <div
+          ref={scroller}
+          role="region"
+          aria-label={`${caption ?? 'List'} table`}
+          aria-busy={loading || loadingMore || undefined}
+          tabIndex={0}
+          onScroll={measureEdges}
+          data-scrolled-left={edges.left || undefined}
+          data-more-right={edges.right || undefined}
+          className="table-scroller max-h-[65vh] overflow-auto rounded-md border border-line bg-surface focus-visible:outline-2 focus-visible:outline-accent"
+        >
+          <table className="w-full border-collapse text-sm tabular-nums">
+            {caption && <caption className="sr-only">{caption}</caption>}
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => {
+                    const sorted = header.column.getIsSorted();
+                    const canSort = header.column.getCanSort() && !loadingMore;
+                    const numeric = isNumericKind(kindOf(header.column.id));
+                    const pin = pinOf(header.column.id);
+                    return (
+                      <th
+                        key={header.id}
+                        ref={(el) => {
+                          if (el) headerCells.current.set(header.column.id, el);
+                          else headerCells.current.delete(header.column.id);
+                        }}
+                        scope="col"
+                        aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                        style={pin.style}
+                        className={`sticky top-0 z-10 whitespace-nowrap border-b border-line bg-muted px-3 py-2 font-semibold text-ink ${numeric ? 'text-right' : 'text-left'} ${pin.className}`}
+                      >
+                        {canSort ? (
+                          <button type="button" className="inline-flex items-center gap-1 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent" onClick={header.column.getToggleSortingHandler()}>
+                            <table.FlexRender header={header} />
+                            <span aria-hidden="true" className="text-xs text-ink-soft">
+                              {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                            </span>
+                          </button>
+                        ) : (
                           <table.FlexRender header={header} />
-                          <span aria-hidden="true" className="text-xs text-ink-soft">
-                            {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                          </span>
-                        </button>
-                      ) : (
-                        <table.FlexRender header={header} />
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {pageRows.length === 0 ? (
-              <tr>
-                <td colSpan={tableColumns.length} className="px-3 py-8 text-center text-ink-soft">
-                  {emptyMessage}
-                </td>
-              </tr>
-            ) : (
-              // keyed by position, as TanStack's rows were: a new order patches the rows in place
-              pageRows.map((row, i) => (
-                <tr key={i} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
-                  {bodyColumns.map((c) => (
-                    <td key={c.key} className={c.className}>
-                      {c.render(row)}
-                    </td>
-                  ))}
+                        )}
+                        {onResize && header.column.id !== ACTIONS && (
+                          <span
+                            // a pointer aid beside the header's name (kept out of it): the keyboard has the Columns dialog
+                            aria-hidden="true"
+                            data-resize={header.column.id}
+                            title="Drag to resize"
+                            className="absolute inset-y-0 right-0 w-1.5 cursor-col-resize touch-none hover:bg-accent/40"
+                            onPointerDown={(e) => startResize(e, header.column.id)}
+                          />
+                        )}
+                      </th>
+                    );
+                  })}
                 </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+              ))}
+            </thead>
+            <tbody className={loading ? 'opacity-50 transition-opacity' : undefined}>
+              {pageRows.length === 0 ? (
+                <tr>
+                  <td colSpan={tableColumns.length} className="p-0">
+                    {/* in the visible part of the table, not centred across its whole scroll width */}
+                    <div className="sticky left-0 px-3 py-8 text-center text-ink-soft" style={viewportWidth ? { width: viewportWidth } : undefined} data-testid="empty-message">
+                      {emptyMessage}
+                    </div>
+                  </td>
+                </tr>
+              ) : (
+                // keyed by position, as TanStack's rows were: a new order patches the rows in place
+                pageRows.map((row, i) => (
+                  <tr key={i} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
+                    {bodyColumns.map((c) => {
+                      const pin = pinOf(c.key);
+                      return (
+                        <td key={c.key} className={pin.className ? `${c.className} ${pin.className}` : c.className} style={pin.style}>
+                          {c.render(row)}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
       </div>
       <nav className="flex items-center justify-between text-sm text-ink-soft" aria-label="Pagination">
         <span>

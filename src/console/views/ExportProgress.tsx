@@ -125,6 +125,11 @@ export function ExportProgress({ state, onCancel }: { state: ExportState; onCanc
   );
 }
 
+/** How many rows an export button writes, beside its label. */
+function rowsNote(count: number): string {
+  return ` (${count === 1 ? '1 row' : `${count.toLocaleString('en-US')} rows`})`;
+}
+
 /** Runs an export of the given kind in the export worker; resolves to what became of it. */
 export type RunExport = (kind: ExportKind, input: ExportInput) => Promise<ExportOutcome>;
 
@@ -150,10 +155,10 @@ export function ExportButtons({
     <span className="ml-auto flex flex-wrap items-center justify-end gap-2">
       {state && <ExportProgress state={state} onCancel={cancel} />}
       <Button onClick={() => onExport('xlsx', run)} disabled={disabled}>
-        Download as Excel
+        {`Download as Excel${enabled ? rowsNote(rowCount) : ''}`}
       </Button>
       <Button onClick={() => (rowCount > PDF_MAX_ROWS ? setTooLong(true) : onExport('pdf', run))} disabled={disabled}>
-        Download as PDF
+        {`Download as PDF${enabled ? rowsNote(rowCount) : ''}`}
       </Button>
       <Modal
         open={tooLong}

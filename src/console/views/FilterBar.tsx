@@ -43,6 +43,7 @@ export function FilterBar({
   values,
   onChange,
   onSearch,
+  searching = false,
   exportsEnabled,
   onExport,
   exportRowCount,
@@ -55,6 +56,8 @@ export function FilterBar({
   values: FilterValues;
   onChange: (values: FilterValues) => void;
   onSearch: () => void;
+  /** A search is running: Search is disabled until it ends. */
+  searching?: boolean;
   exportsEnabled: boolean;
   /** An export button was pressed: gather what to export and `run` it (the buttons show its progress). */
   onExport: (kind: 'xlsx' | 'pdf', run: RunExport) => void;
@@ -177,7 +180,8 @@ export function FilterBar({
             );
         }
       })}
-      <Button type="submit" variant="primary">
+      <Button type="submit" variant="primary" disabled={searching} aria-busy={searching || undefined}>
+        {searching && <span className="h-3.5 w-3.5 animate-spin rounded-full border-2 border-white border-t-transparent" aria-hidden="true" />}
         Search
       </Button>
       {onClear && (

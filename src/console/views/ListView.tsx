@@ -2,16 +2,17 @@
  * The generic list screen: filter bar (applied filters live in the URL), create button, change-request
  * panel, table with row actions, exports. Everything it shows comes from the definition.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
 import { hasPermission } from '../../domain/permissions';
-import { callApi } from '../request';
+import { callApi, failureMessage } from '../request';
+import { fetchCountOptions } from '../../domain/validation';
 import { logExport } from '../../api/reports';
 import { exportFieldsFor } from '../exportFields';
 import { toast } from '../ui/toast';
-import { Loader } from '../ui/primitives';
+import { Button } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
 import { ExportButtons, itemFieldsOf, type RunExport } from './ExportProgress';
@@ -19,6 +20,7 @@ import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
+import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
@@ -27,9 +29,12 @@ function sameFilters(a: FilterValues, b: FilterValues): boolean {
   return true;
 }
 
-/** The applied filters: the URL's values over the defaults, coerced to the defaults' types. */
-export function appliedFilters(screen: AnyListScreen, search: Record<string, unknown>): FilterValues {
-  const defaults = defaultFilterValues(screen.filters ?? []);
+/**
+ * The applied filters: the URL's values over the defaults, coerced to the defaults' types. `remembered`
+ * replaces defaults (e.g. the user's last fetch count on this screen).
+ */
+export function appliedFilters(screen: AnyListScreen, search: Record<string, unknown>, remembered: FilterValues = {}): FilterValues {
+  const defaults = { ...defaultFilterValues(screen.filters ?? []), ...remembered };
   const out: FilterValues = { ...defaults };
   for (const k of (screen.filters ?? []).flatMap(filterKeys)) {
     const v = search[k];
@@ -70,11 +75,82 @@ export function durationOf(screen: AnyListScreen, applied: FilterValues): string
   return undefined;
 }
 
+/** A list load that failed: the status and the reason the user is told. */
+export class ListLoadError extends Error {
+  constructor(
+    readonly statusCode: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Why a list could not be loaded, in words: the server's message, else what the status means. */
+export function listFailureReason(statusCode: number, message?: string): string {
+  if (message) return message;
+  if (statusCode === 502 || statusCode === 0) return 'the server could not be reached';
+  if (statusCode === 504 || statusCode === 408) return 'the server took too long to answer';
+  if (statusCode === 403) return 'you do not have permission to see this list';
+  if (statusCode === 400) return 'the server refused the filters';
+  return `the server answered with an error (${statusCode})`;
+}
+
+/** The fetch-count filter of a screen, if it has one. */
+function fetchCountKey(screen: AnyListScreen): string | undefined {
+  const f = (screen.filters ?? []).find((d) => d.kind === 'fetchCount');
+  return f && f.kind === 'fetchCount' ? f.key : undefined;
+}
+
+/** Where a user's last fetch count on a screen is kept (local storage, per user and screen). */
+export function fetchCountStorageKey(username: string, screenId: string): string {
+  return `remit.list.${username}.${screenId}.fetchCount`;
+}
+
+function rememberedFilters(screen: AnyListScreen, user: SessionUser): FilterValues {
+  const key = fetchCountKey(screen);
+  if (!key) return {};
+  try {
+    const n = Number(localStorage.getItem(fetchCountStorageKey(user.username, screen.id)));
+    return fetchCountOptions.some((o) => o.value === n) ? { [key]: n } : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberFetchCount(screen: AnyListScreen, user: SessionUser, values: FilterValues) {
+  const key = fetchCountKey(screen);
+  if (!key || values[key] === undefined) return;
+  try {
+    localStorage.setItem(fetchCountStorageKey(user.username, screen.id), String(values[key]));
+  } catch {
+    // storage full or refused: the choice is simply not remembered
+  }
+}
+
+/** The sort in the URL ('id.asc', 'amount.desc'), if it names a column. */
+export function sortFromUrl(value: unknown, columns: AnyListScreen['columns']): { key: string; desc: boolean } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^(.+)\.(asc|desc)$/.exec(value);
+  if (!m || !columns.some((c) => c.key === m[1] && c.sortable !== false)) return undefined;
+  return { key: m[1], desc: m[2] === 'desc' };
+}
+
+/** The page in the URL (1 first) as the table's page index (0 first). */
+export function pageFromUrl(value: unknown): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 1 ? n - 1 : 0;
+}
+
+const NO_PINS: readonly string[] = [];
+
+const ALL_ROWS = fetchCountOptions[fetchCountOptions.length - 1].value;
+
 export function ListView({ screen, user }: { screen: AnyListScreen; user: SessionUser }) {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const applied = useMemo(() => appliedFilters(screen, search), [screen, search]);
+  const remembered = useMemo(() => rememberedFilters(screen, user), [screen, user]);
+  const applied = useMemo(() => appliedFilters(screen, search, remembered), [screen, search, remembered]);
   const [draft, setDraft] = useState<FilterValues>(applied);
 
   const tabs = screen.tabs ?? [];
@@ -101,7 +177,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           }
         : undefined;
       const res = await callApi(source.call, source.request(applied), { onPartial });
-      if (!res.ok) throw new Error(String(res.statusCode)); // list loads that fail change nothing visible
+      // list loads that fail change nothing visible: the last rows stay, under a banner with Retry
+      if (!res.ok) throw new ListLoadError(res.statusCode, listFailureReason(res.statusCode, failureMessage(res)));
       const { ok: _ok, statusCode: _s, ...whole } = res;
       return whole as WholeReply;
     },
@@ -116,15 +193,32 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
   }, [queryClient, screen.id, screen.countCards]);
 
+  // the last reply that loaded on this screen and tab: what stays on screen when a later load fails
+  const lastGood = useRef<{ id: string; reply: WholeReply }>(undefined);
+  const here = `${screen.id}:${tabId ?? ''}`;
+  if (query.data && !query.isError) lastGood.current = { id: here, reply: query.data };
+  const failed = query.isError && !query.isFetching;
+  // after a failure (and while Retry runs) the rows of the last load stay on screen
+  const kept = query.isError && !query.data && lastGood.current?.id === here ? lastGood.current.reply : undefined;
+  const loaded = query.data ?? kept;
   // a new search (not a reload of the rows shown) whose first page has arrived
   const streaming = early && early.key === queryKey && query.isFetching && (query.isPending || query.isPlaceholderData) ? early : undefined;
-  const reply = streaming?.reply ?? query.data;
+  const reply = streaming?.reply ?? loaded;
   const data = reply?.data;
-  const fullRows = useMemo(() => (query.data?.data ? (source.rows(query.data.data) as object[]) : []), [query.data, source]);
+  const fullRows = useMemo(() => (loaded?.data ? (source.rows(loaded.data as never) as object[]) : []), [loaded, source]);
   const rows = streaming?.rows ?? fullRows;
   const requests = data && source.changeRequests ? source.changeRequests(data) : [];
   const filtersChanged = !sameFilters(draft, applied);
-  const exportsEnabled = !!data && !filtersChanged && !query.isFetching;
+  const exportsEnabled = !!data && !filtersChanged && !query.isFetching && !failed;
+  // the fetch count cut the result: as many rows as it allows came back (there may be more)
+  const countKey = fetchCountKey(screen);
+  const fetchCount = countKey ? Number(applied[countKey]) : undefined;
+  const truncated = !!loaded && !failed && !streaming && fetchCount !== undefined && fetchCount < ALL_ROWS && rows.length >= fetchCount;
+  const pinned = screen.pinnedColumns ?? NO_PINS;
+  const [columnPrefs, setColumnPrefs] = useColumnPrefs(user.username, screen.id);
+  const shownColumns = useMemo(() => arrangeColumns(screen.columns, pinned, columnPrefs), [screen.columns, pinned, columnPrefs]);
+  const urlSort = sortFromUrl(search.sort, screen.columns);
+  const urlPage = pageFromUrl(search.page);
   const locked = screen.lockedWhen ?? (() => false);
   const actions = withActions ? screen.rowActions : undefined;
   // the Action column shows when the user holds the permission of an action (or rows may show a lock)
@@ -136,8 +230,10 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
 
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
+    rememberFetchCount(screen, user, next);
+    // a new search starts on its first page, under the sort the user chose
     if (sameFilters(next, applied) && nextTab === tabId) reload();
-    else void navigate({ to: screen.route, search: { ...next, ...(nextTab ? { tab: nextTab } : {}) } as never, replace: false });
+    else void navigate({ to: screen.route, search: { ...next, ...(nextTab ? { tab: nextTab } : {}), ...(typeof search.sort === 'string' ? { sort: search.sort } : {}) } as never, replace: false });
     if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
   }
 
@@ -145,6 +241,26 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     const next = { ...draft };
     for (const [k, v] of Object.entries(next)) if (typeof v === 'string') next[k] = v.trim();
     go(next);
+  }
+
+  /** Sort and page live in the URL with the filters (replacing the entry: Back leaves the list as it was). */
+  function remember(change: { sort?: string; page?: number }) {
+    void navigate({
+      to: screen.route,
+      search: ((prev: Record<string, unknown>) => {
+        const out: Record<string, unknown> = { ...prev };
+        if (change.sort !== undefined) {
+          out.sort = change.sort;
+          delete out.page;
+        }
+        if (change.page !== undefined) {
+          if (change.page > 0) out.page = change.page + 1;
+          else delete out.page;
+        }
+        return out;
+      }) as never,
+      replace: true,
+    });
   }
 
   function clearAll() {
@@ -179,7 +295,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen}>
         {screen.toolbarActions && (
-          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching ? undefined : reply, rows, now: new Date() }} user={user} onDone={reload} />
+          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching || failed ? undefined : reply, rows, now: new Date() }} user={user} onDone={reload} />
         )}
         {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
           <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent-fill px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-fill-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
@@ -193,6 +309,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           values={draft}
           onChange={setDraft}
           onSearch={runSearch}
+          searching={query.isFetching}
           exportsEnabled={exportsEnabled}
           onExport={(k, run) => void runExport(k, run)}
           exportRowCount={rows.length}
@@ -209,7 +326,20 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         )
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
-      {screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
+      {failed && <ListFailure reason={query.error.message} kept={!!loaded} onRetry={() => void query.refetch()} />}
+      {truncated && countKey && (
+        <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+          <span>
+            Showing the first {rows.length.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} may have cut the result, and the exports write only these{' '}
+            {rows.length.toLocaleString('en-US')} rows.
+          </span>
+          <Button className="py-0.5" onClick={() => go({ ...applied, [countKey]: ALL_ROWS })}>
+            Show all matching rows
+          </Button>
+        </div>
+      )}
+      {/* the panel speaks only of a list that loaded: a failed load never reads as "no pending change requests" */}
+      {data !== undefined && screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
       {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}
@@ -229,26 +359,52 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           ))}
         </div>
       )}
-      {query.isPending && !streaming ? (
-        <Loader />
-      ) : (
-        <DataTable
-          // the first page alone under the default sort, then the whole list in a table of its own,
-          // which starts with the sort the user last chose
-          key={streaming ? 'first-page' : 'rows'}
-          loadingMore={!!streaming}
-          initialSort={streaming ? undefined : userSort}
-          onSortChange={setUserSort}
-          columns={screen.columns}
-          rows={rows}
-          pageSize={screen.pageSize ?? 50}
-          defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
-          actions={renderActions}
-          emptyMessage={screen.emptyMessage}
-          caption={screen.title}
-        />
+      {failed && !loaded ? null : (
+        <div className="flex flex-col gap-2">
+          <div className="flex flex-wrap items-center justify-end gap-2">
+            <ColumnChooser columns={screen.columns} pinned={pinned} prefs={columnPrefs} onChange={setColumnPrefs} />
+          </div>
+          <DataTable
+            // the first page alone under the default sort, then the whole list in a table of its own (one
+            // per search), which starts with the sort and page of the URL, else the sort the user last chose
+            key={streaming ? 'first-page' : `rows:${here}:${JSON.stringify(applied)}`}
+            loadingMore={!!streaming}
+            loading={query.isFetching && !streaming}
+            initialSort={streaming ? undefined : (urlSort ?? userSort)}
+            onSortChange={(s) => {
+              setUserSort(s);
+              remember({ sort: `${s.key}.${s.desc ? 'desc' : 'asc'}` });
+            }}
+            initialPage={streaming ? 0 : urlPage}
+            onPageChange={(p) => remember({ page: p })}
+            columns={shownColumns}
+            pinned={pinned}
+            widths={columnPrefs.widths}
+            onResize={(key, width) => setColumnPrefs({ ...columnPrefs, widths: { ...columnPrefs.widths, [key]: width } })}
+            rows={rows}
+            pageSize={screen.pageSize ?? 50}
+            defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
+            actions={renderActions}
+            emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
+            caption={screen.title}
+          />
+        </div>
       )}
       {footer && reply && <TotalsFooterView def={footer} reply={reply} />}
+    </div>
+  );
+}
+
+/** A list load that failed: the reason, whether the rows below are the last ones that loaded, and Retry. */
+function ListFailure({ reason, kept, onRetry }: { reason: string; kept: boolean; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100">
+      <span>
+        <strong className="font-semibold">The list could not be loaded:</strong> {reason}.{kept ? ' The rows below are from the last search that loaded.' : ''}
+      </span>
+      <Button className="py-0.5" onClick={onRetry}>
+        Retry
+      </Button>
     </div>
   );
 }

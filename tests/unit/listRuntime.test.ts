@@ -1,0 +1,73 @@
+/**
+ * The list runtime's pure parts (issue 17): pinned columns first and their offsets, the column
+ * chooser's arrangement and stored prefs, sort and page read from the URL, and the reason a failed
+ * list load gives.
+ */
+import { describe, expect, it } from 'vitest';
+import { orderedColumns, pinOffsets } from '../../src/console/views/DataTable';
+import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
+import { appliedFilters, listFailureReason, pageFromUrl, sortFromUrl } from '../../src/console/views/ListView';
+import { screens } from '../../screens';
+import type { AnyListScreen } from '../../src/console/definitions';
+
+const cols = ['id', 'name', 'email', 'username', 'status'].map((key) => ({ key, header: key }));
+
+describe('pinned columns', () => {
+  it('come first, in the order declared, the others keeping theirs', () => {
+    expect(orderedColumns(cols, ['id', 'username']).map((c) => c.key)).toEqual(['id', 'username', 'name', 'email', 'status']);
+    expect(orderedColumns(cols, ['missing']).map((c) => c.key)).toEqual(['id', 'name', 'email', 'username', 'status']);
+  });
+  it('sit at the added widths of the pinned columns before them', () => {
+    expect(pinOffsets([80, 150.5, 60])).toEqual([0, 80, 230.5]);
+  });
+  it('every list screen declares identifying columns that are its columns', () => {
+    const lists = screens.filter((s): s is AnyListScreen => s.kind === 'list');
+    expect(lists.length).toBeGreaterThan(10);
+    for (const s of lists) {
+      expect(s.pinnedColumns?.length, s.id).toBeGreaterThan(0);
+      for (const k of s.pinnedColumns ?? []) expect(s.columns.some((c) => c.key === k), `${s.id}.${k}`).toBe(true);
+    }
+  });
+});
+
+describe('the column chooser', () => {
+  it('leaves hidden columns out, never a pinned one, and follows the chosen order', () => {
+    const prefs = { hidden: ['email', 'id'], order: ['status', 'name'], widths: {} };
+    expect(arrangeColumns(cols, ['id'], prefs).map((c) => c.key)).toEqual(['status', 'name', 'id', 'username']);
+    expect(arrangeColumns(cols, [], NO_PREFS).map((c) => c.key)).toEqual(cols.map((c) => c.key));
+  });
+  it('reads stored prefs defensively', () => {
+    expect(parsePrefs(null)).toEqual(NO_PREFS);
+    expect(parsePrefs('not json')).toEqual(NO_PREFS);
+    expect(parsePrefs(JSON.stringify({ hidden: ['a', 3], order: 'x', widths: { a: 120.4, b: 5, c: 'wide' } }))).toEqual({ hidden: ['a'], order: [], widths: { a: 120 } });
+  });
+});
+
+describe('sort, page and fetch count', () => {
+  const users = screens.find((s) => s.id === 'users') as AnyListScreen;
+  it('reads the sort of a sortable column and the page from the URL', () => {
+    expect(sortFromUrl('username.desc', users.columns)).toEqual({ key: 'username', desc: true });
+    expect(sortFromUrl('id.asc', users.columns)).toEqual({ key: 'id', desc: false });
+    expect(sortFromUrl('signin.asc', users.columns)).toBeUndefined(); // not sortable
+    expect(sortFromUrl('nope.asc', users.columns)).toBeUndefined();
+    expect(sortFromUrl(5, users.columns)).toBeUndefined();
+    expect(pageFromUrl('3')).toBe(2);
+    expect(pageFromUrl(undefined)).toBe(0);
+    expect(pageFromUrl('-2')).toBe(0);
+    expect(pageFromUrl('x')).toBe(0);
+  });
+  it('takes a remembered fetch count when the URL has none, the URL one when it has', () => {
+    expect(appliedFilters(users, {}, { fetchCount: 50 }).fetchCount).toBe(50);
+    expect(appliedFilters(users, { fetchCount: '25' }, { fetchCount: 50 }).fetchCount).toBe(25);
+    expect(appliedFilters(users, {}).fetchCount).toBe(10);
+  });
+});
+
+describe('a failed list load', () => {
+  it('says why: the server message, else what the status means', () => {
+    expect(listFailureReason(500, 'Database unavailable')).toBe('Database unavailable');
+    expect(listFailureReason(502)).toBe('the server could not be reached');
+    expect(listFailureReason(403)).toBe('you do not have permission to see this list');
+    expect(listFailureReason(500)).toBe('the server answered with an error (500)');
+  });
+});
