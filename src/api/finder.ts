@@ -32,7 +32,8 @@ export type FindBody = z.input<typeof findBody>;
 export const ceftFindRow = ceftRow.extend({ bank_code: z.string() });
 
 const matchedBy = z.enum(['id', 'trace', 'uid']);
-const base = { matchedBy };
+/** How the value matched, and the row's overall status (SUCCESS, PENDING, FAILED, REFUNDED or HOLD), which every service keeps. */
+const base = { matchedBy, status: z.string() };
 
 export const findMatch = z.discriminatedUnion('service', [
   z.object({ service: z.literal('ceft'), ...base, row: ceftFindRow }),

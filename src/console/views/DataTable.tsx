@@ -4,7 +4,7 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
@@ -44,6 +44,14 @@ export interface DataTableProps<Row extends object> {
   caption?: string;
   /** The rows are the first page of a list whose other rows are still arriving: no sorting or paging yet. */
   loadingMore?: boolean;
+  /** Opens a row's detail drawer: a click on the row (not on a control in it), or Enter on the focused row. */
+  onRowOpen?: (row: Row) => void;
+}
+
+/** A click on the row itself, not on a control inside it nor in a dialog it opened (portals bubble through React). */
+function isRowClick(e: { target: EventTarget; currentTarget: HTMLElement }): boolean {
+  const target = e.target as Element;
+  return e.currentTarget.contains(target) && !target.closest('button, a, input, select, textarea, label') && !window.getSelection()?.toString();
 }
 
 /**
@@ -211,6 +219,7 @@ export function DataTable<Row extends object>({
   emptyMessage = 'No records found.',
   caption,
   loadingMore = false,
+  onRowOpen,
 }: DataTableProps<Row>) {
   const [sorting, setSorting] = useState<SortingState>(() => {
     const start = initialSort && columns.some((c) => c.key === initialSort.key && c.sortable !== false) ? initialSort : defaultSort;
@@ -382,7 +391,22 @@ export function DataTable<Row extends object>({
             ) : (
               // keyed by position, as TanStack's rows were: a new order patches the rows in place
               pageRows.map((row, i) => (
-                <tr key={i} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
+                <tr
+                  key={i}
+                  className={`border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5 ${onRowOpen ? 'cursor-pointer focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent' : ''}`}
+                  {...(onRowOpen
+                    ? {
+                        tabIndex: 0,
+                        onClick: (e: MouseEvent<HTMLTableRowElement>) => isRowClick(e) && onRowOpen(row),
+                        onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                          if (e.key === 'Enter' && e.target === e.currentTarget) {
+                            e.preventDefault();
+                            onRowOpen(row);
+                          }
+                        },
+                      }
+                    : {})}
+                >
                   {bodyColumns.map((c) => (
                     <td key={c.key} className={c.className}>
                       {c.render(row)}

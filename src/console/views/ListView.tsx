@@ -20,6 +20,7 @@ import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
+import { ListRowDrawer, useOpenListRow } from './RowDrawer';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -134,6 +135,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     [actions, anyPermitted, user, locked, reload],
   );
 
+  const openRow = useOpenListRow(screen);
+
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
     if (sameFilters(next, applied) && nextTab === tabId) reload();
@@ -246,8 +249,10 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           actions={renderActions}
           emptyMessage={screen.emptyMessage}
           caption={screen.title}
+          onRowOpen={openRow}
         />
       )}
+      <ListRowDrawer screen={screen} user={user} rows={rows} loaded={!!query.data && !streaming} actions={actions} reload={reload} />
       {footer && reply && <TotalsFooterView def={footer} reply={reply} />}
     </div>
   );

@@ -45,7 +45,7 @@ export function idOf(value: string): number | undefined {
   return n >= 1 && n <= FIND_MAX_ID ? n : undefined;
 }
 
-/** The one statement of a lookup (columns service, matched_by, at, id, j); see the file comment. */
+/** The one statement of a lookup (columns service, matched_by, status, at, id, j); see the file comment. */
 export function findSql(q: FindQuery): Sql {
   const params: unknown[] = [];
   const p = (v: unknown) => {
@@ -66,16 +66,17 @@ export function findSql(q: FindQuery): Sql {
     const where = [match.length ? `(${match.join(' OR ')})` : 'false'];
     if (provider) where.push(`t.provider_bank_code = ${provider}`);
     const matchedBy = `CASE ${idParam ? `WHEN t.id = ${idParam} THEN 'id' ` : ''}${text ? `WHEN t.trace = ${text} THEN 'trace' ` : ''}ELSE 'uid' END`;
-    return `(SELECT '${service}' AS service, ${matchedBy} AS matched_by, t.initiated_time AS at, t.id, ${rowJson(keys)} AS j
+    return `(SELECT '${service}' AS service, ${matchedBy} AS matched_by, t.status, t.initiated_time AS at, t.id, ${rowJson(keys)} AS j
   FROM ${table} t ${joinsOf(keys)} WHERE ${where.join(' AND ')} ORDER BY t.initiated_time DESC, t.id DESC LIMIT ${limit})`;
   });
-  if (branches.length === 0) return { sql: `SELECT NULL::text AS service, NULL::text AS matched_by, NULL::timestamptz AS at, NULL::integer AS id, NULL::text AS j WHERE false`, params: [] };
+  if (branches.length === 0) return { sql: `SELECT NULL::text AS service, NULL::text AS matched_by, NULL::text AS status, NULL::timestamptz AS at, NULL::integer AS id, NULL::text AS j WHERE false`, params: [] };
   return { sql: branches.join('\nUNION ALL\n'), params };
 }
 
 interface FoundRow {
   service: FindService;
   matched_by: 'id' | 'trace' | 'uid';
+  status: string;
   at: Date | string;
   id: number;
   j: string;
@@ -96,7 +97,7 @@ export async function findRows(db: Db, q: FindQuery): Promise<FindData> {
   }
   const time = (r: FoundRow) => new Date(r.at).getTime();
   kept.sort((a, b) => time(b) - time(a) || q.services.indexOf(a.service) - q.services.indexOf(b.service) || b.id - a.id);
-  const matches = kept.map((r) => ({ service: r.service, matchedBy: r.matched_by, row: JSON.parse(r.j) }) as FindMatch);
+  const matches = kept.map((r) => ({ service: r.service, matchedBy: r.matched_by, status: r.status, row: JSON.parse(r.j) }) as FindMatch);
   return { matches, searched: [...q.services], truncated };
 }
 
