@@ -1,0 +1,131 @@
+/**
+ * Find by trace from the top bar and act from the row drawer (issue 17), in Chromium: the maker
+ * presses Ctrl+K, types the trace of a 30-day-old send-money transaction (outside the lists' default
+ * range of today), opens it with Enter, the drawer shows its fields and survives a reload (the URL
+ * names the row), and the refund is made from the drawer after the same Warning! as the list's; the
+ * drawer then shows the row as the server has it. The same row opens from a list row with Enter.
+ */
+import { describe, expect, it } from 'vitest';
+import { format } from 'date-fns';
+import { newPage, screenshot, signIn, useServerAndBrowser } from './harness';
+import { canRefundCardPayment } from '../../src/domain/transactionGuards';
+import type { CeftRow } from '../../src/api/transactions';
+
+const live = useServerAndBrowser({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
+
+const LOCAL = "yyyy-MM-dd'T'HH:mm:ss";
+const DAY = 86_400_000;
+
+async function api(path: string, body: unknown, token?: string) {
+  const res = await fetch(`${live.server.url}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { statusCode: number; data: Record<string, unknown> & { filteredList: CeftRow[] } };
+}
+
+/** A send-money transaction initiated 30 to 31 days ago that the maker may refund (guard canRefundCardPayment). */
+async function refundableThirtyDaysOld(token: string): Promise<CeftRow> {
+  const now = Date.now();
+  const body = { from_date: format(new Date(now - 31 * DAY), LOCAL), to_date: format(new Date(now - 30 * DAY), LOCAL), country_code: '', data: '', status: '', fetchCount: 99999999 };
+  const reply = await api('Transaction/get-ceftTransaction', body, token);
+  expect(reply.statusCode).toBe(200);
+  const maker = { username: 'maker', permissions: ['transaction-refund'] };
+  const target = reply.data.filteredList.find((r) => canRefundCardPayment({ row: r, user: maker, timeZone: 'UTC' }));
+  expect(target, 'a refundable send-money transaction 30 days old in the demo data').toBeDefined();
+  return target!;
+}
+
+describe('find by trace from the top bar', () => {
+  it('finds a 30-day-old transaction by trace, opens its drawer with Enter, and refunds it from the drawer', async () => {
+    const token = (await api('auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;
+    const target = await refundableThirtyDaysOld(token);
+
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'maker');
+    const box = page.getByRole('combobox', { name: 'Find a transaction by trace, ID or UID' });
+    await box.waitFor();
+    // Ctrl+K focuses the search from anywhere
+    await page.getByRole('heading').first().click();
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(target.trace);
+    await page.keyboard.press('Enter');
+
+    const results = page.getByRole('listbox', { name: 'Transactions found' });
+    const option = results.getByRole('option').filter({ hasText: `ID ${target.id}` });
+    await option.waitFor();
+    expect(await results.getByRole('option').count()).toBe(1);
+    const optionText = await option.innerText();
+    expect(optionText).toContain('Send Money');
+    expect(optionText).toContain(`Trace ${target.trace}`);
+    expect(optionText).toContain(target.status);
+    await screenshot(page, 'finder-results');
+    await page.keyboard.press('Enter');
+
+    const drawer = page.getByRole('dialog', { name: `Send Money Transactions: ID ${target.id}` });
+    await drawer.waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get('find')).toBe(`ceft:${target.id}`);
+    const details = drawer.getByRole('region', { name: 'Row details' });
+    await details.getByText(target.trace, { exact: true }).waitFor();
+    // labels from the screen's columns, panels as sections, copy buttons on identifiers
+    await details.getByText('UID/NIC', { exact: true }).waitFor();
+    for (const section of ['Details', 'IPG Deduction Details', 'Void Details', 'Refund Details']) await drawer.getByRole('region', { name: section }).waitFor();
+    for (const copy of ['Copy ID', 'Copy Trace', 'Copy UID/NIC']) await drawer.getByRole('button', { name: copy, exact: true }).waitFor();
+    await screenshot(page, 'finder-drawer');
+
+    // the URL names the row: a reload opens it again
+    await page.reload();
+    await drawer.waitFor();
+    await details.getByText(target.trace, { exact: true }).waitFor();
+
+    // the row's actions, with the list's guards and confirmation
+    const actions = drawer.getByRole('group', { name: 'Row actions' });
+    await actions.getByRole('button', { name: 'Refund', exact: true }).click();
+    const warning = page.getByRole('dialog', { name: 'Warning!' });
+    await warning.getByText(`Taking this action will refund the card payment of the customer (Tran ID - ${target.id}). Do you want to continue?`).waitFor();
+    await warning.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(`Transaction refunded successfully: Id - ${target.id}`).waitFor();
+    // the drawer reads the row again: refunded, and no refund is offered any more
+    await expect.poll(async () => drawer.locator('[data-field="status"]').innerText(), { timeout: 10_000 }).toBe('REFUNDED');
+    await expect.poll(() => drawer.locator('[data-field="ipg_refund_status"]').innerText()).toBe('SUCCESS');
+    expect(await actions.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    await screenshot(page, 'finder-drawer-refunded');
+
+    // the server holds the refund
+    const again = await api('Transaction/find', { value: target.trace }, token);
+    expect((again.data as unknown as { matches: { status: string }[] }).matches.map((m) => m.status)).toEqual(['REFUNDED']);
+
+    // Escape closes the drawer and the URL forgets the row
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('find')).toBeNull();
+    await context.close();
+  });
+
+  it('opens a list row in the drawer with Enter, named in the URL', async () => {
+    const token = (await api('auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;
+    const reply = await api('Transaction/find', { value: '1', service: 'ceft', by: 'id' }, token);
+    const row = (reply.data as unknown as { matches: { row: CeftRow }[] }).matches[0].row;
+    const at = new Date(row.initiated_time);
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'maker');
+    const search = new URLSearchParams({ from_date: format(new Date(at.getTime() - 60_000), LOCAL), to_date: format(new Date(at.getTime() + 60_000), LOCAL), fetchCount: '99999999', data: row.trace });
+    await page.goto(`/transaction/ceft?${search}`);
+    const tableRow = page.getByRole('table', { name: 'Send Money Transactions' }).getByRole('row').filter({ has: page.getByRole('cell', { name: row.trace, exact: true }) });
+    await tableRow.waitFor();
+    await tableRow.focus();
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog', { name: `Send Money Transactions: ID ${row.id}` });
+    await drawer.waitFor();
+    expect(new URL(page.url()).searchParams.get('row')).toBe(String(row.id));
+    await drawer.getByRole('region', { name: 'Row details' }).getByText(row.trace, { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('row')).toBeNull();
+    // the filters stay
+    expect(new URL(page.url()).searchParams.get('data')).toBe(row.trace);
+    await context.close();
+  });
+});
