@@ -25,15 +25,22 @@ async function api(path: string, body: unknown, token?: string) {
   return (await res.json()) as { statusCode: number; data: Record<string, unknown> & { filteredList: CeftRow[] } };
 }
 
-/** A send-money transaction initiated 30 to 31 days ago that the maker may refund (guard canRefundCardPayment). */
+/**
+ * The newest send-money transaction initiated at least 30 days ago that the maker may refund (guard
+ * canRefundCardPayment: a refund requested, nothing settled yet); few demo rows are, so it is looked
+ * for from 30 to 90 days back.
+ */
 async function refundableThirtyDaysOld(token: string): Promise<CeftRow> {
   const now = Date.now();
-  const body = { from_date: format(new Date(now - 31 * DAY), LOCAL), to_date: format(new Date(now - 30 * DAY), LOCAL), country_code: '', data: '', status: '', fetchCount: 99999999 };
+  const body = { from_date: format(new Date(now - 90 * DAY), LOCAL), to_date: format(new Date(now - 30 * DAY), LOCAL), country_code: '', data: '', status: '', fetchCount: 99999999 };
   const reply = await api('Transaction/get-ceftTransaction', body, token);
   expect(reply.statusCode).toBe(200);
   const maker = { username: 'maker', permissions: ['transaction-refund'] };
-  const target = reply.data.filteredList.find((r) => canRefundCardPayment({ row: r, user: maker, timeZone: 'UTC' }));
-  expect(target, 'a refundable send-money transaction 30 days old in the demo data').toBeDefined();
+  const target = reply.data.filteredList.filter((r) => canRefundCardPayment({ row: r, user: maker, timeZone: 'UTC' })).pop();
+  expect(target, 'a refundable send-money transaction at least 30 days old in the demo data').toBeDefined();
+  const age = (now - new Date(target!.initiated_time).getTime()) / DAY;
+  expect(age).toBeGreaterThanOrEqual(30);
+  expect(age).toBeLessThan(90);
   return target!;
 }
 
@@ -71,7 +78,7 @@ describe('find by trace from the top bar', () => {
     await details.getByText(target.trace, { exact: true }).waitFor();
     // labels from the screen's columns, panels as sections, copy buttons on identifiers
     await details.getByText('UID/NIC', { exact: true }).waitFor();
-    for (const section of ['Details', 'IPG Deduction Details', 'Void Details', 'Refund Details']) await drawer.getByRole('region', { name: section }).waitFor();
+    for (const section of ['Details', 'IPG Deduction Details', 'Void Details', 'Refund Details']) await drawer.getByRole('region', { name: section, exact: true }).waitFor();
     for (const copy of ['Copy ID', 'Copy Trace', 'Copy UID/NIC']) await drawer.getByRole('button', { name: copy, exact: true }).waitFor();
     await screenshot(page, 'finder-drawer');
 

@@ -257,7 +257,8 @@ export function useOpenListRow(screen: AnyListScreen): (row: object) => void {
     (row: object) => {
       const key = (row as AnyRow)[rowKey];
       if (key === undefined || key === null) return;
-      void navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, [LIST_ROW_PARAM]: String(key) })) as never });
+      // the key as it is (a number stays a number: the router writes it as ?row=12, not ?row="12")
+      void navigate({ to: '.', search: ((prev: Record<string, unknown>) => ({ ...prev, [LIST_ROW_PARAM]: key })) as never });
     },
     [navigate, rowKey],
   );
