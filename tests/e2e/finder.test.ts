@@ -136,3 +136,58 @@ describe('find by trace from the top bar', () => {
     await context.close();
   });
 });
+
+describe('the change-request panel and comparison', () => {
+  it('names the record, and shows only the changed currency row as old -> new until Changes only is turned off', async () => {
+    // the IPG bank officer of provider 7010 changes one rate (one change request for the whole list)
+    const officer = (await api('auth/login', { username: 'kasun_herath', password: 'Demo@Pass1' })).data.token as string;
+    const list = (await api('IPGProvider/currency/list', { provider_bank_code: '7010' }, officer)) as unknown as {
+      data: { currencies: { currency_code: string; transaction_rate: number; settlement_rate: number; disabled: number }[] };
+    };
+    const currencies = list.data.currencies;
+    expect(currencies.length).toBeGreaterThan(2);
+    const changed = currencies[0];
+    const newRate = Math.round((changed.transaction_rate + 1.2345) * 10_000) / 10_000;
+    const saved = await api(
+      'IPGProvider/currency/save',
+      {
+        provider_bank_code: '7010',
+        currencies: currencies.map((c) => ({
+          disabled: c.disabled === 0 ? 0 : 1,
+          provider_bank_code: '7010',
+          currency_code: c.currency_code,
+          transaction_rate: c.currency_code === changed.currency_code ? newRate : c.transaction_rate,
+          settlement_rate: c.settlement_rate,
+        })),
+      },
+      officer,
+    );
+    expect(saved.statusCode).toBe(200);
+
+    // the IPG bank checker of the same provider reviews it
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'ruvini_a');
+    await page.goto('/ipgProviderCurrencies');
+    const panel = page.getByRole('region', { name: 'Change Requests' });
+    const request = panel.getByRole('row').filter({ hasText: 'EDIT' }).first();
+    await request.getByText('(7010)').waitFor();
+    const headers = await panel.getByRole('columnheader').allInnerTexts();
+    expect(headers.slice(0, 3)).toEqual(['#', 'Record', 'Pending Action']);
+    await request.getByRole('button', { name: 'View' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`1 of ${currencies.length} rows changed (unchanged rows hidden)`).waitFor();
+    const bodyRows = dialog.locator('tr[data-row]');
+    await expect(bodyRows.count()).resolves.toBe(1);
+    const row = dialog.locator(`tr[data-row="${changed.currency_code}"]`);
+    expect(await row.getAttribute('data-change')).toBe('changed');
+    const formatted = (n: number) => String(n);
+    await expect(row.locator('[data-old]').innerText()).resolves.toBe(formatted(changed.transaction_rate));
+    await expect(row.locator('[data-new]').innerText()).resolves.toBe(formatted(newRate));
+    await screenshot(page, 'finder-change-request-changes-only');
+    // every row when asked
+    await dialog.getByLabel('Changes only').uncheck();
+    await expect.poll(() => bodyRows.count()).toBe(currencies.length);
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await context.close();
+  });
+});
