@@ -137,6 +137,21 @@ describe('Transaction/find', () => {
     expect(mine.matches.map((m) => m.row.id)).toEqual([own.id]);
   });
 
+  it('returns the newest 20 rows of a service for a UID with more, says so, and gives an IPG bank user the newest of their own provider', async () => {
+    const busiest = await server.db.one<{ uid: string; n: number }>(`SELECT uid, count(*)::int AS n FROM ceft_transactions GROUP BY uid ORDER BY 2 DESC, 1 LIMIT 1`);
+    expect(busiest!.n).toBeGreaterThan(20);
+    const data = findData.parse((await find({ value: busiest!.uid }, maker)).data);
+    expect(data.truncated).toBe(true);
+    const ceft = data.matches.filter((m) => m.service === 'ceft');
+    expect(ceft).toHaveLength(20);
+    const newest = await server.db.query<{ id: number }>(`SELECT id FROM ceft_transactions WHERE uid = $1 ORDER BY initiated_time DESC, id DESC LIMIT 20`, [busiest!.uid]);
+    expect(ceft.map((m) => m.row.id)).toEqual(newest.map((r) => r.id));
+    // the IPG bank officer: the newest of provider 7010's rows of that customer, none of another provider's
+    const own = await server.db.query<{ id: number }>(`SELECT id FROM ceft_transactions WHERE uid = $1 AND provider_bank_code = '7010' ORDER BY initiated_time DESC, id DESC LIMIT 20`, [busiest!.uid]);
+    const asBoc = findData.parse((await find({ value: busiest!.uid }, boc)).data);
+    expect(asBoc.matches.map((m) => m.row.id)).toEqual(own.map((r) => r.id));
+  });
+
   it('needs a signed-in user holding a view permission', async () => {
     expect((await server.call('Transaction/find', { value: '1' })).statusCode).toBe(401);
   });
