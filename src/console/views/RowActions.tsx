@@ -61,12 +61,10 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
     setActive(null);
     const res = await callApi(run.call, run.body(row, { comment: comment.trim() }) as Record<string, never>);
     setComment('');
-    if (res.ok) {
-      toast('success', run.success(row));
-      reload();
-    } else {
-      toast('warning', run.serverMessage === false ? run.failure : (failureMessage(res) ?? run.failure));
-    }
+    if (res.ok) toast('success', run.success(row));
+    else toast('warning', run.serverMessage === false ? run.failure : (failureMessage(res) ?? run.failure));
+    // success or failure, the row is read again: a failed money action is stored too (its status and time)
+    reload();
   }
 
   function start(a: RowAction<Row>) {
