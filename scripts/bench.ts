@@ -8,8 +8,9 @@
  * 2. Seeds or reuses N transactions in PostgreSQL (BENCH_DATABASE_URL, default
  *    postgres://postgres@127.0.0.1:5432/test, schema `bench`), the same data set the API benches use
  *    (scripts/benchData.ts).
- * 3. Runs the API, dashboard and export benches as child processes, each writing its rows with
- *    `--json <file>` (goals 2, 3 and 4); a part that writes no file shows as "not measured".
+ * 3. Runs the API, dashboard, export and find-by-trace benches as child processes, each writing its
+ *    rows with `--json <file>` (goals 2, 3 and 4, and issue 17's lookup across all services and
+ *    dates); a part that writes no file shows as "not measured".
  * 4. Starts the server (src/server/main.ts) on the bench schema and drives Chromium through it
  *    (scripts/bench-browser.ts): Send Money with fetch count All over ~100,000 rows, sorting, paging,
  *    memory, and a 100,000-row Excel export with the main thread's long tasks (goals 1 and 2).
@@ -220,6 +221,7 @@ async function main() {
   await childBench('api', 'scripts/bench-api.ts', '4', transactions);
   await childBench('dashboard', 'scripts/bench-dashboard.ts', '3', transactions, { DATABASE_URL: benchDatabaseUrl() });
   await childBench('export', 'scripts/bench-export.ts', '2', []);
+  await childBench('finder', 'scripts/bench-finder.ts', '17 find', transactions);
 
   if (!process.argv.includes('--no-browser')) await browserRows(process.argv.includes('--no-export'));
 

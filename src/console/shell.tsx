@@ -1,5 +1,5 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor } from './access';
@@ -9,6 +9,11 @@ import { callApi } from './request';
 import { clearToken } from './session';
 import { loadBusinessTimeZone, useBusinessTimeZone } from './businessTime';
 import { timeZoneNote } from '../domain/businessTime';
+import { FindBox } from './views/FindBox';
+import { FOUND_ROW_PARAM } from './finder';
+
+/** The drawer of a row the top-bar search opened: loaded when a `find` parameter first names one. */
+const FoundRowDrawer = lazy(() => import('./views/RowDrawer').then((m) => ({ default: m.FoundRowDrawer })));
 
 export function Logo({ className = '' }: { className?: string }) {
   return (
@@ -250,6 +255,7 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
+  const foundRow = useRouterState({ select: (s) => (s.location.search as Record<string, unknown>)[FOUND_ROW_PARAM] !== undefined });
   const ownProvider = useOwnProvider(user);
   const groups = menuFor(screens, user.permissions, { ownProvider });
   const screenTitle = screenAtPath(screens, path)?.title;
@@ -275,6 +281,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
       </a>
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
+        {screens.length > 0 && <FindBox user={user} />}
         <div className="relative flex items-center gap-2">
           {/* the zone every time on the page is shown in, named once (README "Business time zone") */}
           {zone && <span data-testid="business-time-zone" className="text-xs text-ink-soft">{timeZoneNote(zone)}</span>}
@@ -311,6 +318,11 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
         </nav>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{zone ? children : null}</main>
       </div>
+      {foundRow && screens.length > 0 && (
+        <Suspense fallback={null}>
+          <FoundRowDrawer screens={screens} user={user} />
+        </Suspense>
+      )}
       <footer className="border-t border-line bg-surface px-6 py-2 text-xs text-ink-soft">Version 1.0 © 2024</footer>
     </div>
   );

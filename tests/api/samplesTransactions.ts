@@ -20,4 +20,5 @@ export const transactionSamples: Record<string, unknown> = {
   'Transaction/ceft/refund': { transactionID: 1 },
   'Transaction/ceft/manualFundTransfer': { trace: '260101100000001' },
   'Transaction/ceft/hold': { id: 1, description: '' },
+  'Transaction/find': { value: '1', service: 'ceft', by: 'any' },
 };

@@ -1,95 +1,17 @@
 /**
- * The approval modal of the change-request panel: the record type, a tag of the pending action, each
- * field's new value beside the old one (old struck through). It cannot be dismissed by a click outside.
+ * The approval modal of the change-request panel: the record type, a tag of the pending action, and
+ * the comparison of the record's old and new values (./ChangeComparison.tsx). It cannot be dismissed
+ * by a click outside.
  */
 import { formatDateTime } from '../format';
-import type { ChangeRequest, RecordField } from '../../api/contract';
+import type { ChangeRequest } from '../../api/contract';
 import { Button, Modal, Tag, type TagTone } from '../ui/primitives';
-import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
+import { ChangeComparison } from './ChangeComparison';
 
 /** Fields never shown in the comparison. */
-export const HIDDEN_FIELDS = new Set(['id', 'created_at', 'updated_at', 'locked']);
+export { HIDDEN_FIELDS } from '../changeRequestDiff';
 
 export const actionTone: Record<ChangeRequest['pendingAction'], TagTone> = { CREATE: 'green', EDIT: 'yellow', DELETE: 'red' };
-
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function Img({ path }: { path: unknown }) {
-  return <img src={imageUrl(path) ?? PLACEHOLDER_IMAGE} alt="" className="h-[70px] w-auto rounded border border-line object-contain" onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />;
-}
-
-function statusOf(disabled: unknown): string {
-  return Number(disabled) === 0 ? 'Active' : 'Inactive';
-}
-
-/** A list of rows (e.g. a provider's currencies): one table, old values shown beside changed ones. */
-function RowsValue({ value, old }: { value: Record<string, unknown>[]; old: Record<string, unknown>[] | undefined }) {
-  const keys = Array.from(new Set(value.flatMap((r) => Object.keys(r)))).filter((k) => !HIDDEN_FIELDS.has(k) && k !== 'provider_bank_code');
-  const keyOf = (r: Record<string, unknown>) => String(r.currency_code ?? r.id ?? JSON.stringify(r));
-  const oldByKey = new Map((old ?? []).map((r) => [keyOf(r), r]));
-  const header = (k: string) => (k === 'disabled' ? 'status' : k);
-  const show = (k: string, v: unknown) => (k === 'disabled' ? statusOf(v) : String(v ?? ''));
-  return (
-    <table className="w-full text-sm">
-      <thead>
-        <tr>
-          {keys.map((k) => (
-            <th key={k} className="border-b border-line px-2 py-1 text-left font-semibold">
-              {header(k)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {value.map((r, i) => {
-          const o = oldByKey.get(keyOf(r));
-          return (
-            <tr key={i} className="border-b border-line/50">
-              {keys.map((k) => (
-                <td key={k} className="px-2 py-1 tabular-nums">
-                  {show(k, r[k])}
-                  {o && !same(o[k], r[k]) && <span className="ml-2 text-ink-soft line-through">{show(k, o[k])}</span>}
-                </td>
-              ))}
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-function Value({ field }: { field: RecordField | undefined }) {
-  if (!field) return <span className="text-ink-soft">-</span>;
-  const v = field.value;
-  switch (field.type) {
-    case 'IMAGE':
-      return <Img path={v} />;
-    case 'IMAGE_ARRAY':
-      return (
-        <span className="flex flex-wrap gap-2">
-          {(Array.isArray(v) ? v : []).map((p, i) => (
-            <Img key={i} path={typeof p === 'object' && p ? (p as { image?: unknown }).image : p} />
-          ))}
-        </span>
-      );
-    case 'STRING_ARRAY':
-      return (
-        <span className="flex flex-wrap gap-1">
-          {(Array.isArray(v) ? v : []).map((s, i) => (
-            <Tag key={i} tone="blue">
-              {String(s)}
-            </Tag>
-          ))}
-        </span>
-      );
-    default:
-      if (Array.isArray(v) && v.every((x) => typeof x === 'object' && x)) return null;
-      return <span className="break-all">{v === null || v === undefined || v === '' ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}</span>;
-  }
-}
 
 export function ApprovalModal({
   request,
@@ -104,8 +26,6 @@ export function ApprovalModal({
   onReject: () => void;
   onClose: () => void;
 }) {
-  const original = request.originalRecord ?? {};
-  const names = Array.from(new Set([...Object.keys(request.newRecord), ...Object.keys(original)])).filter((k) => !HIDDEN_FIELDS.has(k));
   return (
     <Modal
       open
@@ -134,36 +54,7 @@ export function ApprovalModal({
       <p className="mb-3 text-xs text-ink-soft">
         Requested by <strong className="text-ink">{request.requestedBy}</strong> at {formatDateTime(request.requestedTime)}
       </p>
-      <dl className="grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-4 gap-y-2 text-sm">
-        {names.map((name) => {
-          const next = request.newRecord[name];
-          const prev = original[name];
-          const header = next?.header ?? prev?.header ?? name;
-          const rows = Array.isArray(next?.value) && (next.value as unknown[]).every((x) => typeof x === 'object' && x) && next.type === 'STRING';
-          const changed = request.pendingAction === 'EDIT' && prev && !same(prev.value, next?.value);
-          return (
-            <div key={name} className="contents" data-field={name}>
-              <dt className="font-medium text-ink-soft">{header}</dt>
-              <dd className="min-w-0">
-                {rows ? (
-                  <RowsValue value={next.value as Record<string, unknown>[]} old={prev?.value as Record<string, unknown>[] | undefined} />
-                ) : (
-                  <span className="flex flex-wrap items-center gap-3">
-                    <span data-new>
-                      <Value field={next} />
-                    </span>
-                    {changed && (
-                      <span data-old className="text-ink-soft line-through" aria-label={`was ${typeof prev.value === 'string' ? prev.value : ''}`}>
-                        <Value field={prev} />
-                      </span>
-                    )}
-                  </span>
-                )}
-              </dd>
-            </div>
-          );
-        })}
-      </dl>
+      <ChangeComparison request={request} />
     </Modal>
   );
 }

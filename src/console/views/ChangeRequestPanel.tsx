@@ -7,6 +7,7 @@ import { toast } from '../ui/toast';
 import { Button, Tag } from '../ui/primitives';
 import { formatDateTime } from '../format';
 import { actionTone, ApprovalModal } from './ApprovalModal';
+import { recordTitleOf } from '../changeRequestDiff';
 
 const PAGE_SIZE = 5;
 
@@ -55,6 +56,7 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
                 <thead>
                   <tr className="text-left">
                     <th className="px-2 py-1">#</th>
+                    <th className="px-2 py-1">Record</th>
                     <th className="px-2 py-1">Pending Action</th>
                     <th className="px-2 py-1">Requested By</th>
                     <th className="px-2 py-1">Requested Time</th>
@@ -67,6 +69,7 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
                   {shown.map((r, i) => (
                     <tr key={r.changeRequestId} className="border-t border-line/60">
                       <td className="px-2 py-1">{current * PAGE_SIZE + i + 1}</td>
+                      <td className="px-2 py-1 font-medium">{recordTitleOf(r)}</td>
                       <td className="px-2 py-1">
                         <Tag tone={actionTone[r.pendingAction]}>{r.pendingAction}</Tag>
                       </td>

@@ -4,7 +4,7 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../definitions';
 import { sortKeyOf } from '../format';
@@ -66,6 +66,14 @@ export interface DataTableProps<Row extends object> {
   widths?: Readonly<Record<string, number>>;
   /** When given, each header has a handle on its right edge that resizes the column; told the new width. */
   onResize?: (key: string, width: number) => void;
+  /** Opens a row's detail drawer: a click on the row (not on a control in it), or Enter on the focused row. */
+  onRowOpen?: (row: Row) => void;
+}
+
+/** A click on the row itself, not on a control inside it nor in a dialog it opened (portals bubble through React). */
+function isRowClick(e: { target: EventTarget; currentTarget: HTMLElement }): boolean {
+  const target = e.target as Element;
+  return e.currentTarget.contains(target) && !target.closest('button, a, input, select, textarea, label') && !window.getSelection()?.toString();
 }
 
 /**
@@ -256,6 +264,7 @@ export function DataTable<Row extends object>({
   onPageChange,
   widths = NO_WIDTHS,
   onResize,
+  onRowOpen,
 }: DataTableProps<Row>) {
   const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
   const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
@@ -533,7 +542,22 @@ export function DataTable<Row extends object>({
               ) : (
                 // keyed by position, as TanStack's rows were: a new order patches the rows in place
                 pageRows.map((row, i) => (
-                  <tr key={i} className="border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5">
+                  <tr
+                    key={i}
+                    className={`border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5 ${onRowOpen ? 'cursor-pointer focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent' : ''}`}
+                    {...(onRowOpen
+                      ? {
+                          tabIndex: 0,
+                          onClick: (e: MouseEvent<HTMLTableRowElement>) => isRowClick(e) && onRowOpen(row),
+                          onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => {
+                            if (e.key === 'Enter' && e.target === e.currentTarget) {
+                              e.preventDefault();
+                              onRowOpen(row);
+                            }
+                          },
+                        }
+                      : {})}
+                  >
                     {bodyColumns.map((c) => {
                       const pin = pinOf(c.key);
                       return (

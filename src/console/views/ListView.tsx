@@ -22,6 +22,7 @@ import { RowActions } from './RowActions';
 import { PageHeader } from './PageHeader';
 import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
+import { ListRowDrawer, useOpenListRow } from './RowDrawer';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -228,6 +229,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     [actions, anyPermitted, user, locked, reload],
   );
 
+  const openRow = useOpenListRow(screen);
+
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
     rememberFetchCount(screen, user, next);
@@ -387,9 +390,11 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             actions={renderActions}
             emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
             caption={screen.title}
+            onRowOpen={openRow}
           />
         </div>
       )}
+      <ListRowDrawer screen={screen} user={user} rows={rows} loaded={!!loaded && !streaming} actions={actions} reload={reload} />
       {footer && reply && <TotalsFooterView def={footer} reply={reply} />}
     </div>
   );

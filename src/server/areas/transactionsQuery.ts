@@ -178,7 +178,7 @@ function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amoun
  * Made once per key list (keysOf gives one array per row schema), as are the joins: a list call would
  * otherwise make them anew from ~45 keys.
  */
-const rowJson = madeOnce((keys: readonly string[]) => {
+export const rowJson = madeOnce((keys: readonly string[]) => {
   const value = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
   return `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${value(k)} AS ${k}`).join(', ')}) x)`;
 });
@@ -207,7 +207,7 @@ export interface ListReplyRow {
 }
 
 /** The joins the row JSON of `keys` needs. */
-const joinsOf = madeOnce((keys: readonly string[]) => keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' '));
+export const joinsOf = madeOnce((keys: readonly string[]) => keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' '));
 
 /** The totals, the country options and whether the country is known: the columns every list reply statement ends with. */
 function replyTailColumns(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, ps: Params, capped: string): string {
