@@ -210,9 +210,9 @@ async function decidableRequests(ctx: Ctx): Promise<RequestRow[]> {
   const cutoff = expiryCutoff(ctx.clock(), ctx.changeRequestExpiryDays);
   const rows = await ctx.db.query<RequestRow>(
     `SELECT ${REQUEST_COLUMNS} FROM change_requests
-      WHERE status = 'PENDING' AND entity_type = ANY($1::text[]) AND lower(requested_by) <> lower($2) AND requested_at > $3
+      WHERE status = 'PENDING' AND entity_type IN (SELECT jsonb_array_elements_text($1::jsonb)) AND lower(requested_by) <> lower($2) AND requested_at > $3
       ORDER BY id LIMIT 2000`,
-    [types, ctx.user.username, cutoff],
+    [JSON.stringify(types), ctx.user.username, cutoff],
   );
   let ownProvider: number | null | undefined | 'unread' = 'unread';
   const out: RequestRow[] = [];
