@@ -42,6 +42,11 @@ export interface MenuEntry {
    * user with no linked IPG provider, for whom it could only end in "no provider".
    */
   readonly needsOwnProvider?: boolean;
+  /**
+   * A count per area beside the entry (the approvals inbox): the call's reply, loaded when the menu
+   * is drawn and again whenever the server announces a change (or every 30 s when it cannot).
+   */
+  readonly counts?: CallContract<string, z.ZodType, z.ZodType<{ counts: { type: string; count: number }[]; total: number }>>;
 }
 
 interface ScreenBase {

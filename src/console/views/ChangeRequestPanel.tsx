@@ -19,10 +19,10 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
   const current = Math.min(page, pages - 1);
   const shown = requests.slice(current * PAGE_SIZE, current * PAGE_SIZE + PAGE_SIZE);
 
-  async function decide(actionTaken: 'approve' | 'reject') {
+  async function decide(actionTaken: 'approve' | 'reject', comment: string) {
     if (!viewing) return;
     setBusy(true);
-    const res = await callApi(def.approve, { changeRequestID: viewing.changeRequestId, actionTaken });
+    const res = await callApi(def.approve, { changeRequestID: viewing.changeRequestId, actionTaken, ...(comment ? { comment } : {}) });
     setBusy(false);
     const verb = actionTaken === 'approve' ? 'approved' : 'rejected';
     if (res.ok) {
@@ -98,7 +98,7 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
           )}
         </div>
       )}
-      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={() => decide('approve')} onReject={() => decide('reject')} onClose={() => setViewing(null)} />}
+      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={(c) => void decide('approve', c)} onReject={(c) => void decide('reject', c)} onClose={() => setViewing(null)} />}
     </section>
   );
 }
