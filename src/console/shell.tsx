@@ -3,7 +3,8 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type 
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor, type MenuItem } from './access';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { onChangeRequestEvent } from './changeRequestEvents';
 import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
 import { callApi } from './request';
@@ -260,6 +261,15 @@ export const COUNTS_POLL_MS = 30_000;
  * open), and when a decision is made on this page.
  */
 export function useMenuCounts(call: CountsCall): { type: string; count: number }[] | undefined {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onChangeRequestEvent(() => {
+        void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
+        void queryClient.invalidateQueries({ queryKey: ['approvalInbox'] });
+      }),
+    [queryClient],
+  );
   const { data } = useQuery({
     queryKey: ['menuCounts', call.path],
     queryFn: async () => {

@@ -19,6 +19,7 @@ import { HttpError } from './http/httpError';
 import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
+import { registerChangeRequestEvents } from './http/changeRequestEvents';
 import { imageUrlSigner } from './http/imageUrls';
 import { isValidTimeZone } from '../domain/businessTime';
 import { readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal } from './environment';
@@ -168,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changeRequestExpiryDays,
   });
   registerOpenApi(app);
+  registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
   return app;

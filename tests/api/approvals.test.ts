@@ -268,6 +268,49 @@ describe('bulk decisions', () => {
   });
 });
 
+describe('live counts: GET /api/changeRequest/events', () => {
+  /** Reads the stream until `until` matches what arrived, or fails after 10 s. */
+  async function readUntil(res: Response, until: RegExp): Promise<string> {
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const deadline = Date.now() + 10_000;
+    try {
+      while (!until.test(text)) {
+        if (Date.now() > deadline) throw new Error(`no match for ${until} in: ${text}`);
+        const chunk = await Promise.race([reader.read(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out; got: ${text}`)), 10_000))]);
+        if (chunk.done) break;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+    return text;
+  }
+
+  it('announces a new request, made on another server process, to a checker', async () => {
+    const peer = await server.startPeer();
+    try {
+      const stream = await fetch(`${peer.url}/api/changeRequest/events`, { headers: { authorization: `Bearer ${checker}` } });
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const arrived = readUntil(stream, /event: change\ndata: \{"type":"Role"\}/);
+      await new Promise((r) => setTimeout(r, 200));
+      await requestRole();
+      expect(await arrived).toContain(': connected');
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('is for signed-in holders of an approve permission only', async () => {
+    expect((await fetch(`${server.url}/api/changeRequest/events`)).status).toBe(401);
+    const refused = await fetch(`${server.url}/api/changeRequest/events`, { headers: { authorization: `Bearer ${auditor}` } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).data.message).toMatch(/^Forbidden: needs one of /);
+  });
+});
+
 describe('CHANGE_REQUEST_EXPIRY_DAYS', () => {
   it('is read and validated at start-up', () => {
     expect(readChangeRequestExpiryDays({})).toBe(7);
