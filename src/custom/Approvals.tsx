@@ -127,8 +127,10 @@ export default function Approvals() {
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen} />
       <div className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3" role="search" aria-label="Filter the approvals">
-        <label className="flex flex-col gap-1 text-sm" htmlFor={ids.area}>
-          <span className="font-medium">Area</span>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.area}>
+            Area
+          </label>
           <select id={ids.area} className={inputClass} value={area} onChange={(e) => setArea(e.target.value)}>
             <option value="">All areas</option>
             {(data?.counts ?? all?.counts ?? []).map((c) => (
@@ -137,9 +139,11 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm" htmlFor={ids.maker}>
-          <span className="font-medium">Maker</span>
+        </div>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.maker}>
+            Maker
+          </label>
           <select id={ids.maker} className={inputClass} value={maker} onChange={(e) => setMaker(e.target.value)}>
             <option value="">Anyone</option>
             {makers.map((m) => (
@@ -148,9 +152,11 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm" htmlFor={ids.age}>
-          <span className="font-medium">Age</span>
+        </div>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.age}>
+            Age
+          </label>
           <select id={ids.age} className={inputClass} value={minAgeHours} onChange={(e) => setMinAgeHours(Number(e.target.value))}>
             {AGES.map((a) => (
               <option key={a.hours} value={a.hours}>
@@ -158,7 +164,7 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
 
       {isLoading ? (
