@@ -1,8 +1,9 @@
 /**
  * The console's side of GET /api/changeRequest/events (src/server/http/changeRequestEvents.ts): one
  * stream per tab, shared by every subscriber, read with fetch (an EventSource cannot send the bearer
- * token). Reconnects 5 s after it ends; closed when the last subscriber leaves. Subscribers reload what
- * they show (the menu counts, the inbox); they also poll, so a lost stream only slows them down.
+ * token). Reconnects 5 s after it ends; closed when the last subscriber leaves. The approvals inbox
+ * subscribes and reloads the list and the menu counts; the counts also poll every 30 s, so a lost
+ * stream only slows them down.
  */
 import { getToken } from './session';
 

@@ -44,7 +44,7 @@ export interface MenuEntry {
   readonly needsOwnProvider?: boolean;
   /**
    * A count per area beside the entry (the approvals inbox): the call's reply, loaded when the menu
-   * is drawn and again whenever the server announces a change (or every 30 s when it cannot).
+   * is drawn, every 30 s, and at once on each change the server announces while the inbox is open.
    */
   readonly counts?: CallContract<string, z.ZodType, z.ZodType<{ counts: { type: string; count: number }[]; total: number }>>;
 }

@@ -3,8 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type 
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
 import { menuFor, type MenuItem } from './access';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { onChangeRequestEvent } from './changeRequestEvents';
+import { useQuery } from '@tanstack/react-query';
 import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
 import { callApi } from './request';
@@ -255,21 +254,12 @@ type CountsCall = NonNullable<MenuItem['counts']>;
 export const COUNTS_POLL_MS = 30_000;
 
 /**
- * The live counts of a menu entry, shared by its badge and its per-area lines: loaded once, then again
- * whenever the server announces a change to the change requests (server-sent events, fed by
- * PostgreSQL NOTIFY on every server process) and every 30 s (the fallback when the stream cannot stay
- * open), and when a decision is made on this page.
+ * The counts of a menu entry, shared by its badge and its per-area lines: loaded once, then every
+ * 30 s and on focus; while the approvals inbox is open, also whenever the server announces a change
+ * (server-sent events fed by PostgreSQL NOTIFY on every server process: src/custom/Approvals.tsx), and
+ * after each decision. (The stream is held only by the inbox, so other pages keep no request open.)
  */
 export function useMenuCounts(call: CountsCall): { type: string; count: number }[] | undefined {
-  const queryClient = useQueryClient();
-  useEffect(
-    () =>
-      onChangeRequestEvent(() => {
-        void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
-        void queryClient.invalidateQueries({ queryKey: ['approvalInbox'] });
-      }),
-    [queryClient],
-  );
   const { data } = useQuery({
     queryKey: ['menuCounts', call.path],
     queryFn: async () => {

@@ -2,13 +2,15 @@
  * The approvals inbox (issue 20): every pending change request the signed-in user may decide, across
  * all areas, oldest first, with the area, the record, the maker, the age and the changed fields;
  * filters by area, maker and age; View opens the approval modal; several can be selected and approved
- * or rejected with one comment (each decided on its own, the outcome of each listed).
+ * or rejected with one comment (each decided on its own, the outcome of each listed). While it is
+ * open, the list and the menu's counts follow the server's announcements (server-sent events).
  */
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { approvalInbox, decideChangeRequest, decideManyChangeRequests, type ChangeRequestSummary } from '../api/approvals';
 import { callApi, failureMessage } from '../console/request';
+import { onChangeRequestEvent } from '../console/changeRequestEvents';
 import { toast } from '../console/ui/toast';
 import { Button, inputClass, Loader, Tag } from '../console/ui/primitives';
 import { formatDateTime } from '../console/format';
@@ -49,6 +51,15 @@ export default function Approvals() {
   const [commentError, setCommentError] = useState<string | undefined>();
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
   const ids = { area: useId(), maker: useId(), age: useId(), comment: useId() };
+  // live while the inbox is open: each announced change reloads the list and the menu's counts
+  useEffect(
+    () =>
+      onChangeRequestEvent(() => {
+        void queryClient.invalidateQueries({ queryKey: ['approvalInbox'] });
+        void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
+      }),
+    [queryClient],
+  );
 
   const { data, isLoading, isError } = useQuery({
     queryKey: ['approvalInbox', area, maker, minAgeHours],
