@@ -1,5 +1,6 @@
 /** The collapsible change-request panel of list screens: pending requests, 5 per page, View opens the approval modal. */
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ChangeRequest } from '../../api/contract';
 import type { ChangeRequestPanel as PanelDef } from '../definitions';
 import { callApi, failureMessage } from '../request';
@@ -15,6 +16,7 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
   const [page, setPage] = useState(0);
   const [viewing, setViewing] = useState<ChangeRequest | null>(null);
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
   const pages = Math.max(1, Math.ceil(requests.length / PAGE_SIZE));
   const current = Math.min(page, pages - 1);
   const shown = requests.slice(current * PAGE_SIZE, current * PAGE_SIZE + PAGE_SIZE);
@@ -28,6 +30,8 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
     if (res.ok) {
       toast('success', `${def.entity} ${verb} successfully`);
       setViewing(null);
+      // the menu's Approvals count follows at once
+      void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
       onDecided();
     } else {
       const msg = failureMessage(res);
