@@ -59,7 +59,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const ctx = user
       ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays)
       : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays);
-    if (user) await sweepExpired(ctx as Ctx);
+    // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
+    if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));
     const result = await handler.run(ctx, parsed.data);
     if (result.data instanceof PreparedJson) {
       const prepared = result.data;
