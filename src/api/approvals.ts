@@ -114,3 +114,16 @@ export const changeRequestHistory = defineCall({
 });
 
 export const approvalCalls = [myChangeRequests, withdrawChangeRequest, approvalInbox, approvalCounts, decideChangeRequest, decideManyChangeRequests, changeRequestHistory] as const;
+
+/**
+ * Not a call but a stream: `GET /api/changeRequest/events` (bearer token) answers
+ * `text/event-stream` with an event `change` (data `{"type": <area>}`) whenever a change request is
+ * made, decided, withdrawn or expires, on any server process (PostgreSQL LISTEN/NOTIFY). The approvals
+ * inbox reloads on it; the counts themselves come from changeRequest/counts.
+ */
+export const changeRequestEvents = {
+  path: 'changeRequest/events',
+  access: anyOf(...approvePermissions),
+  summary:
+    'Server-sent events: `change` with `{"type": <area>}` whenever a change request is made, decided, withdrawn or expires (on any server process); then reload changeRequest/counts or changeRequest/inbox. 503 when the database cannot LISTEN.',
+} as const;

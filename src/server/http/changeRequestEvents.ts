@@ -10,13 +10,14 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { changeRequestEvents } from '../../api/approvals';
 import { approvePermissions } from '../../domain/approvals';
 import { hasAnyPermission } from '../../domain/permissions';
 import { authenticate } from '../auth/authenticate';
 import type { Db } from '../db/db';
 import { HttpError } from './httpError';
 
-export const CHANGE_REQUEST_EVENTS_PATH = '/api/changeRequest/events';
+export const CHANGE_REQUEST_EVENTS_PATH = `/api/${changeRequestEvents.path}`;
 const HEARTBEAT_MS = 25_000;
 
 export function registerChangeRequestEvents(app: FastifyInstance, options: { db: Db; secret: Uint8Array; clock: () => Date }): void {
