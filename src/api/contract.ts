@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { dateBoundsMessage, isWithinDateBounds } from '../domain/dates';
 import type { Permission } from '../domain/permissions';
+import { COMMENT_MAX, COMMENT_TOO_LONG_MESSAGE } from '../domain/approvals';
 
 /**
  * Who may make a call:
@@ -92,10 +93,20 @@ export type ChangeRequest = z.infer<typeof changeRequest>;
  */
 export const MAX_ID = 2_147_483_647;
 
-/** The decision body of every `.../approve` call. */
+/**
+ * A checker's comment on a decision (a reject's reason): optional on the specification's approve
+ * calls, at most 200 characters, blank counts as none.
+ */
+export const decisionComment = z.string().max(COMMENT_MAX, COMMENT_TOO_LONG_MESSAGE).optional();
+
+/**
+ * The decision body of every `.../approve` call: the specification's `changeRequestID` and
+ * `actionTaken`, and an optional `comment` stored with the decision and shown to the maker.
+ */
 export const decisionBody = z.strictObject({
   changeRequestID: z.number().int().positive().max(MAX_ID),
   actionTaken: z.enum(['approve', 'reject']),
+  comment: decisionComment,
 });
 
 export const fetchCount = z.number().int().min(1).max(99999999);

@@ -10,8 +10,9 @@ import { reportCalls } from './reports';
 import { masterDataCalls } from './masterData';
 import { configCalls } from './config';
 import { finderCalls } from './finder';
+import { approvalCalls } from './approvals';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

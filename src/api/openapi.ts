@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { allCalls } from './index';
 import { errorData, type Access, type CallContract } from './contract';
+import { changeRequestEvents } from './approvals';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -128,6 +129,25 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
         'x-permissions': accessExtension(call.access),
         requestBody: { required: bodyRequired, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Request` } } } },
         responses,
+      },
+    };
+  }
+
+  // the one stream (GET): server-sent events for the approvals inbox
+  if (calls === allCalls) {
+    paths[`/api/${changeRequestEvents.path}`] = {
+      get: {
+        operationId: operationIdOf(changeRequestEvents.path),
+        summary: changeRequestEvents.summary,
+        description: `${changeRequestEvents.summary}\n\n${accessDescription(changeRequestEvents.access)}`,
+        tags: [changeRequestEvents.path.split('/')[0].toLowerCase()],
+        security: [{ bearerAuth: [] }],
+        'x-permissions': accessExtension(changeRequestEvents.access),
+        responses: {
+          '200': { description: 'An event stream: `event: change` with `data: {"type": "<area>"}`, and a comment every 25 s.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '401': { $ref: '#/components/responses/Unauthorized' },
+          '403': { $ref: '#/components/responses/Forbidden' },
+        },
       },
     };
   }

@@ -16,6 +16,8 @@ export const sectionPermissions: Record<'Administrator' | 'Reports', readonly Pe
 export interface MenuItem {
   label: string;
   to: string;
+  /** The entry shows a count per area from this call (MenuEntry.counts). */
+  counts?: NonNullable<NonNullable<AnyScreen['menu']>['counts']>;
 }
 export interface MenuGroup {
   section: MenuSection;
@@ -34,7 +36,7 @@ export function menuFor(screens: readonly AnyScreen[], permissions: readonly str
     const items = screens
       .filter((s) => s.menu?.section === section && canOpen(s, permissions) && !(s.menu.hiddenFromSuper && isSuperUser(permissions)) && !(s.menu.needsOwnProvider && ownProvider === false))
       .sort((a, b) => a.menu!.order - b.menu!.order)
-      .map((s) => ({ label: s.menu!.label, to: s.route.replace(/\/\$\w+$/, '') }));
+      .map((s) => ({ label: s.menu!.label, to: s.route.replace(/\/\$\w+$/, ''), ...(s.menu!.counts ? { counts: s.menu!.counts } : {}) }));
     if (items.length) groups.push({ section, items });
   }
   return groups;

@@ -42,6 +42,11 @@ export interface MenuEntry {
    * user with no linked IPG provider, for whom it could only end in "no provider".
    */
   readonly needsOwnProvider?: boolean;
+  /**
+   * A count per area beside the entry (the approvals inbox): the call's reply, loaded when the menu
+   * is drawn, every 30 s, and at once on each change the server announces while the inbox is open.
+   */
+  readonly counts?: CallContract<string, z.ZodType, z.ZodType<{ counts: { type: string; count: number }[]; total: number }>>;
 }
 
 interface ScreenBase {

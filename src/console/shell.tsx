@@ -2,7 +2,8 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from './definitions';
-import { menuFor } from './access';
+import { menuFor, type MenuItem } from './access';
+import { useQuery } from '@tanstack/react-query';
 import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
 import { callApi } from './request';
@@ -252,6 +253,59 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
   );
 }
 
+type CountsCall = NonNullable<MenuItem['counts']>;
+
+/** How often the menu's counts are reloaded when no change is announced. */
+export const COUNTS_POLL_MS = 30_000;
+
+/**
+ * The counts of a menu entry, shared by its badge and its per-area lines: loaded once, then every
+ * 30 s and on focus; while the approvals inbox is open, also whenever the server announces a change
+ * (server-sent events fed by PostgreSQL NOTIFY on every server process: src/custom/Approvals.tsx), and
+ * after each decision. (The stream is held only by the inbox, so other pages keep no request open.)
+ */
+export function useMenuCounts(call: CountsCall): { type: string; count: number }[] | undefined {
+  const { data } = useQuery({
+    queryKey: ['menuCounts', call.path],
+    queryFn: async () => {
+      const res = await callApi(call, {});
+      return res.ok ? res.data.counts : [];
+    },
+    refetchInterval: COUNTS_POLL_MS,
+    refetchOnWindowFocus: true,
+  });
+  return data;
+}
+
+function MenuCountBadge({ call }: { call: CountsCall }) {
+  const counts = useMenuCounts(call);
+  const total = counts?.reduce((n, c) => n + c.count, 0) ?? 0;
+  if (!total) return null;
+  return (
+    <span data-testid="menu-count" className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+      <span className="sr-only">, pending: </span>
+      {total}
+    </span>
+  );
+}
+
+function MenuAreaCounts({ call, to }: { call: CountsCall; to: string }) {
+  const counts = useMenuCounts(call)?.filter((c) => c.count > 0);
+  if (!counts?.length) return null;
+  return (
+    <ul aria-label="Pending by area" className="mb-1 ml-4 border-l border-line pl-2">
+      {counts.map((c) => (
+        <li key={c.type}>
+          <Link to={to} search={{ type: c.type }} className="flex justify-between rounded px-2 py-0.5 text-xs text-ink-soft hover:bg-muted" data-area-count={c.type}>
+            <span>{c.type}</span>
+            <span className="tabular-nums">{c.count}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Shell({ user, screens, children }: { user: SessionUser; screens: readonly AnyScreen[]; children: ReactNode }) {
   const navigate = useNavigate();
   const path = useRouterState({ select: (s) => s.location.pathname });
@@ -307,7 +361,9 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
                           className={`block rounded-md px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-accent ${active ? 'bg-accent/10 font-semibold text-accent' : 'text-ink hover:bg-muted'}`}
                         >
                           {item.label}
+                          {item.counts && <MenuCountBadge call={item.counts} />}
                         </Link>
+                        {item.counts && <MenuAreaCounts call={item.counts} to={item.to} />}
                       </li>
                     );
                   })}

@@ -8,6 +8,8 @@ export const customComponents: Record<string, LazyExoticComponent<ComponentType<
   Dashboard: lazy(() => import('./Dashboard')),
   AuditDashboard: lazy(() => import('./AuditDashboard')),
   ProviderCurrencies: lazy(() => import('./ProviderCurrencies')),
+  Approvals: lazy(() => import('./Approvals')),
+  MyRequests: lazy(() => import('./MyRequests')),
 };
 
 registerRowModal('changePassword', lazy(() => import('./ChangePasswordModal')));

@@ -19,9 +19,10 @@ import { HttpError } from './http/httpError';
 import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
+import { registerChangeRequestEvents } from './http/changeRequestEvents';
 import { imageUrlSigner } from './http/imageUrls';
 import { isValidTimeZone } from '../domain/businessTime';
-import { readBusinessTimeZone, StartupRefusal } from './environment';
+import { readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal } from './environment';
 import { syncRollupTimeZone } from './areas/transactionsStats';
 
 export interface AppOptions {
@@ -58,6 +59,8 @@ export interface AppOptions {
    * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
    */
   businessTimeZone?: string;
+  /** A pending change request older than this many days expires; default CHANGE_REQUEST_EXPIRY_DAYS (readChangeRequestExpiryDays: 7 when unset). */
+  changeRequestExpiryDays?: number;
 }
 
 /**
@@ -104,6 +107,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? (() => new Date());
   const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
   if (!isValidTimeZone(businessTimeZone)) throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${businessTimeZone}" is not an IANA time zone name`);
+  const changeRequestExpiryDays = options.changeRequestExpiryDays ?? readChangeRequestExpiryDays(process.env);
+  if (!Number.isInteger(changeRequestExpiryDays) || changeRequestExpiryDays < 1 || changeRequestExpiryDays > 365) {
+    throw new StartupRefusal(`CHANGE_REQUEST_EXPIRY_DAYS: ${changeRequestExpiryDays} is not a whole number of days from 1 to 365`);
+  }
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
   await syncRollupTimeZone(options.db, businessTimeZone);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
@@ -159,8 +166,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth: authServices(options, clock),
     businessTimeZone,
     bodyLimit: BODY_LIMIT,
+    changeRequestExpiryDays,
   });
   registerOpenApi(app);
+  registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
   return app;

@@ -5,6 +5,7 @@
  */
 import type { ChangeRequest, RecordField } from '../api/contract';
 import type { Principal } from '../domain/privilege';
+import type { ChangeRequestStatus } from '../domain/approvals';
 import { permissionList } from './auth/sessionUser';
 import type { Db, Row } from './db/db';
 import { pgErrorCode } from './db/db';
@@ -83,7 +84,7 @@ interface StoredRequest {
   record_version: number | null;
   requested_by: string;
   requested_at: Date;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  status: ChangeRequestStatus;
   operation: string | null;
 }
 
@@ -171,6 +172,13 @@ async function store<P extends object>(
 export interface Decision {
   changeRequestID: number;
   actionTaken: 'approve' | 'reject';
+  /** The checker's comment (a reject's reason), at most 200 characters; blank is none. */
+  comment?: string | undefined;
+}
+
+/** The moment before which a pending request has expired (CHANGE_REQUEST_EXPIRY_DAYS before now). */
+export function expiryCutoff(now: Date, expiryDays: number): Date {
+  return new Date(now.getTime() - expiryDays * 24 * 60 * 60 * 1000);
 }
 
 /** Approves (applies) or rejects a pending change request; exactly one decision per request. */
@@ -180,7 +188,11 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     const now = t.clock();
     const request = await db.one<StoredRequest>('SELECT * FROM change_requests WHERE id = $1 FOR UPDATE', [decision.changeRequestID]);
     if (!request || request.entity_type !== adapter.type) throw new HttpError(404, 'Change request not found');
+    if (request.status === 'WITHDRAWN') throw new HttpError(409, 'Change request was withdrawn by its maker');
+    if (request.status === 'EXPIRED') throw new HttpError(409, 'Change request has expired');
     if (request.status !== 'PENDING') throw new HttpError(409, 'Change request already decided');
+    // expired but not yet swept (the sweep before each call ends it): refused, never decided
+    if (request.requested_at.getTime() <= expiryCutoff(now, t.changeRequestExpiryDays).getTime()) throw new HttpError(409, 'Change request has expired');
     if (request.requested_by.toLowerCase() === t.user.username.toLowerCase()) {
       throw new HttpError(403, 'You cannot approve or reject your own change request');
     }
@@ -221,16 +233,18 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
       await db.query(`UPDATE ${adapter.table} SET locked = 0 WHERE id = $1`, [recordId]);
     }
     const status = approve ? 'APPROVED' : 'REJECTED';
-    await db.query('UPDATE change_requests SET status = $2, decided_by = $3, decided_at = $4, record_id = $5 WHERE id = $1', [
+    const comment = decision.comment?.trim() || null;
+    await db.query('UPDATE change_requests SET status = $2, decided_by = $3, decided_at = $4, record_id = $5, decision_comment = $6 WHERE id = $1', [
       request.id,
       status,
       t.user.username,
       now,
       recordId ?? null,
+      comment,
     ]);
     await t.log({
       type: approve ? 'CHANGE_APPROVED' : 'CHANGE_REJECTED',
-      description: `${approve ? 'Approved' : 'Rejected'} ${request.operation === null ? request.action : operationOf(adapter, request.operation).label} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${request.requested_by})`,
+      description: `${approve ? 'Approved' : 'Rejected'} ${request.operation === null ? request.action : operationOf(adapter, request.operation).label} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${request.requested_by})${comment ? `: ${comment}` : ''}`,
       before: request.original_record,
       after: approve ? after : request.new_record,
     });

@@ -4,13 +4,14 @@
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
- * IANA zone of the business day; default Asia/Colombo).
+ * IANA zone of the business day; default Asia/Colombo), CHANGE_REQUEST_EXPIRY_DAYS (default 7).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
+import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../domain/approvals';
 import { openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 
@@ -25,6 +26,8 @@ export interface Environment {
   trustProxy?: readonly string[] | number;
   /** See readBusinessTimeZone. */
   businessTimeZone: string;
+  /** See readChangeRequestExpiryDays. */
+  changeRequestExpiryDays: number;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -46,7 +49,24 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     sessionSecret: env.SESSION_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     businessTimeZone: readBusinessTimeZone(env),
+    changeRequestExpiryDays: readChangeRequestExpiryDays(env),
   };
+}
+
+
+/**
+ * CHANGE_REQUEST_EXPIRY_DAYS: a pending change request older than this many days expires (its record
+ * is unlocked, the maker sees it as expired). Unset or empty: 7. A whole number from 1 to 365; anything
+ * else stops the start.
+ */
+export function readChangeRequestExpiryDays(env: NodeJS.ProcessEnv = process.env): number {
+  const text = (env.CHANGE_REQUEST_EXPIRY_DAYS ?? '').trim();
+  if (text === '') return DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS;
+  const days = Number(text);
+  if (!/^\d+$/.test(text) || days < 1 || days > 365) {
+    throw new StartupRefusal(`CHANGE_REQUEST_EXPIRY_DAYS: "${text}" is not a whole number of days from 1 to 365`);
+  }
+  return days;
 }
 
 /**

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 
   const distDir = resolve('dist');
   const staticDir = existsSync(resolve(distDir, 'index.html')) ? distDir : undefined;
-  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy, businessTimeZone: environment.businessTimeZone });
+  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy, businessTimeZone: environment.businessTimeZone, changeRequestExpiryDays: environment.changeRequestExpiryDays });
 
   const shutdown = async () => {
     await app.close();

@@ -122,7 +122,10 @@ function expectedLog(path: string, description: string): { type: RegExp; before:
   if (path.startsWith('report/generate-')) return { type: /^SETTLEMENT_GENERATED$/, before: false, after: true };
   if (path === 'report/log-export') return { type: /^EXPORT$/, before: false, after: true };
   if (path.startsWith('Transaction/ceft/')) return { type: /^TRANSACTION_(VOID|REFUND|MANUAL_FUND_TRANSFER|HOLD)$/, before: true, after: true };
-  if (path.endsWith('/approve')) return { type: /^CHANGE_(APPROVED|REJECTED)$/, before: !/ CREATE of /.test(description), after: true };
+  // issue 20: withdrawal by the maker, decisions from the approvals inbox (one, or several with one summary entry)
+  if (path === 'changeRequest/withdraw') return { type: /^CHANGE_WITHDRAWN$/, before: !/\(CREATE of /.test(description), after: true };
+  if (path === 'changeRequest/decide-many') return { type: /^CHANGE_BULK_DECISION$/, before: false, after: false };
+  if (path.endsWith('/approve') || path === 'changeRequest/decide') return { type: /^CHANGE_(APPROVED|REJECTED)$/, before: !/ CREATE of /.test(description), after: true };
   return { type: /^CHANGE_REQUEST$/, before: !/Requested CREATE of /.test(description), after: true };
 }
 

@@ -69,6 +69,13 @@ export const sampleBodies: Record<string, unknown> = {
   'dashboard/CountryWiseAppUserCount': { range: 0, fromDate: '2026-01-01T00:00:00', toDate: '2026-01-31T23:59:59' },
   'dashboard/remittanceByYear': { year: 2026, measure: 'count' },
   config: {},
+  'changeRequest/mine': { status: 'PENDING' },
+  'changeRequest/withdraw': { changeRequestID: 1 },
+  'changeRequest/inbox': { type: 'User', requestedBy: 'maker', minAgeHours: 0 },
+  'changeRequest/counts': {},
+  'changeRequest/decide': { changeRequestID: 1, actionTaken: 'approve', comment: 'Checked' },
+  'changeRequest/decide-many': { changeRequestIDs: [1, 2], actionTaken: 'approve', comment: 'Checked' },
+  'changeRequest/history': { changeRequestID: 1 },
 };
 
 export function sampleBody(path: string): unknown {

@@ -18,8 +18,10 @@ describe('the OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  it('has every call as POST /api/<path>, and nothing else', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(allCalls.map((c) => `/api/${c.path}`).sort());
+  it('has every call as POST /api/<path>, the change-request event stream as GET, and nothing else', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([...allCalls.map((c) => `/api/${c.path}`), '/api/changeRequest/events'].sort());
+    expect(Object.keys(doc.paths['/api/changeRequest/events'])).toEqual(['get']);
+    expect(doc.paths['/api/changeRequest/events'].get['x-permissions'].anyOf).toContain('role-approve');
     for (const c of allCalls) {
       const item = doc.paths[`/api/${c.path}`];
       expect(Object.keys(item)).toEqual(['post']);

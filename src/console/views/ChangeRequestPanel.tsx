@@ -1,5 +1,6 @@
 /** The collapsible change-request panel of list screens: pending requests, 5 per page, View opens the approval modal. */
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ChangeRequest } from '../../api/contract';
 import type { ChangeRequestPanel as PanelDef } from '../definitions';
 import { callApi, failureMessage } from '../request';
@@ -16,19 +17,22 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
   const [page, setPage] = useState(0);
   const [viewing, setViewing] = useState<ChangeRequest | null>(null);
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
   const pages = Math.max(1, Math.ceil(requests.length / PAGE_SIZE));
   const current = Math.min(page, pages - 1);
   const shown = requests.slice(current * PAGE_SIZE, current * PAGE_SIZE + PAGE_SIZE);
 
-  async function decide(actionTaken: 'approve' | 'reject') {
+  async function decide(actionTaken: 'approve' | 'reject', comment: string) {
     if (!viewing) return;
     setBusy(true);
-    const res = await callApi(def.approve, { changeRequestID: viewing.changeRequestId, actionTaken });
+    const res = await callApi(def.approve, { changeRequestID: viewing.changeRequestId, actionTaken, ...(comment ? { comment } : {}) });
     setBusy(false);
     const verb = actionTaken === 'approve' ? 'approved' : 'rejected';
     if (res.ok) {
       toast('success', `${def.entity} ${verb} successfully`);
       setViewing(null);
+      // the menu's Approvals count follows at once
+      void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
       onDecided();
     } else {
       const msg = failureMessage(res);
@@ -101,7 +105,7 @@ export function ChangeRequestPanel({ def, requests, onDecided }: { def: PanelDef
           )}
         </div>
       )}
-      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={() => decide('approve')} onReject={() => decide('reject')} onClose={() => setViewing(null)} />}
+      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={(c) => void decide('approve', c)} onReject={(c) => void decide('reject', c)} onClose={() => setViewing(null)} />}
     </section>
   );
 }

@@ -10,5 +10,6 @@ import { reportHandlers } from './reports';
 import { masterDataHandlers } from './masterData';
 import { configHandlers } from './config';
 import { finderHandlers } from './finder';
+import { approvalHandlers } from './approvals';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers];

@@ -5,7 +5,7 @@
  */
 import { currencyApprove, currencyList, currencySave, type CurrencyRow } from '../../api/providerCurrencies';
 import { isSuperUser } from '../../domain/permissions';
-import { decide, pendingChangeRequests, submit } from '../changeRequests';
+import { decide, pendingChangeRequests, submit, type Decision } from '../changeRequests';
 import { providerCurrencyEntity, ratesUpdatedOn, recordRateApproval } from '../entities/provider';
 import { handle, type Ctx } from '../http/handle';
 import { HttpError, notFound } from '../http/httpError';
@@ -77,16 +77,25 @@ export const providerCurrencyHandlers = [
     return { data: { message: 'IPG provider currencies saved', changeRequestId } };
   }),
 
-  handle(currencyApprove, async (ctx, decision) => ({
-    data: await ctx.tx(async (t) => {
-      const request = await t.db.one<{ entity_type: string; record_id: number | null }>('SELECT entity_type, record_id FROM change_requests WHERE id = $1', [decision.changeRequestID]);
-      if (request && request.entity_type === providerCurrencyEntity.type && !isSuperUser(t.user.permissions)) {
-        const own = await providerOfCaller(t, '').catch(() => undefined);
-        if (!own || own.id !== request.record_id) throw new HttpError(403, OTHER_PROVIDER_MESSAGE);
-      }
-      const result = await decide(t, providerCurrencyEntity, decision);
-      if (decision.actionTaken === 'approve' && request?.record_id) await recordRateApproval(t.db, request.record_id, decision.changeRequestID, t.user.username, t.clock(), t.businessTimeZone);
-      return result;
-    }),
-  })),
+  handle(currencyApprove, async (ctx, decision) => ({ data: await decideProviderCurrencies(ctx, decision) })),
 ];
+
+/** The provider whose currency requests this user may decide: any (null) for a super user, else their own branch's (undefined: none). */
+export async function currencyProviderOfDecider(ctx: Ctx): Promise<number | null | undefined> {
+  if (isSuperUser(ctx.user.permissions)) return null;
+  return (await providerOfCaller(ctx, '').catch(() => undefined))?.id;
+}
+
+/** Approves or rejects a provider's currency request: only a super user or the provider's own checker; an approval records today's rates as approved. */
+export function decideProviderCurrencies(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
+  return ctx.tx(async (t) => {
+    const request = await t.db.one<{ entity_type: string; record_id: number | null }>('SELECT entity_type, record_id FROM change_requests WHERE id = $1', [decision.changeRequestID]);
+    if (request && request.entity_type === providerCurrencyEntity.type) {
+      const own = await currencyProviderOfDecider(t);
+      if (own !== null && own !== request.record_id) throw new HttpError(403, OTHER_PROVIDER_MESSAGE);
+    }
+    const result = await decide(t, providerCurrencyEntity, decision);
+    if (decision.actionTaken === 'approve' && request?.record_id) await recordRateApproval(t.db, request.record_id, decision.changeRequestID, t.user.username, t.clock(), t.businessTimeZone);
+    return result;
+  });
+}

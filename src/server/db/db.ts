@@ -25,6 +25,11 @@ export interface Db {
    * Absent: `openReadSnapshot` reads through the Db itself, each statement whole.
    */
   readSnapshot?(): Promise<ReadSnapshot>;
+  /**
+   * LISTEN on a channel: `onNotify` gets each NOTIFY's payload (on a connection of its own for a
+   * PostgreSQL server). Returns the function that stops listening. Absent inside a transaction.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ import { privilegeMigrations } from './migrations/privilege';
 import { moneyMigrations } from './migrations/money';
 import { transportMigrations } from './migrations/transport';
 import { signinMigrations } from './migrations/signin';
+import { approvalsMigrations } from './migrations/approvals';
 import { finderMigrations } from './migrations/finder';
 
 export interface Migration {
@@ -177,7 +178,7 @@ CREATE TABLE app_settings (
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59, performance 60..69, privilege and sign-in 70..74,
  * money and settlement scope 75..79, transport and input limits 80..84, sign-in and sessions 85..89,
- * find by trace, ID or UID 100..104).
+ * approvals 90..94, find by trace, ID or UID 100..104).
  */
 export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
   ...hardeningMigrations,
@@ -186,5 +187,6 @@ export const migrations: readonly Migration[] = [...foundation, ...sharedDataMig
   ...moneyMigrations,
   ...transportMigrations,
   ...signinMigrations,
+  ...approvalsMigrations,
   ...finderMigrations,
 ];

@@ -68,6 +68,19 @@ export async function openPgDb(databaseUrl: string, schema?: string): Promise<Db
       }
       return pgSnapshot(client);
     },
+    async listen(channel, onNotify) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      client.on('error', (err) => console.error('PostgreSQL LISTEN connection error:', err.message));
+      client.on('notification', (n) => {
+        if (n.channel === channel) onNotify(n.payload ?? '');
+      });
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+      return async () => {
+        await client.end().catch(() => {});
+      };
+    },
     close: () => pool.end(),
   };
 }

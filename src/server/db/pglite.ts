@@ -32,6 +32,9 @@ export async function openPgliteDb(dataDir: string, schema?: string, loadDataDir
     tx<T>(fn: (tx: Db) => Promise<T>) {
       return pglite.transaction((t) => fn(transactionDb(t)));
     },
+    async listen(channel, onNotify) {
+      return pglite.listen(channel, onNotify);
+    },
     close: () => pglite.close(),
     dumpDataDir: () => pglite.dumpDataDir('none'),
   };

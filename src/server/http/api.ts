@@ -10,7 +10,8 @@ import { hasAnyPermission, isPermission } from '../../domain/permissions';
 import { authenticate } from '../auth/authenticate';
 import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db } from '../db/db';
-import { makeCtx, type AuthServices, type Handler } from './handle';
+import { makeCtx, type AuthServices, type Ctx, type Handler } from './handle';
+import { expirySweeper } from '../approvals';
 import { HttpError } from './httpError';
 import { describeIssues, readJsonBody } from './requestBody';
 import { sendReply } from './reply';
@@ -25,10 +26,14 @@ export interface ApiOptions {
   businessTimeZone: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** A pending change request older than this many days expires (CHANGE_REQUEST_EXPIRY_DAYS). */
+  changeRequestExpiryDays: number;
 }
 
 export function registerApi(app: FastifyInstance, handlers: readonly Handler[], options: ApiOptions): void {
   const byPath = handlerTable(allCalls, handlers);
+  // change requests past their age expire before a signed-in user's call sees them (no timer)
+  const sweepExpired = expirySweeper();
 
   // Bodies arrive as text; readJsonBody decides (after the access check) what is acceptable.
   app.removeAllContentTypeParsers();
@@ -51,7 +56,11 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
-    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client) : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client);
+    const ctx = user
+      ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays)
+      : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays);
+    // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
+    if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));
     const result = await handler.run(ctx, parsed.data);
     if (result.data instanceof PreparedJson) {
       const prepared = result.data;

@@ -11,6 +11,7 @@ import type { Db } from '../db/db';
 import type { SessionUser } from '../auth/sessionUser';
 import type { TokenSubject } from '../auth/tokens';
 import type { ImageUrlSigner } from './imageUrls';
+import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../../domain/approvals';
 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
@@ -55,6 +56,8 @@ interface CtxOf<U> {
    * the server process's own zone.
    */
   readonly businessTimeZone: string;
+  /** A pending change request older than this many days has expired (CHANGE_REQUEST_EXPIRY_DAYS). */
+  readonly changeRequestExpiryDays: number;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -95,6 +98,7 @@ export function makeCtx<U extends SessionUser | undefined>(
   auth: AuthServices,
   businessTimeZone: string,
   client: ClientInfo = noClient,
+  changeRequestExpiryDays: number = DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS,
 ): CtxOf<U> {
   return {
     db,
@@ -103,9 +107,10 @@ export function makeCtx<U extends SessionUser | undefined>(
     auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
     businessTimeZone,
+    changeRequestExpiryDays,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, changeRequestExpiryDays))),
   };
 }

@@ -1,0 +1,31 @@
+/**
+ * The checker's workbench and the maker's side of maker-checker (issue 20): the approvals inbox
+ * (every pending request the user may decide, across areas; its menu entry carries the live count per
+ * area) and My requests (the user's own requests and their outcome, with Withdraw). Hand-written
+ * components (Approvals, MyRequests) on the runtime's approval modal.
+ */
+import type { CustomScreen } from '../src/console/definitions';
+import { approvalCounts } from '../src/api/approvals';
+import { approvePermissions, makePermissions } from '../src/domain/approvals';
+
+export const approvalsScreen: CustomScreen = {
+  kind: 'custom',
+  id: 'approvals',
+  route: '/approvals',
+  title: 'Approvals',
+  breadcrumb: [{ label: 'Approvals' }],
+  component: 'Approvals',
+  access: { anyOf: approvePermissions },
+  menu: { section: 'Main', label: 'Approvals', order: 2, counts: approvalCounts },
+};
+
+export const myRequestsScreen: CustomScreen = {
+  kind: 'custom',
+  id: 'myRequests',
+  route: '/my-requests',
+  title: 'My requests',
+  breadcrumb: [{ label: 'My requests' }],
+  component: 'MyRequests',
+  access: { anyOf: makePermissions },
+  menu: { section: 'Main', label: 'My requests', order: 3 },
+};

@@ -1,0 +1,129 @@
+/**
+ * The checker's workbench and the maker's side of maker-checker (issue 20): one inbox of every
+ * pending request the caller may decide, a count per area, decisions one at a time or in bulk (each
+ * routed to its area's rules), the caller's own requests with their outcome, and withdrawal.
+ */
+import { z } from 'zod';
+import { approvePermissions, makePermissions, REASON_REQUIRED_MESSAGE } from '../domain/approvals';
+import { anyOf, decisionComment, defineCall, emptyBody, MAX_ID, recordField } from './contract';
+
+const changeRequestID = z.number().int().positive().max(MAX_ID);
+
+export const changeRequestStatus = z.enum(['PENDING', 'APPROVED', 'REJECTED', 'WITHDRAWN', 'EXPIRED']);
+
+/** A change request with where it stands, as the inbox and My requests show it. */
+export const changeRequestSummary = z.object({
+  changeRequestId: z.number(),
+  /** The area: the record type ('User', 'Bank', ...). */
+  type: z.string(),
+  pendingAction: z.enum(['CREATE', 'EDIT', 'DELETE']),
+  /** The record's id (null for a CREATE not approved). */
+  recordId: z.number().nullable(),
+  /** The record it concerns, in words: its name and id. */
+  record: z.string(),
+  requestedBy: z.string(),
+  requestedTime: z.string(),
+  status: changeRequestStatus,
+  decidedBy: z.string().nullable(),
+  decidedTime: z.string().nullable(),
+  /** The checker's comment; for a rejection, the reason. */
+  comment: z.string().nullable(),
+  /** The headers of the fields the request changes (every field for a CREATE). */
+  changedFields: z.array(z.string()),
+  newRecord: z.record(z.string(), recordField),
+  originalRecord: z.record(z.string(), recordField).nullable(),
+});
+export type ChangeRequestSummary = z.infer<typeof changeRequestSummary>;
+
+const areaCount = z.object({ type: z.string(), count: z.number() });
+
+export const myChangeRequests = defineCall({
+  path: 'changeRequest/mine',
+  access: anyOf(...makePermissions),
+  summary:
+    "The caller's own change requests, newest first (at most 500), with their outcome: pending, approved, rejected (with the reason), withdrawn or expired. Optionally only those with one status.",
+  request: z.strictObject({ status: changeRequestStatus.optional() }),
+  data: z.object({ requests: z.array(changeRequestSummary) }),
+});
+
+export const withdrawChangeRequest = defineCall({
+  path: 'changeRequest/withdraw',
+  access: anyOf(...makePermissions),
+  summary: 'Withdraw one of your own pending change requests, unlocking its record; 403 for another user\'s request, 409 when it is no longer pending.',
+  request: z.strictObject({ changeRequestID }),
+  data: z.object({ message: z.string() }),
+});
+
+export const approvalInbox = defineCall({
+  path: 'changeRequest/inbox',
+  access: anyOf(...approvePermissions),
+  summary:
+    'Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.',
+  request: z.strictObject({
+    type: z.string().max(50).optional(),
+    requestedBy: z.string().max(100).optional(),
+    minAgeHours: z.number().int().min(0).max(24 * 366).optional(),
+  }),
+  data: z.object({ requests: z.array(changeRequestSummary), counts: z.array(areaCount) }),
+});
+
+export const approvalCounts = defineCall({
+  path: 'changeRequest/counts',
+  access: anyOf(...approvePermissions),
+  summary: 'How many pending change requests the caller may decide, per area (the menu badge).',
+  request: emptyBody,
+  data: z.object({ counts: z.array(areaCount), total: z.number() }),
+});
+
+/** A reject from the workbench needs its reason. */
+function reasonRequired(body: { actionTaken: 'approve' | 'reject'; comment?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.actionTaken === 'reject' && !body.comment?.trim()) ctx.addIssue({ code: 'custom', path: ['comment'], message: REASON_REQUIRED_MESSAGE });
+}
+
+export const decideChangeRequest = defineCall({
+  path: 'changeRequest/decide',
+  access: anyOf(...approvePermissions),
+  summary:
+    "Approve or reject one pending change request of any area, under that area's approve call's rules and permission; a reject needs a comment (the reason).",
+  request: z.strictObject({ changeRequestID, actionTaken: z.enum(['approve', 'reject']), comment: decisionComment }).superRefine(reasonRequired),
+  data: z.object({ message: z.string() }),
+});
+
+export const decideManyChangeRequests = defineCall({
+  path: 'changeRequest/decide-many',
+  access: anyOf(...approvePermissions),
+  summary:
+    "Approve or reject several pending change requests with one comment (a reject needs it: the reason); each is decided on its own under its area's rules, and the reply lists each outcome (statusCode 200, or the status and message of the refusal).",
+  request: z
+    .strictObject({
+      changeRequestIDs: z.array(changeRequestID).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, 'Each change request may be named once'),
+      actionTaken: z.enum(['approve', 'reject']),
+      comment: decisionComment,
+    })
+    .superRefine(reasonRequired),
+  data: z.object({ results: z.array(z.object({ changeRequestId: z.number(), statusCode: z.number(), message: z.string() })) }),
+});
+
+export const changeRequestHistory = defineCall({
+  path: 'changeRequest/history',
+  access: anyOf(...approvePermissions, ...makePermissions),
+  summary:
+    "The earlier change requests on the same record as this one (newest first, at most 50), with their outcome, decider and comment; for a holder of the area's approve permission or the request's maker.",
+  request: z.strictObject({ changeRequestID }),
+  data: z.object({ history: z.array(changeRequestSummary) }),
+});
+
+export const approvalCalls = [myChangeRequests, withdrawChangeRequest, approvalInbox, approvalCounts, decideChangeRequest, decideManyChangeRequests, changeRequestHistory] as const;
+
+/**
+ * Not a call but a stream: `GET /api/changeRequest/events` (bearer token) answers
+ * `text/event-stream` with an event `change` (data `{"type": <area>}`) whenever a change request is
+ * made, decided, withdrawn or expires, on any server process (PostgreSQL LISTEN/NOTIFY). The approvals
+ * inbox reloads on it; the counts themselves come from changeRequest/counts.
+ */
+export const changeRequestEvents = {
+  path: 'changeRequest/events',
+  access: anyOf(...approvePermissions),
+  summary:
+    'Server-sent events: `change` with `{"type": <area>}` whenever a change request is made, decided, withdrawn or expires (on any server process); then reload changeRequest/counts or changeRequest/inbox. 503 when the database cannot LISTEN.',
+} as const;

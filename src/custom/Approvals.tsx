@@ -1,0 +1,270 @@
+/**
+ * The approvals inbox (issue 20): every pending change request the signed-in user may decide, across
+ * all areas, oldest first, with the area, the record, the maker, the age and the changed fields;
+ * filters by area, maker and age; View opens the approval modal; several can be selected and approved
+ * or rejected with one comment (each decided on its own, the outcome of each listed). While it is
+ * open, the list and the menu's counts follow the server's announcements (server-sent events).
+ */
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useSearch } from '@tanstack/react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { approvalInbox, decideChangeRequest, decideManyChangeRequests, type ChangeRequestSummary } from '../api/approvals';
+import { callApi, failureMessage } from '../console/request';
+import { onChangeRequestEvent } from '../console/changeRequestEvents';
+import { toast } from '../console/ui/toast';
+import { Button, inputClass, Loader, Tag } from '../console/ui/primitives';
+import { formatDateTime } from '../console/format';
+import { PageHeader } from '../console/views/PageHeader';
+import { actionTone, ApprovalModal, CommentField, commentProblem } from '../console/views/ApprovalModal';
+
+const screen = { title: 'Approvals', breadcrumb: [{ label: 'Approvals' }] };
+
+/** The age filter's choices, in hours. */
+const AGES = [
+  { label: 'Any age', hours: 0 },
+  { label: 'Older than 1 hour', hours: 1 },
+  { label: 'Older than 1 day', hours: 24 },
+  { label: 'Older than 3 days', hours: 72 },
+] as const;
+
+/** A request's age in words: minutes, hours or days. */
+export function ageText(requestedTime: string, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - new Date(requestedTime).getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+type Outcome = { changeRequestId: number; statusCode: number; message: string };
+
+export default function Approvals() {
+  const queryClient = useQueryClient();
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const [area, setArea] = useState(typeof search.type === 'string' ? search.type : '');
+  const [maker, setMaker] = useState('');
+  const [minAgeHours, setMinAgeHours] = useState(0);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [viewing, setViewing] = useState<ChangeRequestSummary | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [comment, setComment] = useState('');
+  const [commentError, setCommentError] = useState<string | undefined>();
+  const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
+  const ids = { area: useId(), maker: useId(), age: useId(), comment: useId() };
+  // live while the inbox is open: each announced change reloads the list and the menu's counts
+  useEffect(
+    () =>
+      onChangeRequestEvent(() => {
+        void queryClient.invalidateQueries({ queryKey: ['approvalInbox'] });
+        void queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
+      }),
+    [queryClient],
+  );
+
+  const { data, isLoading, isError } = useQuery({
+    queryKey: ['approvalInbox', area, maker, minAgeHours],
+    queryFn: async () => {
+      const res = await callApi(approvalInbox, { ...(area ? { type: area } : {}), ...(maker ? { requestedBy: maker } : {}), ...(minAgeHours ? { minAgeHours } : {}) });
+      if (!res.ok) throw new Error(failureMessage(res) ?? 'Could not load the inbox');
+      return res.data;
+    },
+  });
+  // the makers offered by the filter: those of every decidable request (loaded without the maker filter)
+  const { data: all } = useQuery({
+    queryKey: ['approvalInbox', '', '', 0],
+    queryFn: async () => {
+      const res = await callApi(approvalInbox, {});
+      if (!res.ok) throw new Error(failureMessage(res) ?? 'Could not load the inbox');
+      return res.data;
+    },
+  });
+  const makers = useMemo(() => Array.from(new Set((all?.requests ?? []).map((r) => r.requestedBy))).sort(), [all]);
+  const requests = data?.requests ?? [];
+  const shownSelected = requests.filter((r) => selected.has(r.changeRequestId)).map((r) => r.changeRequestId);
+  const now = Date.now();
+
+  async function refresh() {
+    await queryClient.invalidateQueries({ queryKey: ['approvalInbox'] });
+    await queryClient.invalidateQueries({ queryKey: ['menuCounts'] });
+  }
+
+  async function decideOne(actionTaken: 'approve' | 'reject', text: string) {
+    if (!viewing) return;
+    setBusy(true);
+    const res = await callApi(decideChangeRequest, { changeRequestID: viewing.changeRequestId, actionTaken, ...(text ? { comment: text } : {}) });
+    setBusy(false);
+    const verb = actionTaken === 'approve' ? 'approved' : 'rejected';
+    if (res.ok) {
+      toast('success', `${viewing.type} ${verb} successfully`);
+      setViewing(null);
+    } else {
+      toast('warning', `${viewing.type} ${verb} failed! ${failureMessage(res) ?? ''}`.trim());
+    }
+    await refresh();
+  }
+
+  async function decideSelected(actionTaken: 'approve' | 'reject') {
+    const problem = commentProblem(comment, actionTaken);
+    setCommentError(problem);
+    if (problem) {
+      document.getElementById(ids.comment)?.focus();
+      return;
+    }
+    setBusy(true);
+    const res = await callApi(decideManyChangeRequests, { changeRequestIDs: shownSelected, actionTaken, ...(comment.trim() ? { comment: comment.trim() } : {}) });
+    setBusy(false);
+    if (res.ok) {
+      setOutcomes(res.data.results);
+      const done = res.data.results.filter((r) => r.statusCode === 200).length;
+      toast(done === res.data.results.length ? 'success' : 'warning', `${done} of ${res.data.results.length} requests ${actionTaken === 'approve' ? 'approved' : 'rejected'}`);
+      setSelected(new Set());
+      setComment('');
+    } else {
+      toast('warning', `Bulk decision failed! ${failureMessage(res) ?? ''}`.trim());
+    }
+    await refresh();
+  }
+
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const allShownSelected = requests.length > 0 && shownSelected.length === requests.length;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader screen={screen} />
+      <div className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3" role="search" aria-label="Filter the approvals">
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.area}>
+            Area
+          </label>
+          <select id={ids.area} className={inputClass} value={area} onChange={(e) => setArea(e.target.value)}>
+            <option value="">All areas</option>
+            {(data?.counts ?? all?.counts ?? []).map((c) => (
+              <option key={c.type} value={c.type}>
+                {c.type} ({c.count})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.maker}>
+            Maker
+          </label>
+          <select id={ids.maker} className={inputClass} value={maker} onChange={(e) => setMaker(e.target.value)}>
+            <option value="">Anyone</option>
+            {makers.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1 text-sm">
+          <label className="font-medium" htmlFor={ids.age}>
+            Age
+          </label>
+          <select id={ids.age} className={inputClass} value={minAgeHours} onChange={(e) => setMinAgeHours(Number(e.target.value))}>
+            {AGES.map((a) => (
+              <option key={a.hours} value={a.hours}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      {isLoading ? (
+        <Loader />
+      ) : isError ? (
+        <p role="alert" className="text-sm text-red-700">The approvals could not be loaded.</p>
+      ) : requests.length === 0 ? (
+        <p className="rounded-md border border-line bg-surface p-6 text-sm text-ink-soft">No pending requests for you to decide.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-md border border-line bg-surface">
+          <table className="w-full text-sm" aria-label="Pending requests">
+            <thead>
+              <tr className="border-b border-line text-left">
+                <th className="px-3 py-2">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all"
+                    checked={allShownSelected}
+                    onChange={() => setSelected(allShownSelected ? new Set() : new Set(requests.map((r) => r.changeRequestId)))}
+                  />
+                </th>
+                <th className="px-3 py-2">Area</th>
+                <th className="px-3 py-2">Action</th>
+                <th className="px-3 py-2">Record</th>
+                <th className="px-3 py-2">Maker</th>
+                <th className="px-3 py-2">Age</th>
+                <th className="px-3 py-2">Changed fields</th>
+                <th className="px-3 py-2">
+                  <span className="sr-only">View</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {requests.map((r) => (
+                <tr key={r.changeRequestId} data-request={r.changeRequestId} className="border-b border-line/60 align-top">
+                  <td className="px-3 py-2">
+                    <input type="checkbox" aria-label={`Select request #${r.changeRequestId}`} checked={selected.has(r.changeRequestId)} onChange={() => toggle(r.changeRequestId)} />
+                  </td>
+                  <td className="px-3 py-2">{r.type}</td>
+                  <td className="px-3 py-2">
+                    <Tag tone={actionTone[r.pendingAction]}>{r.pendingAction}</Tag>
+                  </td>
+                  <td className="px-3 py-2">{r.record}</td>
+                  <td className="px-3 py-2">{r.requestedBy}</td>
+                  <td className="px-3 py-2 whitespace-nowrap tabular-nums" title={formatDateTime(r.requestedTime)}>
+                    {ageText(r.requestedTime, now)}
+                  </td>
+                  <td className="px-3 py-2">{r.changedFields.join(', ')}</td>
+                  <td className="px-3 py-2 text-right">
+                    <Button variant="ghost" onClick={() => setViewing(r)} aria-label={`View request #${r.changeRequestId}`}>
+                      View
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {shownSelected.length > 0 && (
+        <section aria-label="Decide the selected requests" className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3">
+          <p className="text-sm font-medium">{shownSelected.length} selected</p>
+          <CommentField id={ids.comment} label="Comment for all (required to reject: the reason)" value={comment} error={commentError} onChange={(v) => { setComment(v); setCommentError(undefined); }} />
+          <div className="flex gap-2">
+            <Button variant="success" disabled={busy} onClick={() => void decideSelected('approve')}>
+              Approve selected
+            </Button>
+            <Button variant="danger" disabled={busy} onClick={() => void decideSelected('reject')}>
+              Reject selected
+            </Button>
+          </div>
+        </section>
+      )}
+
+      {outcomes && (
+        <section aria-label="Outcome of the bulk decision" className="rounded-md border border-line bg-surface p-3 text-sm">
+          <h2 className="mb-1 font-semibold">Outcome</h2>
+          <ul>
+            {outcomes.map((o) => (
+              <li key={o.changeRequestId} data-outcome={o.changeRequestId}>
+                Request #{o.changeRequestId}: <Tag tone={o.statusCode === 200 ? 'green' : 'red'}>{o.statusCode === 200 ? 'Done' : 'Refused'}</Tag> {o.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={(c) => void decideOne('approve', c)} onReject={(c) => void decideOne('reject', c)} onClose={() => setViewing(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,335 @@
+/**
+ * The checker's workbench and the maker's side of maker-checker (issue 20), over every area's change
+ * requests: which area decides a request and how (its approve call's own function, so a decision
+ * from the inbox follows exactly the rules of the area's panel), the inbox of what a user may decide,
+ * the maker's own requests, withdrawal, and expiry.
+ *
+ * Expiry needs no timer: a pending request older than CHANGE_REQUEST_EXPIRY_DAYS is ended by the
+ * sweep that runs before the API's calls (at most once a second per process, see `expirySweeper`),
+ * and a decision on a request that is past its age but not yet swept is refused.
+ */
+import type { ChangeRequestSummary } from '../api/approvals';
+import type { RecordField } from '../api/contract';
+import { areasDecidableBy, changeRequestAreas, type ChangeRequestArea, type ChangeRequestStatus } from '../domain/approvals';
+import { hasPermission } from '../domain/permissions';
+import { decideAdvertisement, discardAdvertisementRequest } from './areas/advertisements';
+import { decideBank, discardBankRequest } from './areas/banks';
+import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
+import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
+import type { Db, Row } from './db/db';
+import { advertisementEntity } from './entities/advertisement';
+import { appUserEntity } from './entities/appUser';
+import { appVersionEntity } from './entities/appVersion';
+import { bankEntity } from './entities/bank';
+import { providerCurrencyEntity, providerEntity } from './entities/provider';
+import { roleEntity } from './entities/role';
+import { userEntity } from './entities/user';
+import type { Ctx } from './http/handle';
+import { HttpError } from './http/httpError';
+
+interface ApprovalArea {
+  readonly area: ChangeRequestArea;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly adapter: EntityAdapter<any>;
+  /** The area's approve call: the engine's decision plus what the area adds (clean-up, own-provider rule). */
+  decide(ctx: Ctx, decision: Decision): Promise<{ message: string }>;
+  /** Clean-up for a request that will not be applied (withdrawn or expired; a rejection does it in `decide`). */
+  discard?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
+}
+
+let registry: Map<string, ApprovalArea> | undefined;
+
+/** The areas by change-request type, built on first use (the area modules import this one's callers). */
+function approvalAreas(): Map<string, ApprovalArea> {
+  if (registry) return registry;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const plain = (adapter: EntityAdapter<any>) => (ctx: Ctx, d: Decision) => decide(ctx, adapter, d);
+  const parts: Record<string, Omit<ApprovalArea, 'area'>> = {
+    User: { adapter: userEntity, decide: plain(userEntity) },
+    Role: { adapter: roleEntity, decide: plain(roleEntity) },
+    Bank: { adapter: bankEntity, decide: decideBank, discard: discardBankRequest },
+    Advertisement: { adapter: advertisementEntity, decide: decideAdvertisement, discard: discardAdvertisementRequest },
+    'IPG Provider': { adapter: providerEntity, decide: plain(providerEntity) },
+    'IPG Provider Currency': { adapter: providerCurrencyEntity, decide: decideProviderCurrencies },
+    'App User': { adapter: appUserEntity, decide: plain(appUserEntity) },
+    'App Version': { adapter: appVersionEntity, decide: plain(appVersionEntity) },
+  };
+  registry = new Map(
+    changeRequestAreas.map((area) => {
+      const part = parts[area.type];
+      if (!part || part.adapter.type !== area.type) throw new Error(`No approval area for change requests of type ${area.type}`);
+      return [area.type, { area, ...part }];
+    }),
+  );
+  return registry;
+}
+
+function areaOf(type: string): ApprovalArea {
+  const found = approvalAreas().get(type);
+  if (!found) throw new HttpError(404, 'Change request not found');
+  return found;
+}
+
+interface RequestRow {
+  id: number;
+  entity_type: string;
+  record_id: number | null;
+  action: ChangeAction;
+  payload: unknown;
+  new_record: DisplayMap;
+  original_record: DisplayMap | null;
+  requested_by: string;
+  requested_at: Date;
+  status: ChangeRequestStatus;
+  decided_by: string | null;
+  decided_at: Date | null;
+  decision_comment: string | null;
+  operation: string | null;
+}
+
+const REQUEST_COLUMNS =
+  'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_at, status, decided_by, decided_at, decision_comment, operation';
+
+// ---- expiry ------------------------------------------------------------------------------------
+
+/**
+ * Ends every pending request older than the expiry age: status EXPIRED, its record unlocked, uploads
+ * that will not be used deleted, one activity log entry each (by 'system'). Safe on any number of
+ * processes at once: the UPDATE takes each request once.
+ */
+export async function expireStaleRequests(ctx: Ctx): Promise<number> {
+  const now = ctx.clock();
+  const cutoff = expiryCutoff(now, ctx.changeRequestExpiryDays);
+  const due = await ctx.db.one("SELECT 1 FROM change_requests WHERE status = 'PENDING' AND requested_at <= $1 LIMIT 1", [cutoff]);
+  if (!due) return 0;
+  return ctx.tx(async (t) => {
+    const expired = await t.db.query<RequestRow>(
+      `UPDATE change_requests SET status = 'EXPIRED', decided_at = $2
+        WHERE status = 'PENDING' AND requested_at <= $1 RETURNING ${REQUEST_COLUMNS}`,
+      [cutoff, now],
+    );
+    for (const r of expired) {
+      const area = approvalAreas().get(r.entity_type);
+      if (area) await release(t.db, area, r);
+      await t.log({
+        type: 'CHANGE_EXPIRED',
+        username: 'system',
+        description: `Expired ${describeRequest(r)}: pending more than ${t.changeRequestExpiryDays} days`,
+        before: r.original_record,
+        after: r.new_record,
+      });
+    }
+    return expired.length;
+  });
+}
+
+/** Unlocks the record of a request that ends without being applied, and deletes its unused uploads. */
+async function release(db: Db, area: ApprovalArea, r: RequestRow): Promise<void> {
+  if (r.action !== 'CREATE' && r.record_id !== null) await db.query(`UPDATE ${area.adapter.table} SET locked = 0 WHERE id = $1`, [r.record_id]);
+  await area.discard?.(db, r);
+}
+
+function describeRequest(r: RequestRow): string {
+  return `change request #${r.id} (${r.operation ?? r.action} of ${r.entity_type}${r.record_id === null ? '' : ` #${r.record_id}`} by ${r.requested_by})`;
+}
+
+/**
+ * The sweep before API calls, per server process: at most once a second (by the server's clock), so a
+ * busy server pays one cheap indexed query a second for it. Expiry is exact regardless: a decision
+ * or a withdrawal checks the request's age itself.
+ */
+export function expirySweeper(): (ctx: Ctx) => Promise<void> {
+  let last = Number.NEGATIVE_INFINITY;
+  return async (ctx) => {
+    const now = ctx.clock().getTime();
+    if (now - last < 1000 && now >= last) return;
+    last = now;
+    await expireStaleRequests(ctx);
+  };
+}
+
+// ---- the maker's side --------------------------------------------------------------------------
+
+/** Withdraws the caller's own pending request: its record is unlocked, and it is logged. */
+export async function withdrawRequest(ctx: Ctx, id: number): Promise<{ message: string }> {
+  await expireStaleRequests(ctx);
+  return ctx.tx(async (t) => {
+    const r = await t.db.one<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE id = $1 FOR UPDATE`, [id]);
+    if (!r) throw new HttpError(404, 'Change request not found');
+    if (r.requested_by.toLowerCase() !== t.user.username.toLowerCase()) throw new HttpError(403, 'Only the maker of a change request can withdraw it');
+    if (r.status !== 'PENDING') throw new HttpError(409, `The change request is no longer pending (${r.status.toLowerCase()})`);
+    const area = areaOf(r.entity_type);
+    await release(t.db, area, r);
+    await t.db.query("UPDATE change_requests SET status = 'WITHDRAWN', decided_by = $2, decided_at = $3 WHERE id = $1", [r.id, t.user.username, t.clock()]);
+    await t.log({ type: 'CHANGE_WITHDRAWN', description: `Withdrew ${describeRequest(r)}`, before: r.original_record, after: r.new_record });
+    return { message: 'Change request withdrawn' };
+  });
+}
+
+/** The caller's own requests, newest first. */
+export async function myRequests(ctx: Ctx, status: ChangeRequestStatus | undefined): Promise<ChangeRequestSummary[]> {
+  const rows = await ctx.db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM change_requests
+      WHERE lower(requested_by) = lower($1) AND ($2::text IS NULL OR status = $2) ORDER BY id DESC LIMIT 500`,
+    [ctx.user.username, status ?? null],
+  );
+  return rows.map(summaryOf);
+}
+
+// ---- the checker's side ------------------------------------------------------------------------
+
+export interface InboxFilter {
+  type?: string | undefined;
+  requestedBy?: string | undefined;
+  minAgeHours?: number | undefined;
+}
+
+/** Every pending request the caller may decide, oldest first, and the count per area (before the filter). */
+export async function inbox(ctx: Ctx, filter: InboxFilter): Promise<{ requests: ChangeRequestSummary[]; counts: { type: string; count: number }[] }> {
+  const now = ctx.clock();
+  const decidable = await decidableRequests(ctx);
+  const counts = areasDecidableBy(ctx.user.permissions).map((a) => ({ type: a.type, count: decidable.filter((r) => r.entity_type === a.type).length }));
+  const minAgeMs = (filter.minAgeHours ?? 0) * 3_600_000;
+  const requests = decidable.filter(
+    (r) =>
+      (!filter.type || r.entity_type === filter.type) &&
+      (!filter.requestedBy || r.requested_by.toLowerCase() === filter.requestedBy.toLowerCase()) &&
+      now.getTime() - r.requested_at.getTime() >= minAgeMs,
+  );
+  return { requests: requests.map(summaryOf), counts };
+}
+
+/**
+ * The pending requests the caller may decide: of an area whose approve permission they hold, not
+ * their own (four eyes), not refused to them by the request's operation (their own password reset),
+ * and for a provider's currencies, of their own provider unless they are a super user.
+ */
+async function decidableRequests(ctx: Ctx): Promise<RequestRow[]> {
+  const types = areasDecidableBy(ctx.user.permissions).map((a) => a.type);
+  if (types.length === 0) return [];
+  const cutoff = expiryCutoff(ctx.clock(), ctx.changeRequestExpiryDays);
+  const rows = await ctx.db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM change_requests
+      WHERE status = 'PENDING' AND entity_type IN (SELECT jsonb_array_elements_text($1::jsonb)) AND lower(requested_by) <> lower($2) AND requested_at > $3
+      ORDER BY id LIMIT 2000`,
+    [JSON.stringify(types), ctx.user.username, cutoff],
+  );
+  let ownProvider: number | null | undefined | 'unread' = 'unread';
+  const out: RequestRow[] = [];
+  for (const r of rows) {
+    const area = areaOf(r.entity_type);
+    if (r.entity_type === providerCurrencyEntity.type) {
+      if (ownProvider === 'unread') ownProvider = await currencyProviderOfDecider(ctx);
+      if (ownProvider !== null && ownProvider !== r.record_id) continue;
+    }
+    if (r.operation !== null) {
+      const op = area.adapter.operations?.[r.operation] as { decisionRefusal?(row: Row, decider: string): string | null } | undefined;
+      if (op?.decisionRefusal) {
+        const row = await ctx.db.one<Row>(`SELECT * FROM ${area.adapter.table} WHERE id = $1`, [r.record_id]);
+        if (!row || op.decisionRefusal(row, ctx.user.username)) continue;
+      }
+    }
+    out.push(r);
+  }
+  return out;
+}
+
+/** Decides one request of any area through that area's own decision, with its permission. */
+export async function decideAny(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
+  await expireStaleRequests(ctx);
+  const r = await ctx.db.one<{ entity_type: string }>('SELECT entity_type FROM change_requests WHERE id = $1', [decision.changeRequestID]);
+  if (!r) throw new HttpError(404, 'Change request not found');
+  const area = areaOf(r.entity_type);
+  if (!hasPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve}`);
+  return area.decide(ctx, decision);
+}
+
+/** Decides each request on its own (its own transaction and rules); one refusal does not stop the rest. */
+export async function decideMany(
+  ctx: Ctx,
+  ids: readonly number[],
+  actionTaken: 'approve' | 'reject',
+  comment: string | undefined,
+): Promise<{ changeRequestId: number; statusCode: number; message: string }[]> {
+  const results = [];
+  for (const id of ids) {
+    try {
+      const done = await decideAny(ctx, { changeRequestID: id, actionTaken, comment });
+      results.push({ changeRequestId: id, statusCode: 200, message: done.message });
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      results.push({ changeRequestId: id, statusCode: err.status, message: err.message });
+    }
+  }
+  await ctx.log({
+    type: 'CHANGE_BULK_DECISION',
+    description: `Bulk ${actionTaken} of ${ids.length} change requests: ${results.map((r) => `#${r.changeRequestId} ${r.statusCode === 200 ? 'done' : `refused (${r.statusCode})`}`).join(', ')}`,
+  });
+  return results;
+}
+
+/** The other requests on the same record, newest first: for the area's checkers and the request's maker. */
+export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeRequestSummary[]> {
+  const r = await ctx.db.one<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE id = $1`, [id]);
+  if (!r) throw new HttpError(404, 'Change request not found');
+  const area = areaOf(r.entity_type);
+  const mine = r.requested_by.toLowerCase() === ctx.user.username.toLowerCase();
+  if (!mine && !hasPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve}`);
+  if (r.record_id === null) return [];
+  const rows = await ctx.db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE entity_type = $1 AND record_id = $2 AND id <> $3 ORDER BY id DESC LIMIT 50`,
+    [r.entity_type, r.record_id, r.id],
+  );
+  return rows.map(summaryOf);
+}
+
+// ---- how a request is shown --------------------------------------------------------------------
+
+const HIDDEN_FIELDS = new Set(['id', 'created_at', 'updated_at', 'locked']);
+const NAME_FIELDS = ['username', 'role_name', 'bank_name', 'provider_bank_name', 'name', 'title', 'uid', 'version', 'provider_bank_code', 'email'];
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The record in words: a name from its fields, and its id (or 'new'). */
+export function recordLabel(r: { record_id: number | null; new_record: DisplayMap; original_record: DisplayMap | null }): string {
+  const fields: DisplayMap = { ...(r.new_record ?? {}), ...(r.original_record ?? {}) };
+  const text = (f: RecordField | undefined) => (f && typeof f.value === 'string' && f.value.trim() !== '' ? f.value : undefined);
+  const name =
+    NAME_FIELDS.map((k) => text(fields[k])).find((v) => v !== undefined) ??
+    Object.entries(fields)
+      .filter(([k]) => !HIDDEN_FIELDS.has(k))
+      .map(([, f]) => text(f))
+      .find((v) => v !== undefined);
+  const id = r.record_id === null ? 'new' : `#${r.record_id}`;
+  return name ? `${name} (${id})` : id;
+}
+
+/** The headers of the fields a request changes: every shown field of a CREATE. */
+export function changedFields(r: { action: ChangeAction; new_record: DisplayMap; original_record: DisplayMap | null }): string[] {
+  const next = r.new_record ?? {};
+  const prev = r.original_record ?? {};
+  return Object.keys({ ...prev, ...next })
+    .filter((k) => !HIDDEN_FIELDS.has(k) && (r.action === 'CREATE' || !same(prev[k]?.value, next[k]?.value)))
+    .map((k) => next[k]?.header ?? prev[k]?.header ?? k);
+}
+
+function summaryOf(r: RequestRow): ChangeRequestSummary {
+  return {
+    changeRequestId: r.id,
+    type: r.entity_type,
+    pendingAction: r.action,
+    recordId: r.record_id,
+    record: recordLabel(r),
+    requestedBy: r.requested_by,
+    requestedTime: r.requested_at.toISOString(),
+    status: r.status,
+    decidedBy: r.decided_by,
+    decidedTime: r.decided_at ? r.decided_at.toISOString() : null,
+    comment: r.decision_comment,
+    changedFields: changedFields(r),
+    newRecord: r.new_record,
+    originalRecord: r.original_record,
+  };
+}

@@ -1,0 +1,33 @@
+/** The checker's workbench and the maker's side (issue 20): src/server/approvals.ts does the work. */
+import {
+  approvalCounts,
+  approvalInbox,
+  changeRequestHistory,
+  decideChangeRequest,
+  decideManyChangeRequests,
+  myChangeRequests,
+  withdrawChangeRequest,
+} from '../../api/approvals';
+import { decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
+import { handle } from '../http/handle';
+
+export const approvalHandlers = [
+  handle(myChangeRequests, async (ctx, { status }) => {
+    await expireStaleRequests(ctx);
+    return { data: { requests: await myRequests(ctx, status) } };
+  }),
+  handle(withdrawChangeRequest, async (ctx, { changeRequestID }) => ({ data: await withdrawRequest(ctx, changeRequestID) })),
+  handle(approvalInbox, async (ctx, filter) => {
+    await expireStaleRequests(ctx);
+    return { data: await inbox(ctx, filter) };
+  }),
+  handle(approvalCounts, async (ctx) => {
+    const { counts } = await inbox(ctx, {});
+    return { data: { counts, total: counts.reduce((n, c) => n + c.count, 0) } };
+  }),
+  handle(decideChangeRequest, async (ctx, decision) => ({ data: await decideAny(ctx, decision) })),
+  handle(decideManyChangeRequests, async (ctx, { changeRequestIDs, actionTaken, comment }) => ({
+    data: { results: await decideMany(ctx, changeRequestIDs, actionTaken, comment) },
+  })),
+  handle(changeRequestHistory, async (ctx, { changeRequestID }) => ({ data: { history: await requestHistory(ctx, changeRequestID) } })),
+];

@@ -1,0 +1,108 @@
+/**
+ * The checker's workbench end to end in Chromium (issue 20): a maker's requests arrive in the
+ * checker's Approvals inbox while it is open (the menu count rises without a reload, by server-sent
+ * events); the checker approves one, is stopped from rejecting another without a reason, rejects it
+ * with one, approves two more in bulk; the maker reads the outcomes and the reason under My requests.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
+
+const live = useServerAndBrowser();
+
+async function api(path: string, body: unknown, token?: string): Promise<{ statusCode: number; data: Record<string, unknown> }> {
+  const res = await fetch(`${live.server.url}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { statusCode: number; data: Record<string, unknown> };
+}
+
+/** A role request by the maker, through the API (another session than the checker's browser). */
+async function requestRole(token: string, name: string): Promise<number> {
+  const reply = await api('role/create', { role_name: name, user_type: 'BACKEND', user_level: 1, permissions: ['send-money-report-view'], disabled: 0 }, token);
+  expect(reply.statusCode, JSON.stringify(reply.data)).toBe(200);
+  return reply.data.changeRequestId as number;
+}
+
+const menuCount = async (page: Page) => Number((await page.getByTestId('menu-count').first().textContent().catch(() => '0'))?.replace(/\D/g, '') || 0);
+
+describe('the approvals inbox', () => {
+  it('a checker approves one, rejects one with a reason, approves two in bulk; the maker reads the reason under My requests', async () => {
+    const makerToken = (await api('auth/login', { username: 'maker', password: DEMO_PASSWORD })).data.token as string;
+    await requestRole(makerToken, 'Inbox Approve Me');
+
+    const checker = await newPage(live.browser, live.server.url);
+    const maker = await newPage(live.browser, live.server.url);
+    try {
+      const page = checker.page;
+      await signIn(page, 'checker');
+      const nav = page.getByRole('navigation', { name: 'Main menu' });
+      await nav.getByRole('link', { name: /^Approvals/ }).click();
+      await page.getByRole('heading', { name: 'Approvals' }).first().waitFor();
+      const rowOf = (name: string) => page.getByRole('table', { name: 'Pending requests' }).getByRole('row').filter({ hasText: name });
+      await rowOf('Inbox Approve Me').waitFor();
+      await expect.poll(() => menuCount(page), { timeout: 10_000 }).toBeGreaterThan(0);
+      const before = await menuCount(page);
+
+      // the maker submits while the inbox is open: the count and the list follow without a reload (well within the 30 s poll)
+      await requestRole(makerToken, 'Inbox Reject Me');
+      await expect.poll(() => menuCount(page), { timeout: 10_000 }).toBe(before + 1);
+      await rowOf('Inbox Reject Me').waitFor({ timeout: 10_000 });
+      await expect.poll(() => nav.locator('[data-area-count="Role"]').innerText()).toMatch(/Role\s+\d+/);
+
+      // filter by area and maker
+      await page.getByLabel('Area', { exact: true }).selectOption('Role');
+      await page.getByLabel('Maker', { exact: true }).selectOption('maker');
+      expect(await rowOf('Inbox Approve Me').getByRole('cell').nth(4).innerText()).toBe('maker');
+      await screenshot(page, 'approvals-inbox');
+
+      // approve one, with a comment
+      await rowOf('Inbox Approve Me').getByRole('button', { name: /^View request/ }).click();
+      let dialog = page.getByRole('dialog');
+      await dialog.getByText('Inbox Approve Me').first().waitFor();
+      await dialog.getByLabel(/^Comment/).fill('Looks right');
+      await dialog.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Role approved successfully').waitFor();
+      await expect.poll(() => rowOf('Inbox Approve Me').count()).toBe(0);
+
+      // reject one: a reason is required
+      await rowOf('Inbox Reject Me').getByRole('button', { name: /^View request/ }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Reject' }).click();
+      await dialog.getByRole('alert').filter({ hasText: 'Please enter a reason for the rejection' }).waitFor();
+      await dialog.getByLabel(/^Comment/).fill('Role names must name the team');
+      await dialog.getByRole('button', { name: 'Reject' }).click();
+      await page.getByText('Role rejected successfully').waitFor();
+      await expect.poll(() => rowOf('Inbox Reject Me').count()).toBe(0);
+
+      // bulk: two more, selected and approved with one comment; each outcome listed
+      const bulk = [await requestRole(makerToken, 'Inbox Bulk One'), await requestRole(makerToken, 'Inbox Bulk Two')];
+      await rowOf('Inbox Bulk Two').waitFor({ timeout: 10_000 });
+      for (const id of bulk) await page.getByLabel(`Select request #${id}`, { exact: true }).check();
+      await page.getByRole('button', { name: 'Approve selected' }).click();
+      const outcome = page.getByRole('region', { name: 'Outcome of the bulk decision' });
+      for (const id of bulk) await expect.poll(() => outcome.locator(`[data-outcome="${id}"]`).innerText()).toMatch(/Done\s+Role approved successfully/);
+      await screenshot(page, 'approvals-bulk-outcome');
+
+      // the maker's side
+      await signIn(maker.page, 'maker');
+      await maker.page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My requests' }).click();
+      const mine = maker.page.getByRole('table', { name: 'My requests' });
+      const rejected = mine.getByRole('row').filter({ hasText: 'Inbox Reject Me' });
+      await rejected.waitFor();
+      expect(await rejected.innerText()).toContain('Rejected by checker');
+      expect(await rejected.innerText()).toContain('Role names must name the team');
+      expect(await mine.getByRole('row').filter({ hasText: 'Inbox Approve Me' }).innerText()).toMatch(/Approved by checker[\s\S]*Looks right/);
+      await screenshot(maker.page, 'my-requests');
+    } catch (err) {
+      await screenshot(checker.page, 'approvals-failed-checker').catch(() => {});
+      await screenshot(maker.page, 'approvals-failed-maker').catch(() => {});
+      throw err;
+    } finally {
+      await checker.context.close();
+      await maker.context.close();
+    }
+  }, 180_000);
+});
