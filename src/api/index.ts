@@ -9,8 +9,9 @@ import { kycCalls } from './kyc';
 import { reportCalls } from './reports';
 import { masterDataCalls } from './masterData';
 import { configCalls } from './config';
+import { controlCalls } from './controls';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...controlCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

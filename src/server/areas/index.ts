@@ -9,5 +9,6 @@ import { kycHandlers } from './kyc';
 import { reportHandlers } from './reports';
 import { masterDataHandlers } from './masterData';
 import { configHandlers } from './config';
+import { controlHandlers } from './controls';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...controlHandlers];

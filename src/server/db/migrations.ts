@@ -18,6 +18,7 @@ import { privilegeMigrations } from './migrations/privilege';
 import { moneyMigrations } from './migrations/money';
 import { transportMigrations } from './migrations/transport';
 import { signinMigrations } from './migrations/signin';
+import { controlsMigrations } from './migrations/controls';
 
 export interface Migration {
   readonly id: number;
@@ -175,7 +176,7 @@ CREATE TABLE app_settings (
  * Every migration: the foundation above, then one file per area under ./migrations/, each owning a
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59, performance 60..69, privilege and sign-in 70..74,
- * money and settlement scope 75..79, transport and input limits 80..84, sign-in and sessions 85..89).
+ * money and settlement scope 75..79, transport and input limits 80..84, sign-in and sessions 85..89, controls 95..99).
  */
 export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
   ...hardeningMigrations,
@@ -184,4 +185,5 @@ export const migrations: readonly Migration[] = [...foundation, ...sharedDataMig
   ...moneyMigrations,
   ...transportMigrations,
   ...signinMigrations,
+  ...controlsMigrations,
 ];

@@ -1,0 +1,18 @@
+/** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts). */
+import { verifyActivityLogCall } from '../../api/controls';
+import { verifyActivityLog } from '../activityLogChain';
+import { handle, type Handler } from '../http/handle';
+
+export const controlHandlers: readonly Handler[] = [
+  handle(verifyActivityLogCall, async (ctx) => {
+    const report = await verifyActivityLog(ctx.db);
+    await ctx.log({
+      level: report.ok ? 'INFO' : 'WARN',
+      type: 'ACTIVITY_LOG_VERIFIED',
+      description: report.ok
+        ? `Verified the activity log hash chain: ${report.checked} entries intact (head ${report.headSeq} ${report.headHash})`
+        : `Verified the activity log hash chain: broken, ${report.firstBreak!.message}`,
+    });
+    return { data: report };
+  }),
+];
