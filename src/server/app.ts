@@ -21,7 +21,8 @@ import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { imageUrlSigner } from './http/imageUrls';
 import { isValidTimeZone } from '../domain/businessTime';
-import { readBusinessTimeZone, StartupRefusal } from './environment';
+import { parseSettlementSchedule, readBusinessTimeZone, StartupRefusal, type SettlementSchedule } from './environment';
+import { startSettlementScheduler } from './settlementSchedule';
 import { syncRollupTimeZone } from './areas/transactionsStats';
 
 export interface AppOptions {
@@ -58,6 +59,14 @@ export interface AppOptions {
    * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
    */
   businessTimeZone?: string;
+  /**
+   * Scheduled settlement (src/server/settlementSchedule.ts): the business time of day the day's
+   * scheduled batch is generated, as SETTLEMENT_SCHEDULE spells it ('HH:MM', or 'off') or parsed.
+   * Unset: off (tests and tools); the server (main.ts) passes SETTLEMENT_SCHEDULE, default 07:30.
+   */
+  settlementSchedule?: string | SettlementSchedule;
+  /** How often the scheduler looks whether the day's batch is due (default 30 s). */
+  schedulerTickMs?: number;
 }
 
 /**
@@ -104,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? (() => new Date());
   const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
   if (!isValidTimeZone(businessTimeZone)) throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${businessTimeZone}" is not an IANA time zone name`);
+  const schedule = typeof options.settlementSchedule === 'string' ? parseSettlementSchedule(options.settlementSchedule) : options.settlementSchedule;
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
   await syncRollupTimeZone(options.db, businessTimeZone);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
@@ -163,6 +173,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenApi(app);
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
+  if (schedule) {
+    // started once the server is ready (listening or injected), stopped (its running look awaited) before the database closes
+    const auth = authServices(options, clock);
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stop = startSettlementScheduler({ db: options.db, clock, businessTimeZone, schedule, auth, tickMs: options.schedulerTickMs, log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  }
   return app;
 }
 

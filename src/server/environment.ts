@@ -4,7 +4,8 @@
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
- * IANA zone of the business day; default Asia/Colombo).
+ * IANA zone of the business day; default Asia/Colombo), SETTLEMENT_SCHEDULE (the business time the
+ * day's scheduled settlement is generated; default 07:30, off = never by itself).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -25,6 +26,8 @@ export interface Environment {
   trustProxy?: readonly string[] | number;
   /** See readBusinessTimeZone. */
   businessTimeZone: string;
+  /** See parseSettlementSchedule. */
+  settlementSchedule: SettlementSchedule;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -46,6 +49,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     sessionSecret: env.SESSION_SECRET || undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     businessTimeZone: readBusinessTimeZone(env),
+    settlementSchedule: parseSettlementSchedule(env.SETTLEMENT_SCHEDULE),
   };
 }
 
@@ -61,6 +65,25 @@ export function readBusinessTimeZone(env: NodeJS.ProcessEnv = process.env): stri
     throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${zone}" is not an IANA time zone name (for example Asia/Colombo, UTC or America/New_York)`);
   }
   return zone;
+}
+
+export const DEFAULT_SETTLEMENT_SCHEDULE = '07:30';
+export const SCHEDULER_TICK_MS = 30_000;
+
+/** Minutes after the business day's midnight, or null: no scheduled generation. */
+export type SettlementSchedule = { hour: number; minute: number } | null;
+
+/**
+ * SETTLEMENT_SCHEDULE: a business time of day `HH:MM` (24-hour, 00:00 to 23:59); unset or empty, 07:30;
+ * `off`: the server never generates by itself (the button only). Anything else stops the start.
+ */
+export function parseSettlementSchedule(value: string | undefined): SettlementSchedule {
+  const text = (value ?? '').trim();
+  if (text === '') return parseSettlementSchedule(DEFAULT_SETTLEMENT_SCHEDULE);
+  if (text.toLowerCase() === 'off') return null;
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
+  if (!m) throw new StartupRefusal(`SETTLEMENT_SCHEDULE: "${text}" is not a time of day HH:MM (24-hour, 00:00 to 23:59, e.g. 07:30) or off`);
+  return { hour: Number(m[1]), minute: Number(m[2]) };
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

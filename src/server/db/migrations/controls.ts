@@ -85,4 +85,19 @@ CREATE TRIGGER activity_log_chain_kept BEFORE DELETE ON activity_log_chain FOR E
 CREATE TRIGGER activity_log_chain_no_truncate BEFORE TRUNCATE ON activity_log_chain FOR EACH STATEMENT EXECUTE FUNCTION activity_log_chain_is_kept();
 `,
   },
+  {
+    id: 96,
+    name: 'scheduled settlement: one recorded run per business day across every server process',
+    sql: `
+-- src/server/settlementSchedule.ts: the day's scheduled generation, its outcome and message. Keyed by
+-- the day, so that however many server processes look, one run is recorded per day.
+CREATE TABLE settlement_schedule_runs (
+  batch_date date PRIMARY KEY,
+  outcome text NOT NULL CHECK (outcome IN ('GENERATED', 'REFUSED')),
+  message text NOT NULL,
+  batch_id integer REFERENCES settlement_batches(id),
+  ran_at timestamptz NOT NULL
+);
+`,
+  },
 ];
