@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SUPER_PERMISSION } from '../domain/permissions';
-import { anyOf, defineCall, emptyBody } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
 
 // ---- the activity log's hash chain -----------------------------------------------------------------
 
@@ -30,4 +30,37 @@ export const verifyActivityLogCall = defineCall({
   }),
 });
 
-export const controlCalls = [verifyActivityLogCall] as const;
+// ---- large money actions waiting for a second person ----------------------------------------------
+
+export const moneyApprovalRow = z.object({
+  changeRequestId: z.number(),
+  transactionId: z.number(),
+  trace: z.string(),
+  action: z.enum(['Void', 'Refund', 'Manual Fund Transfer']),
+  currency: z.string(),
+  amount: z.number(),
+  amountUsd: z.number(),
+  requestedBy: z.string(),
+  requestedTime: z.string(),
+});
+export type MoneyApprovalRow = z.infer<typeof moneyApprovalRow>;
+
+export const moneyApprovalList = defineCall({
+  path: 'transaction/money-approval/list',
+  access: anyOf('transaction-refund', 'transaction-retry'),
+  summary:
+    'The voids, refunds and manual fund transfers above MONEY_ACTION_APPROVAL_ABOVE_USD waiting for a second person, those the caller may decide (transaction-refund: voids and refunds; transaction-retry: manual fund transfers), oldest first, with their change requests.',
+  request: emptyBody,
+  data: z.object({ requests: z.array(moneyApprovalRow), changeRequests: z.array(changeRequest) }),
+});
+
+export const moneyApprovalApprove = defineCall({
+  path: 'transaction/money-approval/approve',
+  access: anyOf('transaction-refund', 'transaction-retry'),
+  summary:
+    "Approve (the action runs then, once, its guards checked again) or reject a waiting money action; the decider needs the action's own permission and may not be its maker.",
+  request: decisionBody,
+  data: z.object({ message: z.string() }),
+});
+
+export const controlCalls = [verifyActivityLogCall, moneyApprovalList, moneyApprovalApprove] as const;

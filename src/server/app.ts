@@ -21,7 +21,7 @@ import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { imageUrlSigner } from './http/imageUrls';
 import { isValidTimeZone } from '../domain/businessTime';
-import { parseSettlementSchedule, readBusinessTimeZone, StartupRefusal, type SettlementSchedule } from './environment';
+import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, StartupRefusal, type SettlementSchedule } from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
 import { syncRollupTimeZone } from './areas/transactionsStats';
 
@@ -67,6 +67,11 @@ export interface AppOptions {
   settlementSchedule?: string | SettlementSchedule;
   /** How often the scheduler looks whether the day's batch is due (default 30 s). */
   schedulerTickMs?: number;
+  /**
+   * Voids, refunds and manual fund transfers above this many US dollars wait for a second person
+   * (src/server/moneyApprovals.ts); null: never. Default: MONEY_ACTION_APPROVAL_ABOVE_USD (unset: never).
+   */
+  moneyActionApprovalAboveUsd?: number | null;
 }
 
 /**
@@ -113,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clock = options.clock ?? (() => new Date());
   const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
   if (!isValidTimeZone(businessTimeZone)) throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${businessTimeZone}" is not an IANA time zone name`);
+  const moneyApprovalAboveUsd = options.moneyActionApprovalAboveUsd !== undefined ? options.moneyActionApprovalAboveUsd : parseMoneyApprovalAboveUsd(process.env.MONEY_ACTION_APPROVAL_ABOVE_USD);
   const schedule = typeof options.settlementSchedule === 'string' ? parseSettlementSchedule(options.settlementSchedule) : options.settlementSchedule;
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
   await syncRollupTimeZone(options.db, businessTimeZone);
@@ -169,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     auth: authServices(options, clock),
     businessTimeZone,
     bodyLimit: BODY_LIMIT,
+    moneyApprovalAboveUsd,
   });
   registerOpenApi(app);
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));

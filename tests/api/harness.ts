@@ -55,6 +55,8 @@ export interface ServerOptions {
   settlementSchedule?: string;
   /** AppOptions.schedulerTickMs. */
   schedulerTickMs?: number;
+  /** AppOptions.moneyActionApprovalAboveUsd (default: off). */
+  moneyActionApprovalAboveUsd?: number | null;
   /** Where the server's clock starts, in milliseconds from the real time (advanceClock moves it on). */
   clockOffsetMs?: number;
 }
@@ -69,7 +71,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const clock = () => new Date(Date.now() + offsetMs);
 
   const listen = async (appDb: Db) => {
-    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone, settlementSchedule: options.settlementSchedule, schedulerTickMs: options.schedulerTickMs });
+    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone, settlementSchedule: options.settlementSchedule, schedulerTickMs: options.schedulerTickMs, moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');

@@ -1,5 +1,6 @@
-/** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts). */
-import { verifyActivityLogCall } from '../../api/controls';
+/** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts), the large money actions' approvals (src/server/moneyApprovals.ts). */
+import { moneyApprovalApprove, moneyApprovalList, verifyActivityLogCall } from '../../api/controls';
+import { decideMoneyApproval, pendingMoneyApprovals } from '../moneyApprovals';
 import { verifyActivityLog } from '../activityLogChain';
 import { handle, type Handler } from '../http/handle';
 
@@ -15,4 +16,6 @@ export const controlHandlers: readonly Handler[] = [
     });
     return { data: report };
   }),
+  handle(moneyApprovalList, async (ctx) => ({ data: await pendingMoneyApprovals(ctx) })),
+  handle(moneyApprovalApprove, async (ctx, body) => ({ data: await decideMoneyApproval(ctx, body) })),
 ];

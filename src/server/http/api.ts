@@ -23,6 +23,8 @@ export interface ApiOptions {
   auth: AuthServices;
   /** The business time zone every handler reads days and "today" in (AppOptions.businessTimeZone). */
   businessTimeZone: string;
+  /** See Ctx.moneyApprovalAboveUsd (AppOptions.moneyActionApprovalAboveUsd). */
+  moneyApprovalAboveUsd?: number | null;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
 }
@@ -51,7 +53,9 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
-    const ctx = user ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client) : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client);
+    const ctx = user
+      ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.moneyApprovalAboveUsd ?? null)
+      : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client);
     const result = await handler.run(ctx, parsed.data);
     if (result.data instanceof PreparedJson) {
       const prepared = result.data;

@@ -55,6 +55,11 @@ interface CtxOf<U> {
    * the server process's own zone.
    */
   readonly businessTimeZone: string;
+  /**
+   * A void, refund or manual fund transfer of more than this many US dollars waits for a second
+   * person's approval (MONEY_ACTION_APPROVAL_ABOVE_USD, src/server/moneyApprovals.ts); null: never.
+   */
+  readonly moneyApprovalAboveUsd: number | null;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -95,6 +100,7 @@ export function makeCtx<U extends SessionUser | undefined>(
   auth: AuthServices,
   businessTimeZone: string,
   client: ClientInfo = noClient,
+  moneyApprovalAboveUsd: number | null = null,
 ): CtxOf<U> {
   return {
     db,
@@ -103,9 +109,10 @@ export function makeCtx<U extends SessionUser | undefined>(
     auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
     businessTimeZone,
+    moneyApprovalAboveUsd,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, moneyApprovalAboveUsd))),
   };
 }
