@@ -8,6 +8,7 @@ import { kycScreen } from './kyc';
 import { activityLogsScreen, userActivityLogsScreen } from './activityLogs';
 import { instantSettlementScreen, settlementScreen } from './settlement';
 import { masterDataScreens } from './masterData';
+import { moneyApprovalsScreen } from './moneyApprovals';
 
 export const screens: readonly AnyScreen[] = [
   loginScreen,
@@ -27,4 +28,5 @@ export const screens: readonly AnyScreen[] = [
   settlementScreen,
   instantSettlementScreen,
   ...masterDataScreens,
+  moneyApprovalsScreen,
 ];

@@ -273,6 +273,12 @@ export const actionReply = z.object({ message: z.string() });
  */
 export const moneyActionReply = z.object({ message: z.string(), changeRequestId: z.number().optional() });
 
+/** The server's "sent for approval" message when a money action's reply says it waits for approval, else undefined. */
+export function sentForApprovalMessage(data: unknown): string | undefined {
+  const d = data as { message?: unknown; changeRequestId?: unknown } | null | undefined;
+  return typeof d?.changeRequestId === 'number' && typeof d.message === 'string' ? d.message : undefined;
+}
+
 // ---- count cards -----------------------------------------------------------------------------
 
 const countSummary = (what: string) =>

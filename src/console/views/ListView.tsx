@@ -6,7 +6,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
-import { hasPermission } from '../../domain/permissions';
+import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { callApi } from '../request';
 import { logExport } from '../../api/reports';
 import { exportFieldsFor } from '../exportFields';
@@ -209,7 +209,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         )
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
-      {screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
+      {screen.changeRequests && hasAnyPermission(user.permissions, [screen.changeRequests.permission, ...(screen.changeRequests.alsoPermissions ?? [])]) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
       {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}

@@ -62,7 +62,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
     const res = await callApi(run.call, run.body(row, { comment: comment.trim() }) as Record<string, never>);
     setComment('');
     if (res.ok) {
-      toast('success', run.success(row));
+      toast('success', run.success(row, res.data));
       reload();
     } else {
       toast('warning', run.serverMessage === false ? run.failure : (failureMessage(res) ?? run.failure));
