@@ -30,7 +30,7 @@ describe('menus by permission (spec 000 §2)', () => {
     expect(labels(['super-permission'])).toEqual(['Main: Dashboard, KYC, Money Action Approvals', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
   });
   it('maker and checker see the administrator menu', () => {
-    expect(labels(maker)).toEqual(['Main: Dashboard, IPG Provider Currencies, KYC, Money Action Approvals', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
+    expect(labels(maker)).toEqual(['Main: Dashboard, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
     expect(labels(checker)).toEqual(['Main: Dashboard, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
   });
   it('the auditor sees the audit dashboard, App Users (auditor-app-user-view) and the auditor reports', () => {
