@@ -9,6 +9,7 @@ import { activityLogsScreen, userActivityLogsScreen } from './activityLogs';
 import { instantSettlementScreen, settlementScreen } from './settlement';
 import { masterDataScreens } from './masterData';
 import { moneyApprovalsScreen } from './moneyApprovals';
+import { segregationScreen } from './segregation';
 
 export const screens: readonly AnyScreen[] = [
   loginScreen,
@@ -29,4 +30,5 @@ export const screens: readonly AnyScreen[] = [
   instantSettlementScreen,
   ...masterDataScreens,
   moneyApprovalsScreen,
+  segregationScreen,
 ];

@@ -63,4 +63,31 @@ export const moneyApprovalApprove = defineCall({
   data: z.object({ message: z.string() }),
 });
 
-export const controlCalls = [verifyActivityLogCall, moneyApprovalList, moneyApprovalApprove] as const;
+// ---- segregation of duties -------------------------------------------------------------------------
+
+export const sodFinding = z.object({
+  id: z.number(),
+  finding: z.enum(['Role can make and approve', 'User can make and approve', 'Approved own request', 'Mutual approvals']),
+  subject: z.string(),
+  area: z.string(),
+  detail: z.string(),
+});
+export type SodFinding = z.infer<typeof sodFinding>;
+
+export const sodReport = defineCall({
+  path: 'report/segregation-of-duties',
+  access: anyOf('sod-report-view'),
+  summary:
+    'Segregation of duties: the active roles and users that can both make and approve in the same area (src/domain/segregation.ts), every change request approved by its own maker (there must be none), and the pairs of users who approve each other more than `threshold` (a share 0..1, default 0.5) of their approved requests in the last `days` days (default 90).',
+  request: z.strictObject({
+    threshold: z.number({ error: 'threshold: enter a share from 0 to 1' }).min(0, 'threshold: enter a share from 0 to 1').max(1, 'threshold: enter a share from 0 to 1').default(0.5),
+    days: z.number({ error: 'days: enter a whole number of days from 1 to 3650' }).int('days: enter a whole number of days from 1 to 3650').min(1, 'days: enter a whole number of days from 1 to 3650').max(3650, 'days: enter a whole number of days from 1 to 3650').default(90),
+  }),
+  data: z.object({
+    findings: z.array(sodFinding),
+    selfApprovedCount: z.number(),
+    mutualPairCount: z.number(),
+  }),
+});
+
+export const controlCalls = [verifyActivityLogCall, moneyApprovalList, moneyApprovalApprove, sodReport] as const;

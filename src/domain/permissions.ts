@@ -31,6 +31,8 @@ export const permissionGroups = {
   // an IPG bank role (not among the groups an IPGBANK role may take, src/server/permissionOptions.ts)
   Settlement: ['settlement-report-generate'],
   Transaction: ['transaction-hold', 'transaction-retry', 'transaction-refund'],
+  // who can both make and approve, self-approvals and mutual approvals (src/domain/segregation.ts)
+  Controls: ['sod-report-view'],
 } as const;
 
 type Groups = typeof permissionGroups;

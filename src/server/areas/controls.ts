@@ -1,5 +1,6 @@
 /** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts), the large money actions' approvals (src/server/moneyApprovals.ts). */
-import { moneyApprovalApprove, moneyApprovalList, verifyActivityLogCall } from '../../api/controls';
+import { moneyApprovalApprove, moneyApprovalList, sodReport, verifyActivityLogCall } from '../../api/controls';
+import { segregationReport } from '../segregation';
 import { decideMoneyApproval, pendingMoneyApprovals } from '../moneyApprovals';
 import { verifyActivityLog } from '../activityLogChain';
 import { handle, type Handler } from '../http/handle';
@@ -18,4 +19,5 @@ export const controlHandlers: readonly Handler[] = [
   }),
   handle(moneyApprovalList, async (ctx) => ({ data: await pendingMoneyApprovals(ctx) })),
   handle(moneyApprovalApprove, async (ctx, body) => ({ data: await decideMoneyApproval(ctx, body) })),
+  handle(sodReport, async (ctx, { threshold, days }) => ({ data: await segregationReport(ctx.db, ctx.clock(), threshold, days) })),
 ];
