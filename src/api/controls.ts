@@ -3,7 +3,6 @@
  * large money actions' approvals, and the segregation-of-duties report.
  */
 import { z } from 'zod';
-import { SUPER_PERMISSION } from '../domain/permissions';
 import { anyOf, changeRequest, decisionBody, defineCall, emptyBody } from './contract';
 
 // ---- the activity log's hash chain -----------------------------------------------------------------
@@ -17,9 +16,9 @@ export const chainBreak = z.object({
 
 export const verifyActivityLogCall = defineCall({
   path: 'report/verify-activity-log',
-  access: anyOf(SUPER_PERMISSION),
+  access: anyOf('activity-log-verify'),
   summary:
-    'Super users only: walks the activity log hash chain (each entry hashes its content and the previous entry hash) and reports the first entry that does not match (edited, relinked, missing), with the chain head to keep elsewhere.',
+    'Holders of activity-log-verify (in the demo roles, the administrator only): walks the activity log hash chain (each entry hashes its content and the previous entry hash) and reports the first entry that does not match (edited, relinked, missing), with the chain head to keep elsewhere.',
   request: emptyBody,
   data: z.object({
     ok: z.boolean(),

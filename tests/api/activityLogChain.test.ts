@@ -1,6 +1,6 @@
 /**
  * The tamper-evident activity log (migration 95, src/server/activityLogChain.ts): every entry hashes
- * its content and the previous entry's hash; report/verify-activity-log (super users only) and
+ * its content and the previous entry's hash; report/verify-activity-log (permission activity-log-verify: the administrator among the demo roles) and
  * `npm run verify-log` walk the chain and name the first entry that does not match. Here rows are
  * edited and deleted directly in SQL, the way someone with database access would.
  */
@@ -124,7 +124,7 @@ describe('the activity log hash chain', () => {
     expect(tail.firstBreak!.message).toBe(`Entries ${head!.last_seq} to ${head!.last_seq} of the chain are missing (deleted)`);
   });
 
-  it('is for super users only', async () => {
+  it('is for holders of activity-log-verify only (none of the demo roles but the administrator)', async () => {
     for (const user of ['maker', 'checker', 'auditor']) {
       const reply = await server.call('report/verify-activity-log', {}, await server.login(user));
       expect(reply.statusCode).toBe(403);

@@ -69,6 +69,10 @@ export const sampleBodies: Record<string, unknown> = {
   'dashboard/CountryWiseAppUserCount': { range: 0, fromDate: '2026-01-01T00:00:00', toDate: '2026-01-31T23:59:59' },
   'dashboard/remittanceByYear': { year: 2026, measure: 'count' },
   config: {},
+  'report/verify-activity-log': {},
+  'transaction/money-approval/list': {},
+  'transaction/money-approval/approve': { changeRequestID: 999999, actionTaken: 'reject' },
+  'report/segregation-of-duties': { threshold: 0.5, days: 90 },
 };
 
 export function sampleBody(path: string): unknown {
