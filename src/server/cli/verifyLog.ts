@@ -16,7 +16,7 @@ async function main(): Promise<number> {
     if (json) {
       console.log(JSON.stringify(report, null, 2));
     } else if (report.ok) {
-      console.log(`The activity log is intact: ${report.checked} entries checked; chain head ${report.headSeq} ${report.headHash}`);
+      console.log(`The activity log is intact: ${report.checked} entries checked; chain head ${report.headSeq} ${report.headHash || '(empty log)'}`);
       console.log('Keep the chain head somewhere outside this database: a later check shows any rewrite before it.');
     } else {
       console.log(`The activity log does NOT match its hash chain: ${report.firstBreak!.message}`);
