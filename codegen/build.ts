@@ -7,6 +7,7 @@ import { buildOpenApiDocument, openApiJson } from '../src/api/openapi';
 import { str } from './evaluate';
 import { code, document, GENERATED_MARK } from './markdown';
 import { renderPermissionMatrix } from './permissionMatrix';
+import { renderSegregation } from './segregation';
 import { compare, openSources, readContracts, readScreens, sourceFilesUnder, type OpenOptions, type ScreenInfo, type Sources } from './read';
 import { renderScreenSpec, type SpecContext } from './screenSpec';
 import { ZodReader } from './zodRules';
@@ -58,6 +59,7 @@ function readme(): string {
       '',
       `- ${code('screens/<screen-id>.md')}: one spec per screen, read with ts-morph from its definition in ${code('screens/')} (route, menu, permission, columns, filters, row actions with their guards, form fields with their rules and messages, exports, page size and sort).`,
       `- ${code('permission-matrix.md')}: each permission → the screens, actions and API calls it unlocks, from ${code('screens/')} and the contracts in ${code('src/api/')}.`,
+      `- ${code('segregation-of-duties.md')}: the roles as defined that can both make and approve in one area (${code('src/domain/segregation.ts')}).`,
       `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}.`,
     ],
     [
@@ -82,6 +84,7 @@ export function generateAll(options: OpenOptions = {}): Map<string, string> {
   files.set(`${GENERATED_DIR}/README.md`, readme());
   files.set(`${GENERATED_DIR}/openapi.json`, openApiJson(buildOpenApiDocument()));
   files.set(`${GENERATED_DIR}/permission-matrix.md`, renderPermissionMatrix(screens.filter((s) => s.registered !== false), ctx.contracts, servedPaths(src)));
+  files.set(`${GENERATED_DIR}/segregation-of-duties.md`, renderSegregation());
   for (const [name, content] of specsOf(screens, ctx)) files.set(`${GENERATED_DIR}/screens/${name}`, content);
   return new Map([...files].sort(([a], [b]) => compare(a, b)));
 }

@@ -9,6 +9,8 @@ import { activityLogsScreen, userActivityLogsScreen } from './activityLogs';
 import { instantSettlementScreen, settlementScreen } from './settlement';
 import { masterDataScreens } from './masterData';
 import { approvalsScreen, myRequestsScreen } from './approvals';
+import { moneyApprovalsScreen } from './moneyApprovals';
+import { segregationScreen } from './segregation';
 
 export const screens: readonly AnyScreen[] = [
   loginScreen,
@@ -30,4 +32,6 @@ export const screens: readonly AnyScreen[] = [
   ...masterDataScreens,
   approvalsScreen,
   myRequestsScreen,
+  moneyApprovalsScreen,
+  segregationScreen,
 ];

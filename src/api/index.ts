@@ -11,8 +11,9 @@ import { masterDataCalls } from './masterData';
 import { configCalls } from './config';
 import { finderCalls } from './finder';
 import { approvalCalls } from './approvals';
+import { controlCalls } from './controls';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls, ...controlCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

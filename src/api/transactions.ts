@@ -267,6 +267,17 @@ export const countsData = z.object({
 export const ceftCountsData = countsData.extend({ holdTranCount: z.number() });
 
 export const actionReply = z.object({ message: z.string() });
+/**
+ * A void, refund or manual fund transfer's reply: `changeRequestId` is there when the action did not
+ * run but waits for a second person's approval (MONEY_ACTION_APPROVAL_ABOVE_USD); `message` says so.
+ */
+export const moneyActionReply = z.object({ message: z.string(), changeRequestId: z.number().optional() });
+
+/** The server's "sent for approval" message when a money action's reply says it waits for approval, else undefined. */
+export function sentForApprovalMessage(data: unknown): string | undefined {
+  const d = data as { message?: unknown; changeRequestId?: unknown } | null | undefined;
+  return typeof d?.changeRequestId === 'number' && typeof d.message === 'string' ? d.message : undefined;
+}
 
 // ---- count cards -----------------------------------------------------------------------------
 
@@ -406,23 +417,23 @@ const transactionId = z.number({ error: 'Enter the transaction id' }).int().posi
 export const ceftVoid = defineCall({
   path: 'Transaction/ceft/void',
   access: anyOf('transaction-refund'),
-  summary: 'Void the card payment of a send-money transaction paid today (guard canVoidCardPayment); a repeated request replays the first reply.',
+  summary: 'Void the card payment of a send-money transaction paid today (guard canVoidCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
-  data: actionReply,
+  data: moneyActionReply,
 });
 export const ceftRefund = defineCall({
   path: 'Transaction/ceft/refund',
   access: anyOf('transaction-refund'),
-  summary: 'Refund the card payment of a send-money transaction paid before today (guard canRefundCardPayment); a repeated request replays the first reply.',
+  summary: 'Refund the card payment of a send-money transaction paid before today (guard canRefundCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
-  data: actionReply,
+  data: moneyActionReply,
 });
 export const ceftManualFundTransfer = defineCall({
   path: 'Transaction/ceft/manualFundTransfer',
   access: anyOf('transaction-retry'),
-  summary: 'Start a manual CEFT fund transfer of a send-money transaction, by trace (guard canManualFundTransfer); a repeated request replays the first reply.',
+  summary: 'Start a manual CEFT fund transfer of a send-money transaction, by trace (guard canManualFundTransfer); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ trace: z.string().min(1, 'Enter the trace').max(40) }),
-  data: actionReply,
+  data: moneyActionReply,
 });
 export const ceftHold = defineCall({
   path: 'Transaction/ceft/hold',

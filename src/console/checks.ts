@@ -78,6 +78,7 @@ function permissionsOf(screen: AnyScreen): string[] {
   if (screen.kind === 'list') {
     if (screen.createButton?.permission) out.push(screen.createButton.permission);
     if (screen.changeRequests?.permission) out.push(screen.changeRequests.permission);
+    out.push(...(screen.changeRequests?.alsoPermissions ?? []));
     for (const action of screen.rowActions ?? []) if (action.permission) out.push(action.permission);
     for (const action of screen.toolbarActions ?? []) if (action.permission) out.push(action.permission);
   }

@@ -133,7 +133,8 @@ export type RowActionRun<Row> =
       readonly confirm?: ConfirmSpec<Row>;
       /** Ask for a comment first (e.g. hold/unhold). */
       readonly input?: { readonly label: string; readonly maxLength: number; readonly requiredMessage: string };
-      readonly success: (row: Row) => string;
+      /** The toast of a success; `data` is the reply's data (e.g. a money action sent for approval says so). */
+      readonly success: (row: Row, data?: unknown) => string;
       readonly failure: string;
       /** Default true: a failure shows the server's message when it sends one; false: always `failure`. */
       readonly serverMessage?: boolean;
@@ -192,8 +193,10 @@ export interface ListSource<Row, C extends CallContract> {
 }
 
 export interface ChangeRequestPanel {
-  /** Shown to holders of this permission. */
+  /** Shown to holders of this permission (or of any of `alsoPermissions`). */
   readonly permission: Permission;
+  /** Further permissions that show the panel (the list call returns each holder the requests they may decide). */
+  readonly alsoPermissions?: readonly Permission[];
   readonly approve: CallContract;
   /** Used in the toasts: '{entity} approved successfully', '{entity} rejected failed!'. */
   readonly entity: string;

@@ -31,6 +31,9 @@ export const permissionGroups = {
   // an IPG bank role (not among the groups an IPGBANK role may take, src/server/permissionOptions.ts)
   Settlement: ['settlement-report-generate'],
   Transaction: ['transaction-hold', 'transaction-retry', 'transaction-refund'],
+  // sod-report-view: who can both make and approve, self-approvals and mutual approvals (src/domain/segregation.ts);
+  // activity-log-verify: walk the activity log's hash chain (src/server/activityLogChain.ts)
+  Controls: ['sod-report-view', 'activity-log-verify'],
 } as const;
 
 type Groups = typeof permissionGroups;

@@ -22,7 +22,8 @@ import { registerOpenApi } from './http/openapi';
 import { registerChangeRequestEvents } from './http/changeRequestEvents';
 import { imageUrlSigner } from './http/imageUrls';
 import { isValidTimeZone } from '../domain/businessTime';
-import { readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal } from './environment';
+import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
+import { startSettlementScheduler } from './settlementSchedule';
 import { syncRollupTimeZone } from './areas/transactionsStats';
 
 export interface AppOptions {
@@ -61,6 +62,19 @@ export interface AppOptions {
   businessTimeZone?: string;
   /** A pending change request older than this many days expires; default CHANGE_REQUEST_EXPIRY_DAYS (readChangeRequestExpiryDays: 7 when unset). */
   changeRequestExpiryDays?: number;
+  /**
+   * Scheduled settlement (src/server/settlementSchedule.ts): the business time of day the day's
+   * scheduled batch is generated, as SETTLEMENT_SCHEDULE spells it ('HH:MM', or 'off') or parsed.
+   * Unset: off (tests and tools); the server (main.ts) passes SETTLEMENT_SCHEDULE, default 07:30.
+   */
+  settlementSchedule?: string | SettlementSchedule;
+  /** How often the scheduler looks whether the day's batch is due (default 30 s). */
+  schedulerTickMs?: number;
+  /**
+   * Voids, refunds and manual fund transfers above this many US dollars wait for a second person
+   * (src/server/moneyApprovals.ts); null: never. Default: MONEY_ACTION_APPROVAL_ABOVE_USD (unset: never).
+   */
+  moneyActionApprovalAboveUsd?: number | null;
 }
 
 /**
@@ -111,6 +125,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isInteger(changeRequestExpiryDays) || changeRequestExpiryDays < 1 || changeRequestExpiryDays > 365) {
     throw new StartupRefusal(`CHANGE_REQUEST_EXPIRY_DAYS: ${changeRequestExpiryDays} is not a whole number of days from 1 to 365`);
   }
+  const moneyApprovalAboveUsd = options.moneyActionApprovalAboveUsd !== undefined ? options.moneyActionApprovalAboveUsd : parseMoneyApprovalAboveUsd(process.env.MONEY_ACTION_APPROVAL_ABOVE_USD);
+  const schedule = typeof options.settlementSchedule === 'string' ? parseSettlementSchedule(options.settlementSchedule) : options.settlementSchedule;
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
   await syncRollupTimeZone(options.db, businessTimeZone);
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
@@ -167,11 +183,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     businessTimeZone,
     bodyLimit: BODY_LIMIT,
     changeRequestExpiryDays,
+    moneyApprovalAboveUsd,
   });
   registerOpenApi(app);
   registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
+  if (schedule) {
+    // started once the server is ready (listening or injected), stopped (its running look awaited) before the database closes
+    const auth = authServices(options, clock);
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stop = startSettlementScheduler({ db: options.db, clock, businessTimeZone, schedule, auth, tickMs: options.schedulerTickMs, log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  }
   return app;
 }
 

@@ -4,7 +4,9 @@
  * DATABASE_URL (a PostgreSQL server; unset = the embedded database in DATA_DIR/db), DATA_DIR
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
- * IANA zone of the business day; default Asia/Colombo), CHANGE_REQUEST_EXPIRY_DAYS (default 7).
+ * IANA zone of the business day; default Asia/Colombo), CHANGE_REQUEST_EXPIRY_DAYS (default 7),
+ * SETTLEMENT_SCHEDULE (the business time the day's scheduled settlement is generated; default 07:30, off = never by itself),
+ * MONEY_ACTION_APPROVAL_ABOVE_USD (large voids, refunds and manual transfers need a second person; unset = off).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -28,6 +30,10 @@ export interface Environment {
   businessTimeZone: string;
   /** See readChangeRequestExpiryDays. */
   changeRequestExpiryDays: number;
+  /** See parseSettlementSchedule. */
+  settlementSchedule: SettlementSchedule;
+  /** See parseMoneyApprovalAboveUsd. */
+  moneyApprovalAboveUsd: number | null;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -50,6 +56,8 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     businessTimeZone: readBusinessTimeZone(env),
     changeRequestExpiryDays: readChangeRequestExpiryDays(env),
+    settlementSchedule: parseSettlementSchedule(env.SETTLEMENT_SCHEDULE),
+    moneyApprovalAboveUsd: parseMoneyApprovalAboveUsd(env.MONEY_ACTION_APPROVAL_ABOVE_USD),
   };
 }
 
@@ -81,6 +89,40 @@ export function readBusinessTimeZone(env: NodeJS.ProcessEnv = process.env): stri
     throw new StartupRefusal(`BUSINESS_TIME_ZONE: "${zone}" is not an IANA time zone name (for example Asia/Colombo, UTC or America/New_York)`);
   }
   return zone;
+}
+
+export const DEFAULT_SETTLEMENT_SCHEDULE = '07:30';
+export const SCHEDULER_TICK_MS = 30_000;
+
+/** Minutes after the business day's midnight, or null: no scheduled generation. */
+export type SettlementSchedule = { hour: number; minute: number } | null;
+
+/**
+ * SETTLEMENT_SCHEDULE: a business time of day `HH:MM` (24-hour, 00:00 to 23:59); unset or empty, 07:30;
+ * `off`: the server never generates by itself (the button only). Anything else stops the start.
+ */
+export function parseSettlementSchedule(value: string | undefined): SettlementSchedule {
+  const text = (value ?? '').trim();
+  if (text === '') return parseSettlementSchedule(DEFAULT_SETTLEMENT_SCHEDULE);
+  if (text.toLowerCase() === 'off') return null;
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
+  if (!m) throw new StartupRefusal(`SETTLEMENT_SCHEDULE: "${text}" is not a time of day HH:MM (24-hour, 00:00 to 23:59, e.g. 07:30) or off`);
+  return { hour: Number(m[1]), minute: Number(m[2]) };
+}
+
+/**
+ * MONEY_ACTION_APPROVAL_ABOVE_USD: a void, refund or manual fund transfer of a transaction whose USD
+ * amount is above this becomes a request a second person approves (src/server/moneyApprovals.ts).
+ * Unset or empty: off, every such action runs at once (the specification's behaviour). A number 0 or
+ * more (0: every one needs approval); anything else stops the start.
+ */
+export function parseMoneyApprovalAboveUsd(value: string | undefined): number | null {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(text)) {
+    throw new StartupRefusal(`MONEY_ACTION_APPROVAL_ABOVE_USD: "${text}" is not an amount in US dollars (a number 0 or more with at most 2 decimals, e.g. 10000), or unset for off`);
+  }
+  return Number(text);
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -1,6 +1,6 @@
 /**
  * Starts the server: HOST (default 127.0.0.1), PORT (default 8080), DATA_DIR, DATABASE_URL,
- * SESSION_SECRET, TRUST_PROXY, BUSINESS_TIME_ZONE, NODE_ENV. Migrates the database; outside production, seeds the demo
+ * SESSION_SECRET, TRUST_PROXY, BUSINESS_TIME_ZONE, SETTLEMENT_SCHEDULE, MONEY_ACTION_APPROVAL_ABOVE_USD, NODE_ENV. Migrates the database; outside production, seeds the demo
  * data into a database with no users; serves the built console from dist/ when it is there. In
  * production it refuses to start without SESSION_SECRET or with the demo accounts in the database.
  */
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 
   const distDir = resolve('dist');
   const staticDir = existsSync(resolve(distDir, 'index.html')) ? distDir : undefined;
-  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy, businessTimeZone: environment.businessTimeZone, changeRequestExpiryDays: environment.changeRequestExpiryDays });
+  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy, businessTimeZone: environment.businessTimeZone, changeRequestExpiryDays: environment.changeRequestExpiryDays, settlementSchedule: environment.settlementSchedule, moneyActionApprovalAboveUsd: environment.moneyApprovalAboveUsd });
 
   const shutdown = async () => {
     await app.close();

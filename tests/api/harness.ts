@@ -51,6 +51,14 @@ export interface ServerOptions {
    * which the older test files write their days; tests/api/businessTime.test.ts sets one that differs.
    */
   businessTimeZone?: string;
+  /** AppOptions.settlementSchedule: the servers (this one and its peers) generate the day's scheduled batch at this business time. */
+  settlementSchedule?: string;
+  /** AppOptions.schedulerTickMs. */
+  schedulerTickMs?: number;
+  /** AppOptions.moneyActionApprovalAboveUsd (default: off). */
+  moneyActionApprovalAboveUsd?: number | null;
+  /** Where the server's clock starts, in milliseconds from the real time (advanceClock moves it on). */
+  clockOffsetMs?: number;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -59,11 +67,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const { db, databaseUrl } = fresh;
 
   const secret = randomBytes(32);
-  let offsetMs = 0;
+  let offsetMs = options.clockOffsetMs ?? 0;
   const clock = () => new Date(Date.now() + offsetMs);
 
   const listen = async (appDb: Db) => {
-    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone });
+    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone, settlementSchedule: options.settlementSchedule, schedulerTickMs: options.schedulerTickMs, moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');

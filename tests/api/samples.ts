@@ -76,6 +76,10 @@ export const sampleBodies: Record<string, unknown> = {
   'changeRequest/decide': { changeRequestID: 1, actionTaken: 'approve', comment: 'Checked' },
   'changeRequest/decide-many': { changeRequestIDs: [1, 2], actionTaken: 'approve', comment: 'Checked' },
   'changeRequest/history': { changeRequestID: 1 },
+  'report/verify-activity-log': {},
+  'transaction/money-approval/list': {},
+  'transaction/money-approval/approve': { changeRequestID: 999999, actionTaken: 'reject' },
+  'report/segregation-of-duties': { threshold: 0.5, days: 90 },
 };
 
 export function sampleBody(path: string): unknown {

@@ -27,11 +27,11 @@ describe('menus by permission (spec 000 §2)', () => {
   const labels = (perms: string[]) => menuFor(screens, perms).map((g) => `${g.section}: ${g.items.map((i) => i.label).join(', ')}`);
   it('super user sees everything but the audit dashboard', () => {
     // the IPG Provider Currencies entry is hidden from super users (spec 002 §2)
-    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, Approvals, My requests, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
+    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, Approvals, My requests, KYC, Money Action Approvals', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
   });
   it('maker and checker see the administrator menu', () => {
-    expect(labels(maker)).toEqual(['Main: Dashboard, My requests, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
-    expect(labels(checker)).toEqual(['Main: Dashboard, Approvals, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs']);
+    expect(labels(maker)).toEqual(['Main: Dashboard, My requests, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
+    expect(labels(checker)).toEqual(['Main: Dashboard, Approvals, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
   });
   it('the auditor sees the audit dashboard, App Users (auditor-app-user-view) and the auditor reports', () => {
     expect(menuFor(screens, auditor).map((g) => g.items.map((i) => i.to))).toEqual([['/AuditDashboard'], ['/appUsers'], ['/AllCeftTransactions', '/AuditerBillPayments', '/AuditerThyaga', '/AuditerEChanneling']]);

@@ -6,7 +6,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
-import { hasPermission } from '../../domain/permissions';
+import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { callApi, failureMessage } from '../request';
 import { fetchCountOptions } from '../../domain/validation';
 import { logExport } from '../../api/reports';
@@ -342,7 +342,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         </div>
       )}
       {/* the panel speaks only of a list that loaded: a failed load never reads as "no pending change requests" */}
-      {data !== undefined && screen.changeRequests && hasPermission(user.permissions, screen.changeRequests.permission) && (
+      {data !== undefined && screen.changeRequests && hasAnyPermission(user.permissions, [screen.changeRequests.permission, ...(screen.changeRequests.alsoPermissions ?? [])]) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
       {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}

@@ -61,7 +61,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
     setActive(null);
     const res = await callApi(run.call, run.body(row, { comment: comment.trim() }) as Record<string, never>);
     setComment('');
-    if (res.ok) toast('success', run.success(row));
+    if (res.ok) toast('success', run.success(row, res.data));
     else toast('warning', run.serverMessage === false ? run.failure : (failureMessage(res) ?? run.failure));
     // success or failure, the server may have changed the row (a failed payment stores its attempt): reload it
     reload();

@@ -11,5 +11,6 @@ import { masterDataHandlers } from './masterData';
 import { configHandlers } from './config';
 import { finderHandlers } from './finder';
 import { approvalHandlers } from './approvals';
+import { controlHandlers } from './controls';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers, ...controlHandlers];

@@ -23,6 +23,7 @@ import type { Db } from '../db/db';
 import { handle, type Ctx, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { paymentNetwork, type NetworkResult, type PaymentNetwork } from '../payments';
+import { requestApprovalIfLarge } from '../moneyApprovals';
 
 export type ActionName = 'HOLD' | 'MANUAL_FUND_TRANSFER' | 'VOID' | 'REFUND';
 
@@ -47,6 +48,8 @@ export interface CeftDbRow extends CeftActionRow {
   status: string;
   action_seq: number;
   ceft_payment_description: string | null;
+  /** 1 while a money action on it waits for approval (src/server/moneyApprovals.ts). */
+  locked: number;
 }
 
 /** What an action changes on the row, and what the caller is told. */
@@ -79,7 +82,7 @@ function snapshot(row: Record<string, unknown>) {
 const ACTION_COLUMNS = `id, trace, country, currency_code, amount, amount_usd, amount_lkr, bank_code, account_number, initiated_time,
   CASE WHEN card_payment_time < '1000-01-01' THEN NULL ELSE card_payment_time END AS card_payment_time,
   card_payment_status, ipg_transaction_id, refund_commission, ceft_payment_status, ceft_payment_description, ceft_try_count,
-  refund_requested, ipg_void_status, ipg_refund_status, status, action_seq`;
+  refund_requested, ipg_void_status, ipg_refund_status, status, action_seq, locked`;
 
 async function lockRow(db: Db, by: { id: number } | { trace: string }): Promise<CeftDbRow> {
   const row =
@@ -188,8 +191,12 @@ const specs: Record<ActionName, ActionSpec> = {
   },
 };
 
-/** Runs one action on one send-money transaction; see the file comment for the steps. */
-export async function runAction(ctx: Ctx, action: ActionName, by: { id: number } | { trace: string }, note = ''): Promise<Reply> {
+/**
+ * Runs one action on one send-money transaction; see the file comment for the steps. While a money
+ * action on the row waits for approval (the row is locked), no action runs on it but the approved one
+ * (`approved`: called by the approval, src/server/moneyApprovals.ts).
+ */
+export async function runAction(ctx: Ctx, action: ActionName, by: { id: number } | { trace: string }, note = '', options: { approved?: boolean } = {}): Promise<Reply> {
   const spec = specs[action];
   const network = await paymentNetwork();
   return ctx.tx(async (tx) => {
@@ -197,6 +204,7 @@ export async function runAction(ctx: Ctx, action: ActionName, by: { id: number }
     const row = await lockRow(tx.db, by);
     const replay = await replayOf(tx.db, row, action, now);
     if (replay) return replay;
+    if (row.locked !== 0 && !options.approved) throw new HttpError(409, 'A money action on this transaction is waiting for approval: decide it first');
 
     const refused = spec.refusal(row, tx, now);
     if (refused) throw new HttpError(422, refused);
@@ -233,6 +241,10 @@ export async function runAction(ctx: Ctx, action: ActionName, by: { id: number }
 }
 
 async function answer(ctx: Ctx, action: ActionName, by: { id: number } | { trace: string }, note = '') {
+  if (action !== 'HOLD') {
+    const sent = await requestApprovalIfLarge(ctx, action, by);
+    if (sent) return { data: sent };
+  }
   const reply = await runAction(ctx, action, by, note);
   if (reply.statusCode !== 200) throw new HttpError(reply.statusCode, reply.message);
   return { data: { message: reply.message } };

@@ -24,6 +24,8 @@ export interface ApiOptions {
   auth: AuthServices;
   /** The business time zone every handler reads days and "today" in (AppOptions.businessTimeZone). */
   businessTimeZone: string;
+  /** See Ctx.moneyApprovalAboveUsd (AppOptions.moneyActionApprovalAboveUsd). */
+  moneyApprovalAboveUsd?: number | null;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** A pending change request older than this many days expires (CHANGE_REQUEST_EXPIRY_DAYS). */
@@ -57,7 +59,7 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
     const ctx = user
-      ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays)
+      ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, options.moneyApprovalAboveUsd ?? null)
       : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays);
     // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
     if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));

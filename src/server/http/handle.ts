@@ -58,6 +58,11 @@ interface CtxOf<U> {
   readonly businessTimeZone: string;
   /** A pending change request older than this many days has expired (CHANGE_REQUEST_EXPIRY_DAYS). */
   readonly changeRequestExpiryDays: number;
+  /**
+   * A void, refund or manual fund transfer of more than this many US dollars waits for a second
+   * person's approval (MONEY_ACTION_APPROVAL_ABOVE_USD, src/server/moneyApprovals.ts); null: never.
+   */
+  readonly moneyApprovalAboveUsd: number | null;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -99,6 +104,7 @@ export function makeCtx<U extends SessionUser | undefined>(
   businessTimeZone: string,
   client: ClientInfo = noClient,
   changeRequestExpiryDays: number = DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS,
+  moneyApprovalAboveUsd: number | null = null,
 ): CtxOf<U> {
   return {
     db,
@@ -108,9 +114,10 @@ export function makeCtx<U extends SessionUser | undefined>(
     client,
     businessTimeZone,
     changeRequestExpiryDays,
+    moneyApprovalAboveUsd,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, changeRequestExpiryDays))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, changeRequestExpiryDays, moneyApprovalAboveUsd))),
   };
 }

@@ -677,9 +677,15 @@ async function providerPicker(db: Db): Promise<(kind: TransactionKind, id: numbe
   };
 }
 
+/** Inserts the columns the rows name (any of them); the table's other columns take their defaults. */
 async function insertJson(db: Db, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`, [rows]);
+  const named = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) named.add(key);
+  const columns = [...named];
+  if (!columns.every((c) => /^[a-z_][a-z0-9_]*$/.test(c))) throw new Error(`insertJson ${table}: bad column name`);
+  const list = columns.join(', ');
+  await db.query(`INSERT INTO ${table} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${table}, $1::json)`, [rows]);
 }
 
 /**

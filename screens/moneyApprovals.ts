@@ -1,0 +1,33 @@
+/**
+ * Large money actions waiting for a second person (src/server/moneyApprovals.ts): the voids, refunds
+ * and manual fund transfers above MONEY_ACTION_APPROVAL_ABOVE_USD, those the user may decide, with the
+ * approval panel. Empty while the setting is off.
+ */
+import { defineListScreen } from '../src/console/definitions';
+import { moneyApprovalApprove, moneyApprovalList, type MoneyApprovalRow } from '../src/api/controls';
+
+export const moneyApprovalsScreen = defineListScreen<MoneyApprovalRow>()({
+  kind: 'list',
+  id: 'moneyApprovals',
+  route: '/transactions/money-approvals',
+  title: 'Money Action Approvals',
+  breadcrumb: [{ label: 'Money Action Approvals' }],
+  access: { anyOf: ['transaction-refund', 'transaction-retry'] },
+  menu: { section: 'Main', label: 'Money Action Approvals', order: 30 },
+  source: { call: moneyApprovalList, request: () => ({}), rows: (d) => d.requests, changeRequests: (d) => d.changeRequests },
+  rowKey: 'changeRequestId',
+  defaultSort: { key: 'changeRequestId', desc: false },
+  columns: [
+    { key: 'changeRequestId', header: 'Request ID', kind: 'integer' },
+    { key: 'transactionId', header: 'Transaction ID', kind: 'integer' },
+    { key: 'trace', header: 'Trace' },
+    { key: 'action', header: 'Action' },
+    { key: 'currency', header: 'Currency' },
+    { key: 'amount', header: 'Amount', kind: 'amount' },
+    { key: 'amountUsd', header: 'Amount (USD)', kind: 'amount' },
+    { key: 'requestedBy', header: 'Requested By' },
+    { key: 'requestedTime', header: 'Requested At', kind: 'datetime' },
+  ],
+  emptyMessage: 'No money actions are waiting for approval.',
+  changeRequests: { permission: 'transaction-refund', alsoPermissions: ['transaction-retry'], approve: moneyApprovalApprove, entity: 'Transaction' },
+});

@@ -1,0 +1,131 @@
+/**
+ * The segregation-of-duties report (report/segregation-of-duties, permission sod-report-view): roles and
+ * users that can both make and approve in one area, requests approved by their own maker, and pairs of
+ * users approving each other above a share. Decisions are written in SQL where the engine would refuse
+ * them (a self-approval) or to set their dates.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './harness';
+
+let server: TestServer;
+let admin: string;
+
+interface Finding {
+  id: number;
+  finding: string;
+  subject: string;
+  area: string;
+  detail: string;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await server.login('admin');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function report(body: Record<string, unknown> = {}, token = admin) {
+  const reply = await server.call('report/segregation-of-duties', body, token);
+  expect(reply.statusCode, JSON.stringify(reply.data)).toBe(200);
+  return reply.data as { findings: Finding[]; selfApprovedCount: number; mutualPairCount: number };
+}
+
+/** An approved change request, written in SQL. */
+async function approved(maker: string, checker: string, daysAgo = 1) {
+  const at = new Date(server.now().getTime() - daysAgo * 86_400_000);
+  await server.db.query(
+    `INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status, decided_by, decided_at)
+     VALUES ('Bank', NULL, 'CREATE', '{}', NULL, '{}', NULL, $1, $3, 'APPROVED', $2, $3)`,
+    [maker, checker, at],
+  );
+}
+
+describe('the segregation-of-duties report', () => {
+  it('lists the roles and users that can make and approve in one area, and no self-approval on a clean database', async () => {
+    const data = await report();
+    const of = (finding: string, subject: string) => data.findings.filter((f) => f.finding === finding && f.subject === subject).map((f) => f.area);
+    expect(of('Role can make and approve', 'Administrator')).toContain('User');
+    expect(of('User can make and approve', 'admin')).toContain('Bank');
+    // the checker approves only; the maker makes, and can do both only for the money actions (same permission by design)
+    expect(of('Role can make and approve', 'Checker')).toEqual([]);
+    expect(of('Role can make and approve', 'Maker')).toEqual(['Void and refund above MONEY_ACTION_APPROVAL_ABOVE_USD', 'Manual fund transfer above MONEY_ACTION_APPROVAL_ABOVE_USD']);
+    expect(data.selfApprovedCount).toBe(0);
+    expect(data.findings.filter((f) => f.finding === 'Approved own request')).toEqual([]);
+    expect(data.findings.map((f) => f.id)).toEqual(data.findings.map((_, i) => i + 1));
+  });
+
+  it('names a role given both sides of an area, and its users', async () => {
+    const role = await server.db.one<{ id: number }>(
+      `INSERT INTO roles (role_name, user_type, user_level, permissions) SELECT 'Bank Desk', user_type, user_level, '["bank-view","bank-create","bank-approve"]' FROM roles WHERE role_name = 'Maker' RETURNING id`,
+    );
+    await server.db.query(
+      `INSERT INTO console_users (name, email, contact, username, user_type, branch_code, role_id, password_hash)
+       SELECT 'Desk', 'desk@example.lk', contact, 'desk', user_type, branch_code, $1, password_hash FROM console_users WHERE username = 'maker'`,
+      [role!.id],
+    );
+    const data = await report();
+    expect(data.findings.filter((f) => f.subject === 'Bank Desk')).toEqual([
+      { id: expect.any(Number), finding: 'Role can make and approve', subject: 'Bank Desk', area: 'Bank', detail: 'makes with bank-create; approves with bank-approve' },
+    ]);
+    expect(data.findings.filter((f) => f.subject === 'desk')).toEqual([
+      { id: expect.any(Number), finding: 'User can make and approve', subject: 'desk', area: 'Bank', detail: 'role Bank Desk: makes with bank-create; approves with bank-approve' },
+    ]);
+  });
+
+  it('reports a request approved by its own maker', async () => {
+    await approved('Mallory', 'mallory');
+    const data = await report();
+    expect(data.selfApprovedCount).toBe(1);
+    const own = data.findings.filter((f) => f.finding === 'Approved own request');
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ subject: 'Mallory', area: 'Bank' });
+    expect(own[0]!.detail).toMatch(/^change request #\d+ \(CREATE\) was approved by its maker on /);
+  });
+
+  it('reports pairs approving each other above the threshold share, in the window', async () => {
+    // alice: 4 approved requests, 3 by bob; bob: 2, both by alice -> (3 + 2) / (4 + 2) = 83.3%
+    for (const c of ['bob', 'bob', 'bob', 'carol']) await approved('alice', c);
+    for (const c of ['alice', 'alice']) await approved('bob', c);
+    // dave and erin, 200 days ago: outside the default 90 days
+    await approved('dave', 'erin', 200);
+    await approved('erin', 'dave', 200);
+    // frank and grace approve each other once, among many others: 2 of 8 = 25%
+    await approved('frank', 'grace');
+    await approved('grace', 'frank');
+    for (const c of ['x1', 'x2', 'x3']) {
+      await approved('frank', c);
+      await approved('grace', c);
+    }
+
+    const pairs = async (body: Record<string, unknown>) => (await report(body)).findings.filter((f) => f.finding === 'Mutual approvals');
+    const def = await pairs({});
+    expect(def.map((f) => f.subject)).toEqual(['alice and bob']);
+    expect(def[0]!.detail).toBe(
+      'bob approved 3 of 4 approved requests of alice; alice approved 2 of 2 of bob: 83.3% of their approved requests in the last 90 days (threshold 50.0%)',
+    );
+    expect((await pairs({ threshold: 0.9 })).map((f) => f.subject)).toEqual([]);
+    expect((await pairs({ threshold: 0.2 })).map((f) => f.subject)).toEqual(['alice and bob', 'frank and grace']);
+    expect((await pairs({ days: 365 })).map((f) => f.subject)).toEqual(['dave and erin', 'alice and bob']);
+    expect((await report({ days: 365, threshold: 0.2 })).mutualPairCount).toBe(3);
+  });
+
+  it('refuses bad bounds naming the field, and anyone without sod-report-view', async () => {
+    for (const body of [{ threshold: 1.5 }, { threshold: -0.1 }, { threshold: 'half' }]) {
+      const reply = await server.call('report/segregation-of-duties', body, admin);
+      expect(reply.statusCode).toBe(400);
+      expect(reply.data.message).toContain('threshold');
+    }
+    for (const body of [{ days: 0 }, { days: 3651 }, { days: 1.5 }]) {
+      const reply = await server.call('report/segregation-of-duties', body, admin);
+      expect(reply.statusCode).toBe(400);
+      expect(reply.data.message).toContain('days');
+    }
+    expect((await server.call('report/segregation-of-duties', { other: 1 }, admin)).statusCode).toBe(400);
+    expect((await server.call('report/segregation-of-duties', {}, await server.login('auditor'))).statusCode).toBe(403);
+    expect((await server.call('report/segregation-of-duties', {})).statusCode).toBe(401);
+    // the checker (demo role: every …-view) may read it
+    expect((await server.call('report/segregation-of-duties', {}, await server.login('checker'))).statusCode).toBe(200);
+  });
+});
