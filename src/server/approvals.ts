@@ -17,6 +17,7 @@ import { decideBank, discardBankRequest } from './areas/banks';
 import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
 import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
 import type { Db, Row } from './db/db';
+import { MONEY_ENTITY } from './moneyApprovals';
 import { advertisementEntity } from './entities/advertisement';
 import { appUserEntity } from './entities/appUser';
 import { appVersionEntity } from './entities/appVersion';
@@ -111,6 +112,7 @@ export async function expireStaleRequests(ctx: Ctx): Promise<number> {
     for (const r of expired) {
       const area = approvalAreas().get(r.entity_type);
       if (area) await release(t.db, area, r);
+      else if (r.record_id !== null && LOCKED_OUTSIDE_AREAS[r.entity_type]) await t.db.query(`UPDATE ${LOCKED_OUTSIDE_AREAS[r.entity_type]} SET locked = 0 WHERE id = $1`, [r.record_id]);
       await t.log({
         type: 'CHANGE_EXPIRED',
         username: 'system',
@@ -122,6 +124,12 @@ export async function expireStaleRequests(ctx: Ctx): Promise<number> {
     return expired.length;
   });
 }
+
+/**
+ * Records locked by change requests that are not an approval area of the inbox (decided on their own
+ * screen): a large money action's request locks its transaction (src/server/moneyApprovals.ts).
+ */
+const LOCKED_OUTSIDE_AREAS: Readonly<Record<string, string>> = { [MONEY_ENTITY]: 'ceft_transactions' };
 
 /** Unlocks the record of a request that ends without being applied, and deletes its unused uploads. */
 async function release(db: Db, area: ApprovalArea, r: RequestRow): Promise<void> {

@@ -218,4 +218,19 @@ describe('MONEY_ACTION_APPROVAL_ABOVE_USD', () => {
     }
     expect(() => parseMoneyApprovalAboveUsd('ten')).toThrow('MONEY_ACTION_APPROVAL_ABOVE_USD: "ten" is not an amount in US dollars');
   });
+
+  // last: it moves the server's clock on a week
+  it('a request left pending past CHANGE_REQUEST_EXPIRY_DAYS expires and unlocks its transaction', async () => {
+    const row = await actionable(7000);
+    const sent = await act(server, 'refund', row, maker);
+    const id = sent.data.changeRequestId as number;
+    expect((await rowOf(row.id)).locked).toBe(1);
+    server.advanceClock(8 * 24 * 3_600_000);
+    const later = await server.login('admin'); // the earlier sessions are past their lifetime
+    expect((await server.call('transaction/money-approval/list', {}, later)).statusCode).toBe(200);
+    const request = await server.db.one<{ status: string }>('SELECT status FROM change_requests WHERE id = $1', [id]);
+    expect(request!.status).toBe('EXPIRED');
+    expect((await rowOf(row.id)).locked).toBe(0);
+    expect((await decide(server, id, 'approve', later)).statusCode).toBe(409);
+  });
 });
