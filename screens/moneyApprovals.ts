@@ -17,6 +17,7 @@ export const moneyApprovalsScreen = defineListScreen<MoneyApprovalRow>()({
   source: { call: moneyApprovalList, request: () => ({}), rows: (d) => d.requests, changeRequests: (d) => d.changeRequests },
   rowKey: 'changeRequestId',
   defaultSort: { key: 'changeRequestId', desc: false },
+  pinnedColumns: ['changeRequestId', 'trace'],
   columns: [
     { key: 'changeRequestId', header: 'Request ID', kind: 'integer' },
     { key: 'transactionId', header: 'Transaction ID', kind: 'integer' },

@@ -50,6 +50,7 @@ export const segregationScreen = defineListScreen<SodFinding>()({
       ],
     },
   ],
+  pinnedColumns: ['id', 'subject'],
   columns: [
     { key: 'id', header: 'No', kind: 'integer' },
     { key: 'finding', header: 'Finding' },
