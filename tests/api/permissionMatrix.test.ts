@@ -278,6 +278,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // stored images by capability URL (a random part in every path), PNG/JPEG only
   'GET /images/*': 'capability URLs',
   'HEAD /images/*': 'capability URLs',
+  // the approvals' live count (server-sent events): not public, it authenticates the bearer token and
+  // demands an approve permission itself, and sends only "an area changed" (tests/api/approvals.test.ts: 401, 403)
+  'GET /api/changeRequest/events': 'event stream with its own token and permission check',
+  'HEAD /api/changeRequest/events': 'event stream with its own token and permission check',
   // the built console (static files, history routing to index.html): code, no data
   'GET /*': 'static console files',
   'HEAD /*': 'static console files',

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newPage, screenshot, signIn, DEMO_PASSWORD, useServerAndBrowser } from './harness';
 
-const live = useServerAndBrowser();
+// the operator generates today's scheduled batch by hand: the server's own schedule (07:30) would have made it at start
+const live = useServerAndBrowser({ SETTLEMENT_SCHEDULE: 'off' });
 
 async function api(path: string, body: unknown, username = 'admin') {
   const login = await fetch(`${live.server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
