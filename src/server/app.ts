@@ -47,8 +47,10 @@ export interface AppOptions {
   /** How long a session lasts from its sign-in, in hours (default: SESSION_MAX_HOURS, else 12). */
   sessionMaxHours?: number;
   /**
-   * How many password hashes may run at once (default: one less than the CPU count, at least 1 and at
-   * most 4, so a flood of sign-ins leaves a core to every other call); the rest wait, fairly per client address.
+   * How many password hashes may run at once (default: defaultHashConcurrency(), the CPU count, at
+   * least 2 and at most 4); one client address runs one at a time, the rest wait, fairly per client
+   * address. The hashes run at the lowest CPU priority (src/server/auth/hashThreads.ts), so they take
+   * only the time every other call leaves.
    */
   hashConcurrency?: number;
   /** The password check (default scrypt's; tests pass a counting wrapper). */
@@ -179,13 +181,26 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-correlation-id', request.id);
 }
 
+/**
+ * The default number of hash places: one per CPU, at least 2 (so that one address's flood, which holds
+ * one place, never makes another address wait for a hash of the flood), at most 4.
+ */
+export function defaultHashConcurrency(): number {
+  return Math.max(2, Math.min(4, availableParallelism()));
+}
+
+/** How many password attempts of one client address are checked at once (the rest wait their turn). */
+export const ATTEMPTS_PER_ADDRESS = 2;
+
 /** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
 function authServices(options: AppOptions, clock: () => Date): AuthServices {
   const { secret } = options;
   const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   const verify = options.verifyPassword ?? verifyPassword;
-  const queue = new FairQueue(options.hashConcurrency ?? Math.max(1, Math.min(4, availableParallelism() - 1)));
+  const queue = new FairQueue(options.hashConcurrency ?? defaultHashConcurrency(), 1);
+  // no bound in all (each attempt's hash is bounded by `queue`), ATTEMPTS_PER_ADDRESS per address
+  const attempts = new FairQueue(Number.MAX_SAFE_INTEGER, ATTEMPTS_PER_ADDRESS);
   const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
   const servicesFor = (address: string): AuthServices => ({
@@ -196,6 +211,7 @@ function authServices(options: AppOptions, clock: () => Date): AuthServices {
       const hash = await dummyHash;
       await queue.run(address, () => verify(password, hash));
     },
+    inAddressTurn: (job) => attempts.run(address, job),
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
     imageUrls: imageUrlSigner(secret, clock),
     sessionMaxHours,

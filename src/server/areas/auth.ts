@@ -66,45 +66,52 @@ export async function passwordAttempt(
     throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
   }
 
-  const attempt = await beginAttempt(ctx.db, username, from, now);
-  if (attempt.kind === 'locked') {
-    await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
-    await noteFailureForOwner(ctx.db, username, now);
-    throw new HttpError(options.lockedStatus, ACCOUNT_LOCKED);
-  }
-  if (attempt.kind === 'backoff') {
-    await ctx.log({
-      level: 'WARN',
-      type: 'LOGIN_REFUSED',
-      username,
-      description: `${what} from ${from} refused: after ${MAX_FAILURES} failed attempts the account allows one password check per back-off (next in ${attempt.retryAfterSeconds} s)`,
-    });
-    await noteFailureForOwner(ctx.db, username, now);
-    ctx.client.setHeader('retry-after', String(attempt.retryAfterSeconds));
-    throw new HttpError(429, accountBackoff(attempt.retryAfterSeconds));
-  }
-
-  if (!(await check({ known: attempt.known }))) {
-    await ctx.log({
-      level: 'WARN',
-      type: options.kind === 'sign-in' ? 'LOGIN_FAILED' : 'PASSWORD_RESET_FAILED',
-      username,
-      description: `${options.kind === 'sign-in' ? 'Failed sign-in attempt' : 'Password reset refused: the old password was wrong'} (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
-    });
-    await noteFailureForOwner(ctx.db, username, now);
-    if (attempt.locking) {
+  // the rest in this address's turn: a burst from one address reaches the database and the hashing a
+  // few attempts at a time (src/server/app.ts, ATTEMPTS_PER_ADDRESS), not ahead of everyone else's calls
+  const inTurn = ctx.auth.inAddressTurn ?? (<T>(job: () => Promise<T>) => job());
+  return inTurn(async (): Promise<{ ok: true } | { ok: false; locking: boolean }> => {
+    // its own time: it may have waited its turn
+    const now = ctx.clock();
+    const attempt = await beginAttempt(ctx.db, username, from, now);
+    if (attempt.kind === 'locked') {
+      await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
+      await noteFailureForOwner(ctx.db, username, now);
+      throw new HttpError(options.lockedStatus, ACCOUNT_LOCKED);
+    }
+    if (attempt.kind === 'backoff') {
       await ctx.log({
         level: 'WARN',
-        type: 'ACCOUNT_LOCKED',
+        type: 'LOGIN_REFUSED',
         username,
-        description: `Locked for ${LOCKOUT_MINUTES} minutes for attempts from ${from} after ${MAX_FAILURES} failed attempts from there; its sessions go on`,
+        description: `${what} from ${from} refused: after ${MAX_FAILURES} failed attempts the account allows one password check per back-off (next in ${attempt.retryAfterSeconds} s)`,
       });
+      await noteFailureForOwner(ctx.db, username, now);
+      ctx.client.setHeader('retry-after', String(attempt.retryAfterSeconds));
+      throw new HttpError(429, accountBackoff(attempt.retryAfterSeconds));
     }
-    return { ok: false, locking: attempt.locking };
-  }
-  await attemptSucceeded(ctx.db, username, from, now);
-  await releaseAddressAttempt(ctx.db, reservation);
-  return { ok: true };
+
+    if (!(await check({ known: attempt.known }))) {
+      await ctx.log({
+        level: 'WARN',
+        type: options.kind === 'sign-in' ? 'LOGIN_FAILED' : 'PASSWORD_RESET_FAILED',
+        username,
+        description: `${options.kind === 'sign-in' ? 'Failed sign-in attempt' : 'Password reset refused: the old password was wrong'} (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
+      });
+      await noteFailureForOwner(ctx.db, username, now);
+      if (attempt.locking) {
+        await ctx.log({
+          level: 'WARN',
+          type: 'ACCOUNT_LOCKED',
+          username,
+          description: `Locked for ${LOCKOUT_MINUTES} minutes for attempts from ${from} after ${MAX_FAILURES} failed attempts from there; its sessions go on`,
+        });
+      }
+      return { ok: false, locking: attempt.locking };
+    }
+    await attemptSucceeded(ctx.db, username, from, now);
+    await releaseAddressAttempt(ctx.db, reservation);
+    return { ok: true };
+  });
 }
 
 export const authHandlers = [
