@@ -175,9 +175,12 @@ describe('a flood from one address does not hold up anyone else (point 5)', () =
       Number((await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM login_address_attempts WHERE address = $1', [flooder]))!.n);
     for (let waited = 0; floodChecks === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // one hash of the flood runs, one more attempt waits for it; the other 18 have not reached the database
+    // one hash of the flood runs, one more attempt waits for it; the other 18 have not reached the database,
+    // not even the address limiter
     expect(floodChecks).toBe(1);
     expect(await attemptsCounted()).toBe(ATTEMPTS_PER_ADDRESS);
+    const reserved = await server.db.one<{ failures: number }>('SELECT failures FROM login_address_failures WHERE address = $1', [flooder]);
+    expect(reserved!.failures).toBe(ATTEMPTS_PER_ADDRESS);
     // with every hash of the flood held, another address's sign-in (and a list call) answer all the same
     const token = await tokenOf('admin', '203.0.113.171', RIGHT, app);
     expect((await call('user/list', token, {}, '203.0.113.171', app)).status).toBe(200);

@@ -48,30 +48,30 @@ export async function passwordAttempt(
   check: (attempt: { known: boolean }) => Promise<boolean>,
   options: PasswordAttemptOptions,
 ): Promise<{ ok: true } | { ok: false; locking: boolean }> {
-  const now = ctx.clock();
   // request.ip; with a trusted hop count it is whatever the nearest hops forwarded, so keep it short
   const from = ctx.client.address.slice(0, 64);
   const what = options.kind === 'sign-in' ? 'Sign-in' : 'Password reset';
-  const reservation = await reserveAddressAttempt(ctx.db, from, now);
-  if (reservation.retryAfterSeconds !== undefined) {
-    if (reservation.number === ADDRESS_MAX_FAILURES + 1) {
-      await ctx.log({
-        level: 'WARN',
-        type: 'SIGN_IN_THROTTLED',
-        username,
-        description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
-      });
-    }
-    ctx.client.setHeader('retry-after', String(reservation.retryAfterSeconds));
-    throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
-  }
-
-  // the rest in this address's turn: a burst from one address reaches the database and the hashing a
-  // few attempts at a time (src/server/app.ts, ATTEMPTS_PER_ADDRESS), not ahead of everyone else's calls
+  // All of it in this address's turn (src/server/app.ts, ATTEMPTS_PER_ADDRESS at once): a burst from
+  // one address reaches the database and the hashing a few attempts at a time, so its queries do not
+  // queue ahead of everyone else's calls; every other address has turns of its own.
   const inTurn = ctx.auth.inAddressTurn ?? (<T>(job: () => Promise<T>) => job());
   return inTurn(async (): Promise<{ ok: true } | { ok: false; locking: boolean }> => {
     // its own time: it may have waited its turn
     const now = ctx.clock();
+    const reservation = await reserveAddressAttempt(ctx.db, from, now);
+    if (reservation.retryAfterSeconds !== undefined) {
+      if (reservation.number === ADDRESS_MAX_FAILURES + 1) {
+        await ctx.log({
+          level: 'WARN',
+          type: 'SIGN_IN_THROTTLED',
+          username,
+          description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
+        });
+      }
+      ctx.client.setHeader('retry-after', String(reservation.retryAfterSeconds));
+      throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
+    }
+
     const attempt = await beginAttempt(ctx.db, username, from, now);
     if (attempt.kind === 'locked') {
       await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
