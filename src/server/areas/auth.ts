@@ -1,6 +1,7 @@
 /**
  * Sign-in, token refresh and sign-out. A password attempt (a sign-in, or the old password of
- * user/reset-password) passes, in order: the limiter of its client address (429 with Retry-After,
+ * user/reset-password) waits for its client address's turn (two attempts of one address at once,
+ * src/server/app.ts), then passes, in order: the limiter of its client address (429 with Retry-After,
  * src/server/auth/addressLimiter.ts), the lockout of its username from that address and the
  * username's back-off (counted before the password is checked, src/server/auth/loginAttempts.ts),
  * then the password, hashed in the fair queue of the app (src/server/auth/fairQueue.ts). Every
