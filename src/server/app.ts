@@ -9,6 +9,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { allHandlers } from './areas/index';
 import { DEFAULT_SCRYPT_N, hashPassword, verifyPassword } from './auth/passwords';
+import type { HashPriority } from './auth/hashThreads';
 import { DEFAULT_TOKEN_TTL_SECONDS, issueToken } from './auth/tokens';
 import { FairQueue } from './auth/fairQueue';
 import { parseSessionMaxHours } from './auth/sessions';
@@ -54,7 +55,7 @@ export interface AppOptions {
    */
   hashConcurrency?: number;
   /** The password check (default scrypt's; tests pass a counting wrapper). */
-  verifyPassword?: (password: string, hash: string) => Promise<boolean>;
+  verifyPassword?: (password: string, hash: string, priority?: HashPriority) => Promise<boolean>;
   /**
    * The business time zone (an IANA name) the days, "today" and the buckets are read in; default
    * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
@@ -203,13 +204,31 @@ function authServices(options: AppOptions, clock: () => Date): AuthServices {
   const attempts = new FairQueue(Number.MAX_SAFE_INTEGER, ATTEMPTS_PER_ADDRESS);
   const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
+  /**
+   * One password check at the process's own priority at a time, for the attempt most likely to be a
+   * person's: from an address the username signed in from before, or the only attempt of its address
+   * running or waiting (a burst from one address always has others waiting). Every other check runs at
+   * nice 19, so a flood takes only the CPU everyone else leaves, and a person's sign-in does not share
+   * that leftover with the flood. An unknown username is checked by the same rule (it answers alike).
+   */
+  let normalRunning = 0;
+  const check = async (address: string, password: string, hash: string, first: boolean | undefined): Promise<boolean> => {
+    const normal = normalRunning === 0 && (first === true || attempts.load(address) <= 1);
+    if (!normal) return verify(password, hash, 'low');
+    normalRunning++;
+    try {
+      return await verify(password, hash, 'normal');
+    } finally {
+      normalRunning--;
+    }
+  };
   const servicesFor = (address: string): AuthServices => ({
     hashPassword: (password) => queue.run(address, () => hashPassword(password, scryptN)),
-    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => verify(password, hash), verifyOptions),
+    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => check(address, password, hash, verifyOptions?.first), verifyOptions),
     async verifyNothing(password) {
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
       const hash = await dummyHash;
-      await queue.run(address, () => verify(password, hash));
+      await queue.run(address, () => check(address, password, hash, false));
     },
     inAddressTurn: (job) => attempts.run(address, job),
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),

@@ -150,17 +150,23 @@ describe('the limiter per address holds under a parallel burst (point 4)', () =>
 });
 
 describe('a flood from one address does not hold up anyone else (point 5)', () => {
-  it(`holds one hash place and ${ATTEMPTS_PER_ADDRESS} attempts at a time: a sign-in from another address goes through while every hash of the flood is held`, async () => {
+  it(`holds one hash place (at nice 19) and ${ATTEMPTS_PER_ADDRESS} attempts at a time: a sign-in from another address goes through, at the normal priority, while every hash of the flood is held`, async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let floodChecks = 0;
     let floodRunning = 0;
     let floodMostAtOnce = 0;
+    const floodPriorities: string[] = [];
+    const otherPriorities: string[] = [];
     const app = await startExtraApp(server, {
       trustProxy: ['127.0.0.1'],
       hashConcurrency: 2,
-      verifyPassword: async (password, hash) => {
-        if (password !== 'Flood@Pass1') return verifyPassword(password, hash);
+      verifyPassword: async (password, hash, priority) => {
+        if (password !== 'Flood@Pass1') {
+          otherPriorities.push(priority ?? 'low');
+          return verifyPassword(password, hash, priority);
+        }
+        floodPriorities.push(priority ?? 'low');
         floodChecks++;
         floodMostAtOnce = Math.max(floodMostAtOnce, ++floodRunning);
         await held;
@@ -189,6 +195,9 @@ describe('a flood from one address does not hold up anyone else (point 5)', () =
     expect(replies.map((r) => r.text)).toEqual(Array.from({ length: 20 }, () => JSON.stringify(INVALID)));
     expect(floodChecks).toBe(20);
     expect(floodMostAtOnce).toBe(1);
+    // the flood's checks ran at nice 19 (all but its last, alone by then); the other address's at the normal priority
+    expect(floodPriorities.slice(0, 19)).toEqual(Array.from({ length: 19 }, () => 'low'));
+    expect(otherPriorities).toEqual(['normal']);
   });
 });
 

@@ -63,6 +63,11 @@ export class FairQueue {
     return { running: this.running, waiting };
   }
 
+  /** How many jobs of `key` run or wait now. */
+  load(key: string): number {
+    return this.runningOf(key) + (this.waiting.get(key)?.length ?? 0) + this.firstLane.filter((job) => job.key === key).length;
+  }
+
   private enqueue(key: string, start: () => void): void {
     const jobs = this.waiting.get(key);
     if (jobs) jobs.push(start);
