@@ -8,6 +8,10 @@
  * decided by the fair queue (src/server/auth/fairQueue.ts); the pool makes a thread per hash in flight,
  * up to MAX_THREADS, and keeps them (unreferenced, so they never hold the process open).
  *
+ * A second set of threads runs at the process's own priority, for the one check at a time that
+ * src/server/app.ts judges most likely a person's (a known address, or an address's only attempt), so
+ * that it does not share the leftover CPU with a flood's hashes on a busy machine.
+ *
  * The priority is set per thread through Linux's /proc/thread-self; elsewhere the threads keep the
  * process's priority (the hashing still leaves the main thread free).
  */
