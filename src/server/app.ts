@@ -9,6 +9,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { allHandlers } from './areas/index';
 import { DEFAULT_SCRYPT_N, hashPassword, verifyPassword } from './auth/passwords';
+import type { HashPriority } from './auth/hashThreads';
 import { DEFAULT_TOKEN_TTL_SECONDS, issueToken } from './auth/tokens';
 import { FairQueue } from './auth/fairQueue';
 import { parseSessionMaxHours } from './auth/sessions';
@@ -49,12 +50,14 @@ export interface AppOptions {
   /** How long a session lasts from its sign-in, in hours (default: SESSION_MAX_HOURS, else 12). */
   sessionMaxHours?: number;
   /**
-   * How many password hashes may run at once (default: one less than the CPU count, at least 1 and at
-   * most 4, so a flood of sign-ins leaves a core to every other call); the rest wait, fairly per client address.
+   * How many password hashes may run at once (default: defaultHashConcurrency(), the CPU count, at
+   * least 2 and at most 4); one client address runs one at a time, the rest wait, fairly per client
+   * address. The hashes run at the lowest CPU priority (src/server/auth/hashThreads.ts), so they take
+   * only the time every other call leaves.
    */
   hashConcurrency?: number;
   /** The password check (default scrypt's; tests pass a counting wrapper). */
-  verifyPassword?: (password: string, hash: string) => Promise<boolean>;
+  verifyPassword?: (password: string, hash: string, priority?: HashPriority) => Promise<boolean>;
   /**
    * The business time zone (an IANA name) the days, "today" and the buckets are read in; default
    * BUSINESS_TIME_ZONE from the environment (readBusinessTimeZone: Asia/Colombo when unset). Tests set it.
@@ -216,23 +219,55 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-correlation-id', request.id);
 }
 
+/**
+ * The default number of hash places: one per CPU, at least 2 (so that one address's flood, which holds
+ * one place, never makes another address wait for a hash of the flood), at most 4.
+ */
+export function defaultHashConcurrency(): number {
+  return Math.max(2, Math.min(4, availableParallelism()));
+}
+
+/** How many password attempts of one client address are checked at once (the rest wait their turn). */
+export const ATTEMPTS_PER_ADDRESS = 2;
+
 /** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
 function authServices(options: AppOptions, clock: () => Date): AuthServices {
   const { secret } = options;
   const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   const verify = options.verifyPassword ?? verifyPassword;
-  const queue = new FairQueue(options.hashConcurrency ?? Math.max(1, Math.min(4, availableParallelism() - 1)));
+  const queue = new FairQueue(options.hashConcurrency ?? defaultHashConcurrency(), 1);
+  // no bound in all (each attempt's hash is bounded by `queue`), ATTEMPTS_PER_ADDRESS per address
+  const attempts = new FairQueue(Number.MAX_SAFE_INTEGER, ATTEMPTS_PER_ADDRESS);
   const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
+  /**
+   * One password check at the process's own priority at a time, for the attempt most likely to be a
+   * person's: from an address the username signed in from before, or the only attempt of its address
+   * running or waiting (a burst from one address always has others waiting). Every other check runs at
+   * nice 19, so a flood takes only the CPU everyone else leaves, and a person's sign-in does not share
+   * that leftover with the flood. An unknown username is checked by the same rule (it answers alike).
+   */
+  let normalRunning = 0;
+  const check = async (address: string, password: string, hash: string, first: boolean | undefined): Promise<boolean> => {
+    const normal = normalRunning === 0 && (first === true || attempts.load(address) <= 1);
+    if (!normal) return verify(password, hash, 'low');
+    normalRunning++;
+    try {
+      return await verify(password, hash, 'normal');
+    } finally {
+      normalRunning--;
+    }
+  };
   const servicesFor = (address: string): AuthServices => ({
     hashPassword: (password) => queue.run(address, () => hashPassword(password, scryptN)),
-    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => verify(password, hash), verifyOptions),
+    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => check(address, password, hash, verifyOptions?.first), verifyOptions),
     async verifyNothing(password) {
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
       const hash = await dummyHash;
-      await queue.run(address, () => verify(password, hash));
+      await queue.run(address, () => check(address, password, hash, false));
     },
+    inAddressTurn: (job) => attempts.run(address, job),
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
     imageUrls: imageUrlSigner(secret, clock),
     sessionMaxHours,

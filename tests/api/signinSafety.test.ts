@@ -11,6 +11,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEW_PASSWORD_UNCHANGED } from '../../src/api/auth';
+import { ATTEMPTS_PER_ADDRESS } from '../../src/server/app';
 import { ADDRESS_MAX_FAILURES } from '../../src/server/auth/addressLimiter';
 import { BACKOFF_SECONDS } from '../../src/server/auth/loginAttempts';
 import { MUST_CHANGE_PASSWORD } from '../../src/server/auth/passwordChangeGate';
@@ -145,6 +146,58 @@ describe('the limiter per address holds under a parallel burst (point 4)', () =>
     expect(replies.filter((r) => r.status === 429)).toHaveLength(70 - ADDRESS_MAX_FAILURES);
     // another address is not affected
     expect((await signIn('admin', RIGHT, '203.0.113.151')).status).toBe(200);
+  });
+});
+
+describe('a flood from one address does not hold up anyone else (point 5)', () => {
+  it(`holds one hash place (at nice 19) and ${ATTEMPTS_PER_ADDRESS} attempts at a time: a sign-in from another address goes through, at the normal priority, while every hash of the flood is held`, async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let floodChecks = 0;
+    let floodRunning = 0;
+    let floodMostAtOnce = 0;
+    const floodPriorities: string[] = [];
+    const otherPriorities: string[] = [];
+    const app = await startExtraApp(server, {
+      trustProxy: ['127.0.0.1'],
+      hashConcurrency: 2,
+      verifyPassword: async (password, hash, priority) => {
+        if (password !== 'Flood@Pass1') {
+          otherPriorities.push(priority ?? 'low');
+          return verifyPassword(password, hash, priority);
+        }
+        floodPriorities.push(priority ?? 'low');
+        floodChecks++;
+        floodMostAtOnce = Math.max(floodMostAtOnce, ++floodRunning);
+        await held;
+        floodRunning--;
+        return false;
+      },
+    });
+    extraApps.push(app);
+    const flooder = '203.0.113.170';
+    const flood = Promise.all(Array.from({ length: 20 }, (_, i) => signIn(`flood_${i}`, 'Flood@Pass1', flooder, app)));
+    const attemptsCounted = async () =>
+      Number((await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM login_address_attempts WHERE address = $1', [flooder]))!.n);
+    for (let waited = 0; floodChecks === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // one hash of the flood runs, one more attempt waits for it; the other 18 have not reached the database,
+    // not even the address limiter
+    expect(floodChecks).toBe(1);
+    expect(await attemptsCounted()).toBe(ATTEMPTS_PER_ADDRESS);
+    const reserved = await server.db.one<{ failures: number }>('SELECT failures FROM login_address_failures WHERE address = $1', [flooder]);
+    expect(reserved!.failures).toBe(ATTEMPTS_PER_ADDRESS);
+    // with every hash of the flood held, another address's sign-in (and a list call) answer all the same
+    const token = await tokenOf('admin', '203.0.113.171', RIGHT, app);
+    expect((await call('user/list', token, {}, '203.0.113.171', app)).status).toBe(200);
+    release();
+    const replies = await flood;
+    expect(replies.map((r) => r.text)).toEqual(Array.from({ length: 20 }, () => JSON.stringify(INVALID)));
+    expect(floodChecks).toBe(20);
+    expect(floodMostAtOnce).toBe(1);
+    // the flood's checks ran at nice 19 (all but its last, alone by then); the other address's at the normal priority
+    expect(floodPriorities.slice(0, 19)).toEqual(Array.from({ length: 19 }, () => 'low'));
+    expect(otherPriorities).toEqual(['normal']);
   });
 });
 

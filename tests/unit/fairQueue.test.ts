@@ -107,6 +107,53 @@ describe('FairQueue', () => {
     expect(started.slice(3)).toEqual(others.map((_, i) => `spread${i}`));
   });
 
+  it('with a bound per address, a flood holds only that many places and another address starts at once', async () => {
+    const queue = new FairQueue(2, 1);
+    const started: string[] = [];
+    const flood = Array.from({ length: 70 }, (_, i) => controllable(started, `flood${i}`));
+    const floodRuns = flood.map((j) => queue.run('203.0.113.1', j.job));
+    await settle();
+    expect(started).toEqual(['flood0']);
+    expect(queue.stats).toEqual({ running: 1, waiting: 69 });
+    // nothing of the flood has finished, and the owner starts on the free place all the same
+    const owner = controllable(started, 'owner');
+    const ownerRun = queue.run('198.51.100.7', owner.job);
+    await settle();
+    expect(started).toEqual(['flood0', 'owner']);
+    // a second flooding address takes the place the owner frees, not a third job of the first flood
+    const other = controllable(started, 'other');
+    const otherRun = queue.run('203.0.113.2', other.job);
+    owner.finish();
+    expect(await ownerRun).toBe('owner');
+    await settle();
+    expect(started).toEqual(['flood0', 'owner', 'other']);
+    other.finish();
+    await otherRun;
+    for (const j of flood) j.finish();
+    await Promise.all(floodRuns);
+    expect(started.filter((n) => n.startsWith('flood'))).toEqual(flood.map((_, i) => `flood${i}`));
+    expect(queue.stats).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('keeps the bound per address for jobs marked first too', async () => {
+    const queue = new FairQueue(2, 1);
+    const started: string[] = [];
+    const a = controllable(started, 'a');
+    const b = controllable(started, 'b');
+    const runs = [queue.run('198.51.100.7', a.job), queue.run('198.51.100.7', b.job, { first: true })];
+    await settle();
+    expect(started).toEqual(['a']);
+    a.finish();
+    await settle();
+    expect(started).toEqual(['a', 'b']);
+    b.finish();
+    await Promise.all(runs);
+  });
+
+  it('refuses a bound per address below one', () => {
+    expect(() => new FairQueue(2, 0)).toThrow(/perKey/);
+  });
+
   it('frees its place when a job fails', async () => {
     const queue = new FairQueue(1);
     await expect(queue.run('a', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

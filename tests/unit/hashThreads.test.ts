@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scryptSync } from 'node:crypto';
-import { platform } from 'node:os';
+import { getPriority, platform } from 'node:os';
 import { hashThreadPriority, scryptOnThread } from '../../src/server/auth/hashThreads';
 import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 
@@ -21,5 +21,12 @@ describe('password hashing threads', () => {
 
   it.runIf(platform() === 'linux')('run at the lowest CPU priority (nice 19), so a flood of sign-ins leaves the cores to everything else', async () => {
     expect(await hashThreadPriority()).toBe(19);
+  });
+
+  it.runIf(platform() === 'linux')("a normal-priority thread, asked for, runs at the process's own priority and gives the same key", async () => {
+    expect(await hashThreadPriority('normal')).toBe(getPriority());
+    expect(await hashThreadPriority('low')).toBe(19);
+    const salt = Buffer.from('0123456789abcdef');
+    expect(await scryptOnThread('Demo@Pass1', salt, 64, 1024, 8, 1, 'normal')).toEqual(scryptSync('Demo@Pass1', salt, 64, { N: 1024, r: 8, p: 1 }));
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Sign-in, token refresh and sign-out. A password attempt (a sign-in, or the old password of
- * user/reset-password) passes, in order: the limiter of its client address (429 with Retry-After,
+ * user/reset-password) waits for its client address's turn (two attempts of one address at once,
+ * src/server/app.ts), then passes, in order: the limiter of its client address (429 with Retry-After,
  * src/server/auth/addressLimiter.ts), the lockout of its username from that address and the
  * username's back-off (counted before the password is checked, src/server/auth/loginAttempts.ts),
  * then the password, hashed in the fair queue of the app (src/server/auth/fairQueue.ts). Every
@@ -48,63 +49,70 @@ export async function passwordAttempt(
   check: (attempt: { known: boolean }) => Promise<boolean>,
   options: PasswordAttemptOptions,
 ): Promise<{ ok: true } | { ok: false; locking: boolean }> {
-  const now = ctx.clock();
   // request.ip; with a trusted hop count it is whatever the nearest hops forwarded, so keep it short
   const from = ctx.client.address.slice(0, 64);
   const what = options.kind === 'sign-in' ? 'Sign-in' : 'Password reset';
-  const reservation = await reserveAddressAttempt(ctx.db, from, now);
-  if (reservation.retryAfterSeconds !== undefined) {
-    if (reservation.number === ADDRESS_MAX_FAILURES + 1) {
+  // All of it in this address's turn (src/server/app.ts, ATTEMPTS_PER_ADDRESS at once): a burst from
+  // one address reaches the database and the hashing a few attempts at a time, so its queries do not
+  // queue ahead of everyone else's calls; every other address has turns of its own.
+  const inTurn = ctx.auth.inAddressTurn ?? (<T>(job: () => Promise<T>) => job());
+  return inTurn(async (): Promise<{ ok: true } | { ok: false; locking: boolean }> => {
+    // its own time: it may have waited its turn
+    const now = ctx.clock();
+    const reservation = await reserveAddressAttempt(ctx.db, from, now);
+    if (reservation.retryAfterSeconds !== undefined) {
+      if (reservation.number === ADDRESS_MAX_FAILURES + 1) {
+        await ctx.log({
+          level: 'WARN',
+          type: 'SIGN_IN_THROTTLED',
+          username,
+          description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
+        });
+      }
+      ctx.client.setHeader('retry-after', String(reservation.retryAfterSeconds));
+      throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
+    }
+
+    const attempt = await beginAttempt(ctx.db, username, from, now);
+    if (attempt.kind === 'locked') {
+      await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
+      await noteFailureForOwner(ctx.db, username, now);
+      throw new HttpError(options.lockedStatus, ACCOUNT_LOCKED);
+    }
+    if (attempt.kind === 'backoff') {
       await ctx.log({
         level: 'WARN',
-        type: 'SIGN_IN_THROTTLED',
+        type: 'LOGIN_REFUSED',
         username,
-        description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
+        description: `${what} from ${from} refused: after ${MAX_FAILURES} failed attempts the account allows one password check per back-off (next in ${attempt.retryAfterSeconds} s)`,
       });
+      await noteFailureForOwner(ctx.db, username, now);
+      ctx.client.setHeader('retry-after', String(attempt.retryAfterSeconds));
+      throw new HttpError(429, accountBackoff(attempt.retryAfterSeconds));
     }
-    ctx.client.setHeader('retry-after', String(reservation.retryAfterSeconds));
-    throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
-  }
 
-  const attempt = await beginAttempt(ctx.db, username, from, now);
-  if (attempt.kind === 'locked') {
-    await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
-    await noteFailureForOwner(ctx.db, username, now);
-    throw new HttpError(options.lockedStatus, ACCOUNT_LOCKED);
-  }
-  if (attempt.kind === 'backoff') {
-    await ctx.log({
-      level: 'WARN',
-      type: 'LOGIN_REFUSED',
-      username,
-      description: `${what} from ${from} refused: after ${MAX_FAILURES} failed attempts the account allows one password check per back-off (next in ${attempt.retryAfterSeconds} s)`,
-    });
-    await noteFailureForOwner(ctx.db, username, now);
-    ctx.client.setHeader('retry-after', String(attempt.retryAfterSeconds));
-    throw new HttpError(429, accountBackoff(attempt.retryAfterSeconds));
-  }
-
-  if (!(await check({ known: attempt.known }))) {
-    await ctx.log({
-      level: 'WARN',
-      type: options.kind === 'sign-in' ? 'LOGIN_FAILED' : 'PASSWORD_RESET_FAILED',
-      username,
-      description: `${options.kind === 'sign-in' ? 'Failed sign-in attempt' : 'Password reset refused: the old password was wrong'} (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
-    });
-    await noteFailureForOwner(ctx.db, username, now);
-    if (attempt.locking) {
+    if (!(await check({ known: attempt.known }))) {
       await ctx.log({
         level: 'WARN',
-        type: 'ACCOUNT_LOCKED',
+        type: options.kind === 'sign-in' ? 'LOGIN_FAILED' : 'PASSWORD_RESET_FAILED',
         username,
-        description: `Locked for ${LOCKOUT_MINUTES} minutes for attempts from ${from} after ${MAX_FAILURES} failed attempts from there; its sessions go on`,
+        description: `${options.kind === 'sign-in' ? 'Failed sign-in attempt' : 'Password reset refused: the old password was wrong'} (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
       });
+      await noteFailureForOwner(ctx.db, username, now);
+      if (attempt.locking) {
+        await ctx.log({
+          level: 'WARN',
+          type: 'ACCOUNT_LOCKED',
+          username,
+          description: `Locked for ${LOCKOUT_MINUTES} minutes for attempts from ${from} after ${MAX_FAILURES} failed attempts from there; its sessions go on`,
+        });
+      }
+      return { ok: false, locking: attempt.locking };
     }
-    return { ok: false, locking: attempt.locking };
-  }
-  await attemptSucceeded(ctx.db, username, from, now);
-  await releaseAddressAttempt(ctx.db, reservation);
-  return { ok: true };
+    await attemptSucceeded(ctx.db, username, from, now);
+    await releaseAddressAttempt(ctx.db, reservation);
+    return { ok: true };
+  });
 }
 
 export const authHandlers = [

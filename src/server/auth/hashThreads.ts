@@ -8,6 +8,10 @@
  * decided by the fair queue (src/server/auth/fairQueue.ts); the pool makes a thread per hash in flight,
  * up to MAX_THREADS, and keeps them (unreferenced, so they never hold the process open).
  *
+ * A second set of threads runs at the process's own priority, for the one check at a time that
+ * src/server/app.ts judges most likely a person's (a known address, or an address's only attempt), so
+ * that it does not share the leftover CPU with a flood's hashes on a busy machine.
+ *
  * The priority is set per thread through Linux's /proc/thread-self; elsewhere the threads keep the
  * process's priority (the hashing still leaves the main thread free).
  */
@@ -17,14 +21,14 @@ const MAX_THREADS = 4;
 
 /** Plain JavaScript, run with `eval`, so the same code works under tsx, vitest and a build. */
 const THREAD_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
 const { readlinkSync } = require('node:fs');
 const { getPriority, setPriority } = require('node:os');
 let tid = 0;
 try {
   tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  setPriority(tid, 19);
+  if (workerData.low) setPriority(tid, 19);
 } catch {}
 parentPort.on('message', (job) => {
   if (job.kind === 'priority') {
@@ -55,65 +59,78 @@ interface Job {
   reject: (err: Error) => void;
 }
 
-const idle: Worker[] = [];
-const busy = new Map<Worker, Job>();
-const waiting: Job[] = [];
+/** The threads of one priority. */
+interface Pool {
+  readonly low: boolean;
+  readonly idle: Worker[];
+  readonly busy: Map<Worker, Job>;
+  readonly waiting: Job[];
+}
+
+const pools = {
+  low: { low: true, idle: [], busy: new Map(), waiting: [] } as Pool,
+  normal: { low: false, idle: [], busy: new Map(), waiting: [] } as Pool,
+};
 let nextId = 1;
 
-function startThread(): Worker {
-  const worker = new Worker(THREAD_SOURCE, { eval: true });
+function startThread(pool: Pool): Worker {
+  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { low: pool.low } });
   worker.unref();
   worker.on('message', (reply: Reply) => {
-    const job = busy.get(worker);
-    busy.delete(worker);
+    const job = pool.busy.get(worker);
+    pool.busy.delete(worker);
     if (job) job.resolve(reply);
-    release(worker);
+    release(pool, worker);
   });
   const fail = (err: Error) => {
-    const job = busy.get(worker);
-    busy.delete(worker);
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
+    const job = pool.busy.get(worker);
+    pool.busy.delete(worker);
+    const at = pool.idle.indexOf(worker);
+    if (at >= 0) pool.idle.splice(at, 1);
     job?.reject(err);
-    pump();
+    pump(pool);
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`password hashing thread exited (${code})`)));
   return worker;
 }
 
-function release(worker: Worker) {
-  const job = waiting.shift();
-  if (job) run(worker, job);
-  else idle.push(worker);
+function release(pool: Pool, worker: Worker) {
+  const job = pool.waiting.shift();
+  if (job) run(pool, worker, job);
+  else pool.idle.push(worker);
 }
 
-function run(worker: Worker, job: Job) {
-  busy.set(worker, job);
+function run(pool: Pool, worker: Worker, job: Job) {
+  pool.busy.set(worker, job);
   worker.postMessage(job.message);
 }
 
-function pump() {
-  while (waiting.length > 0 && busy.size + idle.length < MAX_THREADS) run(startThread(), waiting.shift()!);
+function pump(pool: Pool) {
+  while (pool.waiting.length > 0 && pool.busy.size + pool.idle.length < MAX_THREADS) run(pool, startThread(pool), pool.waiting.shift()!);
 }
 
-function ask(message: Record<string, unknown>): Promise<Reply> {
+function ask(message: Record<string, unknown>, priority: HashPriority): Promise<Reply> {
+  const pool = pools[priority];
   return new Promise((resolve, reject) => {
     const job: Job = { message: { ...message, id: nextId++ }, resolve, reject };
-    const worker = idle.pop() ?? (busy.size < MAX_THREADS ? startThread() : undefined);
-    if (worker) run(worker, job);
-    else waiting.push(job);
+    const worker = pool.idle.pop() ?? (pool.busy.size < MAX_THREADS ? startThread(pool) : undefined);
+    if (worker) run(pool, worker, job);
+    else pool.waiting.push(job);
   });
 }
 
-/** scrypt of the password, on a low-priority thread. */
-export async function scryptOnThread(password: string, salt: Uint8Array, keyLength: number, n: number, r: number, p: number): Promise<Buffer> {
-  const reply = await ask({ kind: 'scrypt', password, salt, keyLength, n, r, p });
+/** `low`: nice 19, the default; `normal`: the process's own priority (see src/server/app.ts for who gets it). */
+export type HashPriority = 'low' | 'normal';
+
+/** scrypt of the password, on a thread of the given priority (low unless told). */
+export async function scryptOnThread(password: string, salt: Uint8Array, keyLength: number, n: number, r: number, p: number, priority: HashPriority = 'low'): Promise<Buffer> {
+  const reply = await ask({ kind: 'scrypt', password, salt, keyLength, n, r, p }, priority);
   if (reply.error !== undefined || !reply.key) throw new Error(reply.error ?? 'no key');
   return Buffer.from(reply.key);
 }
 
-/** The nice value of a hashing thread (null where it cannot be read): for tests. */
-export async function hashThreadPriority(): Promise<number | null> {
-  return (await ask({ kind: 'priority' })).priority ?? null;
+/** The nice value of a hashing thread of the given priority (null where it cannot be read): for tests. */
+export async function hashThreadPriority(priority: HashPriority = 'low'): Promise<number | null> {
+  return (await ask({ kind: 'priority' }, priority)).priority ?? null;
 }

@@ -4,7 +4,7 @@
  * changes.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { scryptOnThread } from './hashThreads';
+import { scryptOnThread, type HashPriority } from './hashThreads';
 
 export const DEFAULT_SCRYPT_N = 2 ** 17;
 const R = 8;
@@ -13,8 +13,8 @@ const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
 
 /** scrypt needs 128 * N * r bytes; the thread allows twice that. */
-function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return scryptOnThread(password, salt, KEY_LENGTH, n, r, p);
+function scrypt(password: string, salt: Buffer, n: number, r: number, p: number, priority: HashPriority = 'low'): Promise<Buffer> {
+  return scryptOnThread(password, salt, KEY_LENGTH, n, r, p, priority);
 }
 
 export async function hashPassword(password: string, n: number = DEFAULT_SCRYPT_N): Promise<string> {
@@ -23,8 +23,8 @@ export async function hashPassword(password: string, n: number = DEFAULT_SCRYPT_
   return ['scrypt', n, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-/** True when the password matches the stored hash; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** True when the password matches the stored hash; false for a malformed hash. `priority`: of the hashing thread. */
+export async function verifyPassword(password: string, stored: string, priority: HashPriority = 'low'): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
@@ -32,6 +32,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const salt = Buffer.from(parts[4], 'base64');
   const expected = Buffer.from(parts[5], 'base64');
   if (expected.length !== KEY_LENGTH) return false;
-  const key = await scrypt(password, salt, n, r, p);
+  const key = await scrypt(password, salt, n, r, p, priority);
   return timingSafeEqual(key, expected);
 }

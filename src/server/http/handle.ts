@@ -20,6 +20,12 @@ export interface AuthServices {
   verifyPassword(password: string, hash: string, options?: { first?: boolean }): Promise<boolean>;
   /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
   verifyNothing(password: string): Promise<void>;
+  /**
+   * Runs a password attempt's counting, check and logging in its client address's turn: a few
+   * attempts of one address at once (the rest wait), so a burst from one address reaches the database
+   * and the hashing a few at a time instead of all at once, ahead of everyone else's calls.
+   */
+  inAddressTurn?<T>(job: () => Promise<T>): Promise<T>;
   issueToken(subject: TokenSubject): Promise<string>;
   /** How long a session lasts from its sign-in (SESSION_MAX_HOURS). */
   readonly sessionMaxHours: number;
