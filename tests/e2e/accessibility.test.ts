@@ -91,6 +91,10 @@ const adminRoutes = [
   '/appVersions',
   '/appVersions/create',
   '/resetPassword',
+  '/approvals',
+  '/my-requests',
+  '/transactions/money-approvals',
+  '/reports/segregation-of-duties',
 ];
 const auditorRoutes = ['/AuditDashboard', '/AuditerEChanneling', '/AuditerBillPayments', '/AuditerThyaga'];
 
@@ -434,11 +438,13 @@ describe('keyboard only', () => {
     text: string;
     id: string;
     label: string;
+    /** The text of the table row that holds the element, if any. */
+    rowText: string;
   }
   const focus = (page: Page): Promise<Focus> =>
     page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
-      return { tag: el?.tagName ?? '', text: (el?.innerText ?? '').trim(), id: el?.id ?? '', label: el?.getAttribute('aria-label') ?? '' };
+      return { tag: el?.tagName ?? '', text: (el?.innerText ?? '').trim(), id: el?.id ?? '', label: el?.getAttribute('aria-label') ?? '', rowText: (el?.closest('tr') as HTMLElement | null)?.innerText ?? '' };
     });
   /** Presses Tab until the focused element matches (at most `max` times); returns it. */
   async function tabTo(page: Page, match: (f: Focus) => boolean, max = 120, key = 'Tab'): Promise<Focus> {
@@ -507,6 +513,51 @@ describe('keyboard only', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await context.close();
   }, 120_000);
+
+  it('a checker opens a pending change request from the Approvals inbox and approves it, with a comment typed', async () => {
+    const login = await fetch(`${live.server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'maker', password: 'Demo@Pass1' }) });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const made = await fetch(`${live.server.url}/api/role/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ role_name: 'Keyboard Approved Role', user_type: 'BACKEND', user_level: 1, permissions: ['send-money-report-view'], disabled: 0 }),
+    });
+    expect(made.status).toBe(200);
+
+    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.keyboard.type('checker');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Demo@Pass1');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('username').waitFor();
+
+    // the menu's Approvals entry, then the request's View button
+    await tabTo(page, (f) => f.tag === 'A' && f.text.startsWith('Approvals'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focus(page)).toMatchObject({ tag: 'H1' });
+    const row = page.getByRole('row').filter({ hasText: 'Keyboard Approved Role' });
+    await row.waitFor();
+    const view = await tabTo(page, (f) => f.tag === 'BUTTON' && (f.label || f.text).startsWith('View') && f.rowText.includes('Keyboard Approved Role'));
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Keyboard Approved Role').first().waitFor();
+
+    // Tab to the comment, type it, Tab to Approve, Enter
+    await tabTo(page, (f) => f.tag === 'TEXTAREA', 40);
+    await page.keyboard.type('Checked by keyboard');
+    await tabTo(page, (f) => f.tag === 'BUTTON' && f.text === 'Approve', 10);
+    await page.keyboard.press('Enter');
+    await page.getByText('Role approved successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => row.count()).toBe(0);
+    // focus is not lost to the page's body
+    expect((await focus(page)).tag).not.toBe('BODY');
+    expect(view.tag).toBe('BUTTON');
+    await context.close();
+  }, 120_000);
 });
 
 describe('the summary', () => {
@@ -516,6 +567,7 @@ describe('the summary', () => {
     mkdirSync(ARTEFACTS, { recursive: true });
     writeFileSync(join(ARTEFACTS, 'axe.json'), JSON.stringify({ byRule, findings: all }, null, 2));
     console.log('axe serious/critical by rule:', byRule);
-    expect(Object.keys(byRule).length).toBeGreaterThanOrEqual(0);
+    // each screen's test fails on its own findings; this one says so for the whole run
+    expect(byRule).toEqual({});
   });
 });
