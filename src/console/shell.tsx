@@ -149,6 +149,42 @@ function focusHeadingSoon() {
 }
 
 /**
+ * Focus is never lost to <body> when the element that held it goes: a row decided in a list or the
+ * inbox disappears with the button that opened its dialog, a panel is drawn anew once its data is in.
+ * Focus then moves to the page's main heading, so the next Tab starts in the page and a screen reader
+ * says where the user is. A click on blank space (the element is still there) is left alone.
+ */
+function useFocusRescue() {
+  useEffect(() => {
+    let last: Element | null = null;
+    const remember = (e: FocusEvent) => {
+      last = e.target instanceof Element ? e.target : null;
+    };
+    const rescue = () => {
+      if (document.activeElement !== document.body || !last || last.isConnected) return;
+      last = null;
+      const heading = document.querySelector<HTMLElement>('main h1');
+      if (!heading) return;
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.focus({ preventScroll: true });
+    };
+    // a moment later: a closing dialog gives focus back to its opener on its own first
+    let timer = 0;
+    const observer = new MutationObserver(() => {
+      clearTimeout(timer);
+      timer = window.setTimeout(rescue, 100);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    document.addEventListener('focusin', remember);
+    return () => {
+      clearTimeout(timer);
+      observer.disconnect();
+      document.removeEventListener('focusin', remember);
+    };
+  }, []);
+}
+
+/**
  * After an in-app navigation, focus goes to the new page's main heading (a screen reader reads where
  * the user is; the next Tab starts in the page, not back at the top of the menu). Not on the first
  * page of a visit.
@@ -317,6 +353,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
     document.title = documentTitle(screenTitle);
   }, [screenTitle]);
   useFocusHeadingOnNavigation(path);
+  useFocusRescue();
   const zone = useBusinessTimeZone();
   useEffect(() => {
     void loadBusinessTimeZone();

@@ -136,8 +136,10 @@ describe('the main menu', () => {
     await signIn(page, 'auditor');
     await page.goto('/AuditerEChanneling');
     await page.getByRole('navigation', { name: 'Pagination' }).waitFor();
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    // the rows may still be arriving when the pagination shows: scroll again until the page is long
+    await expect
+      .poll(() => page.evaluate(() => (window.scrollTo(0, document.documentElement.scrollHeight), window.scrollY)))
+      .toBeGreaterThan(100);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     const box = (await menu.getByRole('link').first().boundingBox())!;
     const header = (await page.locator('header').first().boundingBox())!;
