@@ -9,15 +9,11 @@
 import { z } from 'zod';
 import { dateBoundsMessage, isWithinDateBounds } from '../domain/dates';
 import type { Permission } from '../domain/permissions';
+import type { CallAccess } from '../domain/access';
 import { COMMENT_MAX, COMMENT_TOO_LONG_MESSAGE } from '../domain/approvals';
 
-/**
- * Who may make a call:
- * - `public`: anyone (sign-in only);
- * - `authenticated`: any signed-in user;
- * - `{ anyOf: [...] }`: a signed-in user holding at least one of these permissions (or super-permission).
- */
-export type Access = 'public' | 'authenticated' | { readonly anyOf: readonly Permission[] };
+/** Who may make a call: see CallAccess (src/domain/access.ts), whose `mayCall` the server asks. */
+export type Access = CallAccess;
 
 export interface CallContract<
   Path extends string = string,

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { allCalls } from './index';
 import { errorData, type Access, type CallContract } from './contract';
 import { changeRequestEvents } from './approvals';
+import { describeAccess } from '../domain/access';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -72,12 +73,13 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', prefix: string,
 function accessDescription(access: Access): string {
   if (access === 'public') return 'Access: public (no session token).';
   if (access === 'authenticated') return 'Access: any signed-in user.';
+  if ('rule' in access) return `Access: ${describeAccess(access)}.`;
   return `Access: a signed-in user holding any of ${access.anyOf.map((p) => `\`${p}\``).join(', ')} (or \`super-permission\`).`;
 }
 
-/** The access rule as the contract states it: 'public', 'authenticated' or `{ anyOf: [...] }`. */
+/** The access rule as the contract states it: 'public', 'authenticated', `{ anyOf: [...] }` or `{ rule }`. */
 function accessExtension(access: Access): unknown {
-  return typeof access === 'string' ? access : { anyOf: [...access.anyOf] };
+  return typeof access === 'string' ? access : 'rule' in access ? { rule: access.rule } : { anyOf: [...access.anyOf] };
 }
 
 export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, options: OpenApiOptions = {}): OpenApiDocument {
