@@ -198,7 +198,7 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       description:
         'Every call is `POST /api/<path>` with a JSON body and `Authorization: Bearer <token>` (except public calls). ' +
         'Paths are matched case-insensitively. The reply body is `{ statusCode, data, ... }` and the HTTP status equals `statusCode`. ' +
-        '`x-permissions` on each operation states its access rule: `public`, `authenticated`, or `{ anyOf: [permissions] }`; `super-permission` holds every permission. ' +
+        '`x-permissions` on each operation states its access rule: `public`, `authenticated`, `{ anyOf: [permissions] }` (`super-permission` holds every permission), or `{ rule: name }`, a named rule the operation\'s description spells out. ' +
         'Every operation lists every status it can answer: the HTTP layer\'s own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler\'s (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
