@@ -50,7 +50,7 @@ function readme(): string {
       `- ${code('screens/<screen-id>.md')}: one spec per screen, read with ts-morph from its definition in ${code('screens/')} (route, menu, permission, columns, filters, row actions with their guards, form fields with their rules and messages, exports, page size and sort).`,
       `- ${code('permission-matrix.md')}: each permission → the screens, actions and API calls it unlocks, and every call × every seeded role; the calls' cells are the server's own access decision (${code('mayCall')}, ${code('src/domain/access.ts')}) asked of the imported contract.`,
       `- ${code('segregation-of-duties.md')}: the roles as defined that can both make and approve in one area (${code('src/domain/segregation.ts')}).`,
-      `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}.`,
+      `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}. Each operation lists every status it can answer (the HTTP layer's own and its handler's, the contract's ${code('answers')}) with its body; ${code('tests/api/openapiResponses.test.ts')} replays API traffic and fails on any status or body the document does not list.`,
     ],
     [
       '## Regenerating',
