@@ -4,7 +4,7 @@
  * can compare a fresh generation with the committed files.
  */
 import { buildOpenApiDocument, openApiJson } from '../src/api/openapi';
-import { str } from './evaluate';
+import { allCalls } from '../src/api/index';
 import { code, document, GENERATED_MARK } from './markdown';
 import { renderPermissionMatrix } from './permissionMatrix';
 import { renderSegregation } from './segregation';
@@ -41,16 +41,6 @@ export function readAllScreens(src: Sources): ScreenInfo[] {
   return readScreens(src, sourceFilesUnder(src, 'screens'), registry);
 }
 
-/** The paths `allCalls` (src/api/index.ts) registers, lower-cased: a contract outside it is not served. */
-function servedPaths(src: Sources): Set<string> {
-  const index = src.project.getSourceFile(`${src.root}/src/api/index.ts`);
-  const decl = index?.getVariableDeclaration('allCalls');
-  const v = decl ? src.ev.valueOfDeclaration(decl) : undefined;
-  const out = new Set<string>();
-  if (v?.kind === 'array') for (const i of v.items) if (i.value.kind === 'object') out.add((str(i.value.props.get('path')?.value) ?? '').toLowerCase());
-  return out;
-}
-
 function readme(): string {
   return document([
     [GENERATED_MARK, '# generated/', '', 'Everything in this folder is written by `npm run codegen` (`codegen/generate.ts`). Do not edit it by hand: change the source and regenerate.'],
@@ -58,9 +48,9 @@ function readme(): string {
       '## What is here',
       '',
       `- ${code('screens/<screen-id>.md')}: one spec per screen, read with ts-morph from its definition in ${code('screens/')} (route, menu, permission, columns, filters, row actions with their guards, form fields with their rules and messages, exports, page size and sort).`,
-      `- ${code('permission-matrix.md')}: each permission → the screens, actions and API calls it unlocks, from ${code('screens/')} and the contracts in ${code('src/api/')}.`,
+      `- ${code('permission-matrix.md')}: each permission → the screens, actions and API calls it unlocks, and every call × every seeded role; the calls' cells are the server's own access decision (${code('mayCall')}, ${code('src/domain/access.ts')}) asked of the imported contract.`,
       `- ${code('segregation-of-duties.md')}: the roles as defined that can both make and approve in one area (${code('src/domain/segregation.ts')}).`,
-      `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}.`,
+      `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}. Each operation lists every status it can answer (the HTTP layer's own and its handler's, the contract's ${code('answers')}) with its body; ${code('tests/api/openapiResponses.test.ts')} replays API traffic and fails on any status or body the document does not list.`,
     ],
     [
       '## Regenerating',
@@ -83,7 +73,7 @@ export function generateAll(options: OpenOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
   files.set(`${GENERATED_DIR}/README.md`, readme());
   files.set(`${GENERATED_DIR}/openapi.json`, openApiJson(buildOpenApiDocument()));
-  files.set(`${GENERATED_DIR}/permission-matrix.md`, renderPermissionMatrix(screens.filter((s) => s.registered !== false), ctx.contracts, servedPaths(src)));
+  files.set(`${GENERATED_DIR}/permission-matrix.md`, renderPermissionMatrix(screens.filter((s) => s.registered !== false), allCalls, ctx.contracts));
   files.set(`${GENERATED_DIR}/segregation-of-duties.md`, renderSegregation());
   for (const [name, content] of specsOf(screens, ctx)) files.set(`${GENERATED_DIR}/screens/${name}`, content);
   return new Map([...files].sort(([a], [b]) => compare(a, b)));

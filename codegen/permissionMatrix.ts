@@ -1,8 +1,14 @@
 /**
  * The permission matrix: each permission of the catalogue → the screens it opens, the actions it shows
- * and the API calls it may make, read from the definitions in screens/ and the contracts in src/api/.
+ * and the API calls it may make, and every call × every seeded role. The calls' cells are the server's
+ * own decision: the imported contract (src/api/index.ts `allCalls`) asked through `mayCall`
+ * (src/domain/access.ts), the function src/server/http/api.ts refuses with. The screens are read from
+ * the definitions in screens/.
  */
+import type { CallContract } from '../src/api/contract';
+import { describeAccess, mayCall } from '../src/domain/access';
 import { permissionGroups, SUPER_PERMISSION } from '../src/domain/permissions';
+import { demoRoles } from '../src/server/seed/demo';
 import { items, str, type Val, type Written } from './evaluate';
 import { code, document, GENERATED_MARK, table, text } from './markdown';
 import { compare, type ContractInfo, type ScreenInfo } from './read';
@@ -77,21 +83,35 @@ function grantsOf(s: ScreenInfo): Grant[] {
   return out;
 }
 
-export function renderPermissionMatrix(screens: readonly ScreenInfo[], contracts: readonly ContractInfo[], servedPaths: ReadonlySet<string>): string {
+/** The heading of the role table, which tests/api/permissionMatrixCells.test.ts reads back. */
+export const ROLE_TABLE_HEADING = '## Calls by seeded role';
+/** A cell of the role table: the server lets the role's users make the call, or answers 403. */
+export const ALLOWED = 'yes';
+export const REFUSED = '403';
+
+/**
+ * `calls`: the served contracts (allCalls); `contracts`: the contracts read from source, for their
+ * exported names.
+ */
+export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: readonly CallContract[], contracts: readonly ContractInfo[]): string {
   const catalogue = Object.entries(permissionGroups).flatMap(([group, perms]) => (perms as readonly string[]).map((permission) => ({ permission, group })));
   const known = new Set(catalogue.map((c) => c.permission));
   const grants = screens.flatMap(grantsOf);
-  const callText = (c: ContractInfo) => `${code(`POST /api/${c.path}`)}${servedPaths.has(c.path.toLowerCase()) ? '' : ' (not in allCalls)'}`;
+  const sorted = [...calls].sort((a, b) => compare(a.path.toLowerCase(), b.path.toLowerCase()));
+  const nameOf = (c: CallContract) => contracts.find((i) => i.path === c.path)?.name ?? c.path;
+  const callText = (c: CallContract) => code(`POST /api/${c.path}`);
+  // open to a user holding no permission at all: listed with its rule, not under any permission
+  const open = (c: CallContract) => c.access === 'public' || mayCall(c.access, []);
 
-  const unknownPerms = [...new Set([...grants.map((g) => g.permission), ...contracts.flatMap((c) => (c.access.kind === 'anyOf' ? c.access.permissions : []))])]
+  const unknownPerms = [...new Set([...grants.map((g) => g.permission), ...sorted.flatMap((c) => (typeof c.access === 'object' && 'anyOf' in c.access ? c.access.anyOf : []))])]
     .filter((perm) => !known.has(perm))
     .sort(compare);
   const rows = [...catalogue, ...unknownPerms.map((permission) => ({ permission, group: '**not in the catalogue**' }))].map(({ permission, group }) => {
     if (permission === SUPER_PERMISSION) return [code(permission), text(group), 'all (holds every permission)', 'all', 'all'];
     const mine = grants.filter((g) => g.permission === permission);
     const list = (xs: string[]) => (xs.length ? [...new Set(xs)].join('<br>') : '—');
-    const calls = contracts.filter((c) => c.access.kind === 'anyOf' && c.access.permissions.includes(permission)).map(callText);
-    return [code(permission), text(group), list(mine.filter((g) => g.column === 'screens').map((g) => g.text)), list(mine.filter((g) => g.column === 'actions').map((g) => g.text)), list(calls)];
+    const unlocked = sorted.filter((c) => !open(c) && mayCall(c.access, [permission])).map(callText);
+    return [code(permission), text(group), list(mine.filter((g) => g.column === 'screens').map((g) => g.text)), list(mine.filter((g) => g.column === 'actions').map((g) => g.text)), list(unlocked)];
   });
 
   const ruleScreens = screens
@@ -103,19 +123,27 @@ export function renderPermissionMatrix(screens: readonly ScreenInfo[], contracts
         .filter((x): x is string => !!x);
       return [code(s.id), code(str(p(s.value, 'route')?.value) ?? '?'), asWritten(p(access, 'rule')), perms.length ? perms.map(code).join(', ') : '—'];
     });
-  const openCalls = contracts
-    .filter((c) => c.access.kind !== 'anyOf')
-    .map((c) => [callText(c), code(c.name), c.access.kind === 'public' ? 'public (no sign-in)' : c.access.kind === 'authenticated' ? 'any signed-in user' : `not readable: ${code(c.access.kind === 'unknown' ? c.access.written : '?')}`]);
+  const ruleCalls = sorted.filter((c) => typeof c.access === 'object' && 'rule' in c.access && !open(c)).map((c) => [callText(c), code(nameOf(c)), text(describeAccess(c.access))]);
+  const openCalls = sorted.filter(open).map((c) => [callText(c), code(nameOf(c)), text(describeAccess(c.access))]);
+  const roleRows = sorted.map((c) => [callText(c), ...demoRoles.map((r) => (mayCall(c.access, r.permissions) ? ALLOWED : REFUSED))]);
 
   return document([
     [
       GENERATED_MARK,
       '# Permission matrix',
       '',
-      `What each permission unlocks: the screens it opens, the actions it shows and the API calls it may make. Read from the screen definitions in ${code('screens/')} and the call contracts in ${code('src/api/')}; the catalogue is ${code('src/domain/permissions.ts')}. A user holding ${code(SUPER_PERMISSION)} holds every permission. A screen or call open to any of several permissions appears under each of them.`,
+      `What each permission unlocks: the screens it opens, the actions it shows and the API calls it may make. The screens are read from the definitions in ${code('screens/')}; the calls are the contracts the server serves (${code('allCalls')}, ${code('src/api/index.ts')}), each cell decided by ${code('mayCall')} (${code('src/domain/access.ts')}), the very function the server refuses with (403). The catalogue is ${code('src/domain/permissions.ts')}. A user holding ${code(SUPER_PERMISSION)} holds every permission. A screen or call open to any of several permissions appears under each of them.`,
     ],
     ['## By permission', '', ...table(['Permission', 'Group', 'Screens', 'Actions', 'API calls'], rows)],
     ['## Screens behind a rule', '', 'Who may open these is decided by a named rule rather than a list of permissions alone.', '', ...table(['Screen', 'Route', 'Rule', 'Permissions listed'], ruleScreens)],
-    ['## Calls without a permission', '', ...table(['Call', 'Contract', 'Access'], openCalls)],
+    ruleCalls.length ? ['## Calls behind a rule', '', ...table(['Call', 'Contract', 'Access'], ruleCalls)] : [],
+    ['## Calls without a permission', '', 'A signed-in user holding no permission may make these (the rule may still refuse some permissions, e.g. the app dashboard refuses auditors).', '', ...table(['Call', 'Contract', 'Access'], openCalls)],
+    [
+      ROLE_TABLE_HEADING,
+      '',
+      `Every call for a user of each role the demo seed defines (${code('src/server/seed/demo.ts')}): ${code(ALLOWED)} the server lets the call past its access check, ${code(REFUSED)} it refuses before reading the body. ${code('tests/api/permissionMatrixCells.test.ts')} signs in as a user of every role, makes every call and checks each cell against the server's answer.`,
+      '',
+      ...table(['Call', ...demoRoles.map((r) => text(r.name))], roleRows),
+    ],
   ]);
 }

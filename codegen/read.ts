@@ -1,10 +1,12 @@
 /**
  * Opens the project with ts-morph and reads, from source, every screen definition and every call
- * contract. Nothing here imports the definitions themselves.
+ * contract. The access rule of a served contract is taken from the imported contract (src/api/index.ts).
  */
 import { resolve } from 'node:path';
 import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
 import { Evaluator, sourceText, str, unwrap, type Val, type Written } from './evaluate';
+import { accessRules, type CallAccess } from '../src/domain/access';
+import { findCall } from '../src/api/index';
 
 export interface Sources {
   readonly root: string;
@@ -45,7 +47,15 @@ export type AccessInfo =
   | { readonly kind: 'public' }
   | { readonly kind: 'authenticated' }
   | { readonly kind: 'anyOf'; readonly permissions: readonly string[] }
+  | { readonly kind: 'rule'; readonly name: string; readonly text: string }
   | { readonly kind: 'unknown'; readonly written: string };
+
+/** The access of a contract as the server holds it (imported, not read from source). */
+export function accessInfo(access: CallAccess): AccessInfo {
+  if (access === 'public' || access === 'authenticated') return { kind: access };
+  if ('rule' in access) return { kind: 'rule', name: access.rule, text: accessRules[access.rule].text };
+  return { kind: 'anyOf', permissions: [...access.anyOf] };
+}
 
 export interface ContractInfo {
   /** The exported name, e.g. `userList`. */
@@ -90,7 +100,10 @@ export function readContracts(src: Sources): ContractInfo[] {
       const v = Node.isVariableDeclaration(parent) ? src.ev.valueOfDeclaration(parent) : src.ev.evaluate(call, { vars: new Map() });
       const path = v?.kind === 'object' ? str(v.props.get('path')?.value) : undefined;
       if (!v || v.kind !== 'object' || !path) continue;
-      out.push({ name: named ?? path, file: src.ev.relativePath(file), path, access: accessOf(v.props.get('access')), summary: str(v.props.get('summary')?.value) });
+      // a served contract's access is the imported one the server decides with; only a contract outside allCalls is read from source
+      const live = findCall(path);
+      const access = live && live.path === path ? accessInfo(live.access) : accessOf(v.props.get('access'));
+      out.push({ name: named ?? path, file: src.ev.relativePath(file), path, access, summary: str(v.props.get('summary')?.value) });
     }
   }
   return out.sort((a, b) => compare(a.path.toLowerCase(), b.path.toLowerCase()) || compare(a.name, b.name));

@@ -110,6 +110,8 @@ function accessText(a: AccessInfo): string {
       return 'any signed-in user';
     case 'anyOf':
       return `any of ${a.permissions.map(code).join(', ')}`;
+    case 'rule':
+      return `rule ${code(a.name)}: ${a.text}`;
     default:
       return code(a.written);
   }

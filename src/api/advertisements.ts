@@ -140,6 +140,7 @@ export const advertisementInitialData = defineCall({
 
 export const advertisementCreate = defineCall({
   path: 'advertisement/create',
+  answers: [422],
   access: anyOf('advertisement-create'),
   summary: 'Request a new advertisement (a CREATE change request); its images are stored at once and used if approved.',
   request: advertisementCreateBody,
@@ -148,6 +149,7 @@ export const advertisementCreate = defineCall({
 
 export const advertisementGetForEdit = defineCall({
   path: 'advertisement/get-for-edit',
+  answers: [404],
   access: anyOf('advertisement-edit'),
   summary: 'One advertisement, shaped for the edit form (images as their stored paths).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
@@ -156,6 +158,7 @@ export const advertisementGetForEdit = defineCall({
 
 export const advertisementEdit = defineCall({
   path: 'advertisement/edit',
+  answers: [404, 409, 422],
   access: anyOf('advertisement-edit'),
   summary: 'Request a change to an advertisement (an EDIT change request); an unchanged image is sent back as its stored path.',
   request: advertisementEditBody,
@@ -164,6 +167,7 @@ export const advertisementEdit = defineCall({
 
 export const advertisementApprove = defineCall({
   path: 'advertisement/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('advertisement-approve'),
   summary: 'Approve or reject a pending advertisement change request.',
   request: decisionBody,

@@ -60,6 +60,7 @@ const sentForApproval = z.object({ message: z.string(), changeRequestId: z.numbe
 
 export const appUserDisable = defineCall({
   path: 'AppUser/disable',
+  answers: [404, 409, 422],
   access: anyOf('app-user-edit'),
   summary: 'Request to deactivate (disable true) or activate (false) an app user (an EDIT change request).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), disable: z.boolean() }),
@@ -70,6 +71,7 @@ export const holdComment = z.string().trim().min(1, appUserMessages.holdComment)
 
 export const appUserHold = defineCall({
   path: 'AppUser/hold',
+  answers: [404, 409, 422],
   access: anyOf('app-user-edit'),
   summary: 'Request to hold (hold true) or release (false) an app user, with a comment (an EDIT change request).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), hold: z.boolean(), description: holdComment }),
@@ -78,6 +80,7 @@ export const appUserHold = defineCall({
 
 export const appUserApprove = defineCall({
   path: 'AppUser/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('app-user-approve'),
   summary: 'Approve or reject a pending app user change request.',
   request: decisionBody,

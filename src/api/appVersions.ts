@@ -82,6 +82,7 @@ export const appVersionList = defineCall({
 
 export const appVersionCreate = defineCall({
   path: 'appVersion/create',
+  answers: [422],
   access: anyOf('app-version-create'),
   summary: 'Request a new app version (a CREATE change request): version major.minor.patch+build, platforms as a comma list.',
   request: z.strictObject({ appVersion: versionField, platforms: platformCommaList, forceUpdate }),
@@ -90,6 +91,7 @@ export const appVersionCreate = defineCall({
 
 export const appVersionApprove = defineCall({
   path: 'appVersion/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('app-version-approve'),
   summary: 'Approve or reject a pending app version change request.',
   request: decisionBody,

@@ -48,6 +48,7 @@ export const myChangeRequests = defineCall({
 
 export const withdrawChangeRequest = defineCall({
   path: 'changeRequest/withdraw',
+  answers: [403, 404, 409],
   access: anyOf(...makePermissions),
   summary: 'Withdraw one of your own pending change requests, unlocking its record; 403 for another user\'s request, 409 when it is no longer pending.',
   request: z.strictObject({ changeRequestID }),
@@ -82,6 +83,7 @@ function reasonRequired(body: { actionTaken: 'approve' | 'reject'; comment?: str
 
 export const decideChangeRequest = defineCall({
   path: 'changeRequest/decide',
+  answers: [403, 404, 409, 422],
   access: anyOf(...approvePermissions),
   summary:
     "Approve or reject one pending change request of any area, under that area's approve call's rules and permission; a reject needs a comment (the reason).",
@@ -91,6 +93,7 @@ export const decideChangeRequest = defineCall({
 
 export const decideManyChangeRequests = defineCall({
   path: 'changeRequest/decide-many',
+  answers: [403, 404, 409, 422],
   access: anyOf(...approvePermissions),
   summary:
     "Approve or reject several pending change requests with one comment (a reject needs it: the reason); each is decided on its own under its area's rules, and the reply lists each outcome (statusCode 200, or the status and message of the refusal).",
@@ -106,6 +109,7 @@ export const decideManyChangeRequests = defineCall({
 
 export const changeRequestHistory = defineCall({
   path: 'changeRequest/history',
+  answers: [403, 404],
   access: anyOf(...approvePermissions, ...makePermissions),
   summary:
     "The earlier change requests on the same record as this one (newest first, at most 50), with their outcome, decider and comment; for a holder of the area's approve permission or the request's maker.",

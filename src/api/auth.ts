@@ -6,6 +6,7 @@ export const NEW_PASSWORD_UNCHANGED = 'The new password must be different from t
 
 export const login = defineCall({
   path: 'auth/login',
+  answers: [401, 429],
   access: 'public',
   summary: 'Sign in with a username and password; returns a session token.',
   request: z.strictObject({ username: z.string().min(1, 'username is required').max(100), password: z.string().min(1, 'password is required').max(200) }),

@@ -55,6 +55,7 @@ export const bankList = defineCall({
 
 export const bankGetForEdit = defineCall({
   path: 'bank/get-for-edit',
+  answers: [404],
   access: anyOf('bank-edit'),
   summary: 'One bank, shaped for the edit form (the logo as its stored path).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
@@ -63,6 +64,7 @@ export const bankGetForEdit = defineCall({
 
 export const bankCreate = defineCall({
   path: 'bank/create',
+  answers: [422],
   access: anyOf('bank-create'),
   summary: 'Request a new bank (a CREATE change request); the logo is stored at once and used if approved.',
   request: bankFormSchema,
@@ -71,6 +73,7 @@ export const bankCreate = defineCall({
 
 export const bankEdit = defineCall({
   path: 'bank/edit',
+  answers: [404, 409, 422],
   access: anyOf('bank-edit'),
   summary: 'Request a change to a bank (an EDIT change request); the code cannot change, an unchanged logo is sent as its path.',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), ...bankFields }),
@@ -79,6 +82,7 @@ export const bankEdit = defineCall({
 
 export const bankApprove = defineCall({
   path: 'bank/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('bank-approve'),
   summary: 'Approve or reject a pending bank change request.',
   request: decisionBody,

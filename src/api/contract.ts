@@ -9,15 +9,14 @@
 import { z } from 'zod';
 import { dateBoundsMessage, isWithinDateBounds } from '../domain/dates';
 import type { Permission } from '../domain/permissions';
+import type { CallAccess } from '../domain/access';
 import { COMMENT_MAX, COMMENT_TOO_LONG_MESSAGE } from '../domain/approvals';
 
-/**
- * Who may make a call:
- * - `public`: anyone (sign-in only);
- * - `authenticated`: any signed-in user;
- * - `{ anyOf: [...] }`: a signed-in user holding at least one of these permissions (or super-permission).
- */
-export type Access = 'public' | 'authenticated' | { readonly anyOf: readonly Permission[] };
+/** Who may make a call: see CallAccess (src/domain/access.ts), whose `mayCall` the server asks. */
+export type Access = CallAccess;
+
+/** A status a handler may answer besides 200 (see CallContract.answers). */
+export type HandlerStatus = 401 | 403 | 404 | 406 | 409 | 422 | 429 | 502;
 
 export interface CallContract<
   Path extends string = string,
@@ -30,6 +29,13 @@ export interface CallContract<
   readonly request: Req;
   readonly data: Data;
   readonly top?: Top;
+  /**
+   * The failures the call's own handler may answer (HttpError statuses in src/server/areas/ and the
+   * modules they use), besides the HTTP layer's, which every call can answer (src/api/openapi.ts
+   * `layerStatuses`): 400, 413, 415, 500, and 401, 403 for a call that needs sign-in. The OpenAPI
+   * document lists both, and tests/api/openapiResponses.test.ts fails on a status it does not list.
+   */
+  readonly answers?: readonly HandlerStatus[];
   /** One sentence for the published contract. */
   readonly summary: string;
 }
@@ -56,7 +62,12 @@ export type Reply<C> = { statusCode: number; data: DataOf<C> } & Partial<TopOf<C
 export const emptyBody = z.strictObject({});
 
 /** The failure reply: `data.message` says what went wrong, naming the field for a bad body. */
-export const errorData = z.object({ message: z.string(), code: z.number().optional() });
+export const errorData = z.object({
+  message: z.string(),
+  code: z.number().optional(),
+  /** Only on a 500: the id under which the server logged the unexpected error. */
+  correlationId: z.string().optional(),
+});
 export type ErrorData = z.infer<typeof errorData>;
 
 // ---- shared wire shapes ----------------------------------------------------------------------

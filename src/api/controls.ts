@@ -55,6 +55,7 @@ export const moneyApprovalList = defineCall({
 
 export const moneyApprovalApprove = defineCall({
   path: 'transaction/money-approval/approve',
+  answers: [403, 404, 409, 422, 502],
   access: anyOf('transaction-refund', 'transaction-retry'),
   summary:
     "Approve (the action runs then, once, its guards checked again) or reject a waiting money action; the decider needs the action's own permission and may not be its maker.",

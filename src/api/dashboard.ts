@@ -231,9 +231,12 @@ export type RemittanceMeasure = (typeof remittanceMeasures)[number];
 
 // ---- the app dashboard -------------------------------------------------------------------------
 
+/** Whoever may see /dashboard (spec 000 §2): no auditor permission, or super-permission. */
+const appDashboardAccess = { rule: 'appDashboard' } as const;
+
 export const totalTransactionValues = defineCall({
   path: 'dashboard/totalTransactionValues',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: `The All Transactions table: the most recent ${TRANSACTION_TABLE_LIMIT} transactions of every kind initiated in the period (id, type, LKR amount), newest first, with how many the period holds.`,
   request: periodBody,
   data: z.object({ transactions: z.array(transactionTableRow), count: z.number(), from: z.string(), to: z.string() }),
@@ -241,7 +244,7 @@ export const totalTransactionValues = defineCall({
 
 export const overallTransactionCounts = defineCall({
   path: 'dashboard/overallTransactionCounts',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'All-time transaction counts by category (Remittances, Bill Payments, EChannelling, Thyaga, Insurance), every status.',
   request: emptyBody,
   data: z.object({ counts: z.array(z.number()), categories: z.array(z.string()) }),
@@ -249,7 +252,7 @@ export const overallTransactionCounts = defineCall({
 
 export const appUsersByCountry = defineCall({
   path: 'dashboard/getAppUsersByCountry',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'App users by country (all registrations), most first.',
   request: emptyBody,
   data: z.object({ counts: z.array(z.number()), countries: z.array(z.string()) }),
@@ -257,7 +260,7 @@ export const appUsersByCountry = defineCall({
 
 export const currencyWiseTransactionValues = defineCall({
   path: 'dashboard/currencyWiseTransactionValues',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'All-time USD value of successful transactions by the currency the customer paid in, largest first.',
   request: emptyBody,
   data: z.object({ amounts: z.array(z.number()), currencies: z.array(z.string()) }),
@@ -265,7 +268,7 @@ export const currencyWiseTransactionValues = defineCall({
 
 export const totalTransactionsByMonth = defineCall({
   path: 'dashboard/getTotalTransactionsByMonth',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'Transactions per month over the last 12 months (this one included), one series per category, every status.',
   request: emptyBody,
   data: z.object({ transactions: z.array(series), monthNames: z.array(z.string()) }),
@@ -273,7 +276,7 @@ export const totalTransactionsByMonth = defineCall({
 
 export const totalCountsAndValues = defineCall({
   path: 'dashboard/totalCountsAndValues',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'The counts strip: all-time transaction counts per service (every status), app users, and the LKR value of successful transactions (remittances alone, and the four services of the strip together).',
   request: emptyBody,
   data: totalsData,
@@ -281,7 +284,7 @@ export const totalCountsAndValues = defineCall({
 
 export const totalAppUsersByMonth = defineCall({
   path: 'dashboard/getTotalAppUsersByMonth',
-  access: 'authenticated',
+  access: appDashboardAccess,
   summary: 'App-user registrations per month over the last 12 months (this one included).',
   request: emptyBody,
   data: z.object({ users: z.array(z.number()), monthNames: z.array(z.string()) }),

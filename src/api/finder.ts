@@ -56,6 +56,7 @@ export type FindData = z.infer<typeof findData>;
 
 export const findTransactions = defineCall({
   path: 'Transaction/find',
+  answers: [403],
   access: anyOf(...anyFindPermission),
   summary:
     `Looks a trace, transaction ID or customer UID up (exact, case-insensitive) across send money, bill payments, E-Channelling, Thyaga and insurance, over all dates, ` +

@@ -56,6 +56,7 @@ const decisionReply = z.object({ message: z.string(), status: z.enum(['APPROVED'
 
 export const kycCreateRequest = defineCall({
   path: 'kyc/create-request',
+  answers: [403, 404, 409],
   access: anyOf('kyc-approve'),
   summary:
     'Decide a first KYC submission (no earlier one): needs kyc-view and kyc-approve; the status becomes APPROVED when every field is approved, else REJECTED; 400 names a rejected field without a reason.',
@@ -65,6 +66,7 @@ export const kycCreateRequest = defineCall({
 
 export const kycUpdateStatus = defineCall({
   path: 'kyc/update-status',
+  answers: [403, 404, 409],
   access: anyOf('kyc-approve'),
   summary:
     'Decide a re-submission (an earlier submission exists): needs kyc-view and kyc-approve; the status becomes APPROVED when every field is approved, else REJECTED; 400 names a rejected field without a reason.',

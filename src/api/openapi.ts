@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { allCalls } from './index';
 import { errorData, type Access, type CallContract } from './contract';
 import { changeRequestEvents } from './approvals';
+import { describeAccess } from '../domain/access';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,11 +25,37 @@ export interface OpenApiOptions {
   readonly version?: string;
 }
 
-const ERROR_RESPONSES = {
-  BadRequest: { status: '400', description: "The request body does not match the call's schema; `data.message` names the field." },
-  Unauthorized: { status: '401', description: 'No valid session token (missing, expired, revoked or invalid).' },
-  Forbidden: { status: '403', description: "The signed-in user holds none of the call's permissions." },
-} as const;
+/** Every failure status the API answers, its component name in `components.responses` and what it means. */
+const ERROR_RESPONSES: Record<number, { readonly name: string; readonly description: string }> = {
+  400: { name: 'BadRequest', description: "The request body is not JSON or does not match the call's schema; `data.message` names the field." },
+  401: { name: 'Unauthorized', description: 'No valid session token (missing, expired, revoked or invalid); on sign-in, a wrong username or password, or a locked account.' },
+  403: { name: 'Forbidden', description: "The signed-in user may not make this call (the call's access rule, a password change that must come first) or act on this record (the handler's own rule, e.g. one's own change request)." },
+  404: { name: 'NotFound', description: 'The record the body names does not exist.' },
+  406: { name: 'NotAcceptable', description: 'The old password is wrong.' },
+  409: { name: 'Conflict', description: 'The record is in a state that forbids this now (already decided, withdrawn, expired, locked by a pending request, changed meanwhile, already generated).' },
+  413: { name: 'PayloadTooLarge', description: 'The request body is larger than the server accepts.' },
+  415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`, or is compressed.' },
+  422: { name: 'UnprocessableContent', description: 'A business rule refuses the request; `data.message` says which (and `data.code` where the specification gives one).' },
+  429: { name: 'TooManyRequests', description: 'Too many password attempts; the `Retry-After` header says when to try again.' },
+  500: { name: 'InternalServerError', description: 'An unexpected error; `data.correlationId` names it in the server log.' },
+  502: { name: 'BadGateway', description: 'The payment network could not be reached; nothing was changed.' },
+  503: { name: 'ServiceUnavailable', description: 'Live updates are not available; poll `changeRequest/counts` instead.' },
+};
+
+/**
+ * The statuses the HTTP layer itself answers for a call, whatever its handler does
+ * (src/server/http/api.ts, requestBody.ts, app.ts): 400 (not JSON, or not the call's schema), 413 (too
+ * large), 415 (not application/json), 500 (unexpected), and for a call that needs sign-in 401 (token)
+ * and 403 (access rule, password change first).
+ */
+export function layerStatuses(call: Pick<CallContract, 'access'>): number[] {
+  return call.access === 'public' ? [400, 413, 415, 500] : [400, 401, 403, 413, 415, 500];
+}
+
+/** Every status a call can answer: 200, the HTTP layer's and its handler's own (`answers`), ascending. */
+export function statusesOf(call: Pick<CallContract, 'access' | 'answers'>): number[] {
+  return [...new Set([200, ...layerStatuses(call), ...(call.answers ?? [])])].sort((a, b) => a - b);
+}
 
 /** `user/initial-create-data` → `userInitialCreateData`. */
 export function operationIdOf(path: string): string {
@@ -72,12 +99,13 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', prefix: string,
 function accessDescription(access: Access): string {
   if (access === 'public') return 'Access: public (no session token).';
   if (access === 'authenticated') return 'Access: any signed-in user.';
+  if ('rule' in access) return `Access: ${describeAccess(access)}.`;
   return `Access: a signed-in user holding any of ${access.anyOf.map((p) => `\`${p}\``).join(', ')} (or \`super-permission\`).`;
 }
 
-/** The access rule as the contract states it: 'public', 'authenticated' or `{ anyOf: [...] }`. */
+/** The access rule as the contract states it: 'public', 'authenticated', `{ anyOf: [...] }` or `{ rule }`. */
 function accessExtension(access: Access): unknown {
-  return typeof access === 'string' ? access : { anyOf: [...access.anyOf] };
+  return typeof access === 'string' ? access : 'rule' in access ? { rule: access.rule } : { anyOf: [...access.anyOf] };
 }
 
 export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, options: OpenApiOptions = {}): OpenApiDocument {
@@ -112,11 +140,11 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
     };
 
     const isPublic = call.access === 'public';
-    const errors = isPublic ? (['BadRequest'] as const) : (['BadRequest', 'Unauthorized', 'Forbidden'] as const);
-    const responses: Record<string, unknown> = {
-      '200': { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } } },
-    };
-    for (const e of errors) responses[ERROR_RESPONSES[e].status] = { $ref: `#/components/responses/${e}` };
+    const responses: Record<string, unknown> = {};
+    for (const status of statusesOf(call)) {
+      responses[String(status)] =
+        status === 200 ? { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } } } : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+    }
 
     const bodyRequired = Array.isArray(request.required) && request.required.length > 0;
     paths[`/api/${call.path}`] = {
@@ -147,6 +175,8 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
           '200': { description: 'An event stream: `event: change` with `data: {"type": "<area>"}`, and a comment every 25 s.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '403': { $ref: '#/components/responses/Forbidden' },
+          '500': { $ref: '#/components/responses/InternalServerError' },
+          '503': { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },
     };
@@ -154,8 +184,10 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
 
   const tags = [...new Set(sorted.map((c) => c.path.split('/')[0].toLowerCase()))].sort().map((name) => ({ name }));
   const responses: Record<string, unknown> = {};
-  for (const [key, e] of Object.entries(ERROR_RESPONSES)) {
-    responses[key] = { description: e.description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorReply' } } } };
+  for (const [status, e] of Object.entries(ERROR_RESPONSES)) {
+    // the envelope with statusCode fixed to the HTTP status
+    const schema = { allOf: [{ $ref: '#/components/schemas/ErrorReply' }, { type: 'object', properties: { statusCode: { const: Number(status) } } }] };
+    responses[e.name] = { description: e.description, content: { 'application/json': { schema } } };
   }
 
   return {
@@ -166,8 +198,8 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       description:
         'Every call is `POST /api/<path>` with a JSON body and `Authorization: Bearer <token>` (except public calls). ' +
         'Paths are matched case-insensitively. The reply body is `{ statusCode, data, ... }` and the HTTP status equals `statusCode`. ' +
-        '`x-permissions` on each operation states its access rule: `public`, `authenticated`, or `{ anyOf: [permissions] }`; `super-permission` holds every permission. ' +
-        'Known business failures use the codes the specification names (406, 422 with `data.message`).',
+        '`x-permissions` on each operation states its access rule: `public`, `authenticated`, `{ anyOf: [permissions] }` (`super-permission` holds every permission), or `{ rule: name }`, a named rule the operation\'s description spells out. ' +
+        'Every operation lists every status it can answer: the HTTP layer\'s own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler\'s (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ bearerAuth: [] }],

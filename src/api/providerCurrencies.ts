@@ -71,6 +71,7 @@ export const currencySaveBody = z
 
 export const currencyList = defineCall({
   path: 'IPGProvider/currency/list',
+  answers: [403, 404, 422],
   access: anyOf('ipg-currency-view', 'ipg-provider-currency-view'),
   summary:
     "A provider's currencies and rates, whether today's rates are approved, and its pending currency requests. A super user names the provider; anyone else gets the provider of their own branch (403 for another one).",
@@ -86,6 +87,7 @@ export const currencyList = defineCall({
 
 export const currencySave = defineCall({
   path: 'IPGProvider/currency/save',
+  answers: [403, 404, 409, 422],
   access: anyOf('ipg-currency-edit'),
   summary: "Request a change to a provider's whole currency list (one change request; the provider is locked until it is decided).",
   request: currencySaveBody,
@@ -94,6 +96,7 @@ export const currencySave = defineCall({
 
 export const currencyApprove = defineCall({
   path: 'IPGProvider/currency/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('ipg-currency-approve'),
   summary: "Approve (apply, and count as today's rates) or reject a pending currency list request.",
   request: decisionBody,

@@ -28,6 +28,7 @@ export const providerList = defineCall({
 
 export const providerDisable = defineCall({
   path: 'IPGProvider/disable',
+  answers: [404, 409, 422],
   access: anyOf('ipg-provider-edit'),
   summary: 'Request to deactivate (disable true) or activate (false) a provider (an EDIT change request).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), disable: z.boolean() }),
@@ -36,6 +37,7 @@ export const providerDisable = defineCall({
 
 export const providerApprove = defineCall({
   path: 'IPGProvider/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('ipg-provider-approve'),
   summary: 'Approve or reject a pending provider activate/deactivate request.',
   request: decisionBody,

@@ -151,6 +151,7 @@ const generateSummary =
 
 export const generateSettlement = defineCall({
   path: 'report/generate-settlement-report',
+  answers: [403, 409, 422],
   access: anyOf('settlement-report-generate'),
   summary: `Generates the scheduled settlement batch ${generateSummary}`,
   request: generateBody,
@@ -159,6 +160,7 @@ export const generateSettlement = defineCall({
 
 export const generateInstantSettlement = defineCall({
   path: 'report/generate-instant-settlement-report',
+  answers: [403, 409, 422],
   access: anyOf('settlement-report-generate'),
   summary: `Generates the instant settlement batch ${generateSummary}`,
   request: generateBody,
@@ -169,6 +171,7 @@ export const generateInstantSettlement = defineCall({
 
 export const logExport = defineCall({
   path: 'report/log-export',
+  answers: [403],
   access: 'authenticated',
   summary: "Writes an EXPORT row to the activity log when a screen's Excel or PDF is downloaded (exports are built in the browser); 403 unless the caller may open that screen.",
   request: z.strictObject({

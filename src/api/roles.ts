@@ -52,6 +52,7 @@ const sentForApproval = z.object({ message: z.string(), changeRequestId: z.numbe
 
 export const roleCreate = defineCall({
   path: 'role/create',
+  answers: [422],
   access: anyOf('role-create'),
   summary: 'Request a new role (a CREATE change request).',
   request: z.strictObject(roleFields),
@@ -60,6 +61,7 @@ export const roleCreate = defineCall({
 
 export const roleGetForEdit = defineCall({
   path: 'role/get-for-edit',
+  answers: [404],
   access: anyOf('role-edit'),
   summary: 'One role, shaped for the edit form.',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
@@ -68,6 +70,7 @@ export const roleGetForEdit = defineCall({
 
 export const roleEdit = defineCall({
   path: 'role/edit',
+  answers: [404, 409, 422],
   access: anyOf('role-edit'),
   summary: 'Request a change to a role (an EDIT change request).',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID), ...roleFields }),
@@ -76,6 +79,7 @@ export const roleEdit = defineCall({
 
 export const roleApprove = defineCall({
   path: 'role/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('role-approve'),
   summary: 'Approve or reject a pending role change request.',
   request: decisionBody,

@@ -416,6 +416,7 @@ const transactionId = z.number({ error: 'Enter the transaction id' }).int().posi
 
 export const ceftVoid = defineCall({
   path: 'Transaction/ceft/void',
+  answers: [404, 409, 422, 502],
   access: anyOf('transaction-refund'),
   summary: 'Void the card payment of a send-money transaction paid today (guard canVoidCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
@@ -423,6 +424,7 @@ export const ceftVoid = defineCall({
 });
 export const ceftRefund = defineCall({
   path: 'Transaction/ceft/refund',
+  answers: [404, 409, 422, 502],
   access: anyOf('transaction-refund'),
   summary: 'Refund the card payment of a send-money transaction paid before today (guard canRefundCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
@@ -430,6 +432,7 @@ export const ceftRefund = defineCall({
 });
 export const ceftManualFundTransfer = defineCall({
   path: 'Transaction/ceft/manualFundTransfer',
+  answers: [404, 409, 422, 502],
   access: anyOf('transaction-retry'),
   summary: 'Start a manual CEFT fund transfer of a send-money transaction, by trace (guard canManualFundTransfer); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ trace: z.string().min(1, 'Enter the trace').max(40) }),
@@ -437,6 +440,7 @@ export const ceftManualFundTransfer = defineCall({
 });
 export const ceftHold = defineCall({
   path: 'Transaction/ceft/hold',
+  answers: [404, 409, 422, 502],
   access: anyOf('transaction-hold'),
   summary: 'Hold the fund transfer of a send-money transaction (guard canHoldFundTransfer); the description is optional; a repeated request replays the first reply.',
   request: z.strictObject({ id: transactionId, description: z.string().max(200).default('') }),

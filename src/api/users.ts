@@ -104,6 +104,7 @@ const sentForApproval = z.object({ message: z.string(), changeRequestId: z.numbe
 
 export const userCreate = defineCall({
   path: 'user/create',
+  answers: [422],
   access: anyOf('user-create'),
   summary: 'Request a new console user (a CREATE change request).',
   request: userCreateBody,
@@ -112,6 +113,7 @@ export const userCreate = defineCall({
 
 export const userGetForEdit = defineCall({
   path: 'user/get-for-edit',
+  answers: [404],
   access: anyOf('user-edit'),
   summary: 'One user, shaped for the edit form.',
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
@@ -133,6 +135,7 @@ export const userGetForEdit = defineCall({
 
 export const userEdit = defineCall({
   path: 'user/edit',
+  answers: [404, 409, 422],
   access: anyOf('user-edit'),
   summary: 'Request a change to a console user (an EDIT change request).',
   request: userEditBody,
@@ -141,6 +144,7 @@ export const userEdit = defineCall({
 
 export const userChangePassword = defineCall({
   path: 'user/change-password',
+  answers: [403, 404, 409, 422],
   access: anyOf('user-password-reset'),
   summary:
     "Set another user's password, temporary (to be changed at the next sign-in), revoking that user's tokens. Only for a user whose permissions the caller holds, never a super user or oneself (403). For a privileged user (an approve permission or user-password-reset) it is a change request instead (changeRequestId).",
@@ -151,6 +155,7 @@ export const userChangePassword = defineCall({
 
 export const userUnlock = defineCall({
   path: 'user/unlock',
+  answers: [404, 409, 422],
   access: anyOf('user-edit'),
   summary: "Request the lifting of a user's sign-in lockout (after too many failed sign-ins): a change request another user approves.",
   request: z.strictObject({ id: z.number().int().positive().max(MAX_ID) }),
@@ -159,6 +164,7 @@ export const userUnlock = defineCall({
 
 export const userResetPassword = defineCall({
   path: 'user/reset-password',
+  answers: [403, 406, 422, 429],
   access: 'authenticated',
   summary: "Change the signed-in user's own password; 406 when the old password is wrong.",
   request: z.strictObject({
@@ -172,6 +178,7 @@ export const userResetPassword = defineCall({
 
 export const userApprove = defineCall({
   path: 'user/approve',
+  answers: [403, 404, 409, 422],
   access: anyOf('user-approve'),
   summary: 'Approve or reject a pending user change request.',
   request: decisionBody,

@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 type Guarded = { contract: CallContract; anyOf: readonly Permission[] };
-const guarded: Guarded[] = allCalls.flatMap((c) => (typeof c.access === 'object' ? [{ contract: c, anyOf: c.access.anyOf }] : []));
+const guarded: Guarded[] = allCalls.flatMap((c) => (typeof c.access === 'object' && 'anyOf' in c.access ? [{ contract: c, anyOf: c.access.anyOf }] : []));
 const nonPublic = allCalls.filter((c) => c.access !== 'public');
 
 /**
@@ -312,7 +312,7 @@ describe('deny by default', () => {
     // every call behind the dispatcher declares who may make it; the only public one is sign-in
     for (const c of allCalls) {
       const access: unknown = c.access;
-      expect(access === 'public' || access === 'authenticated' || (typeof access === 'object' && access !== null && 'anyOf' in access), c.path).toBe(true);
+      expect(access === 'public' || access === 'authenticated' || (typeof access === 'object' && access !== null && ('anyOf' in access || 'rule' in access)), c.path).toBe(true);
     }
     expect(allCalls.filter((c) => c.access === 'public').map((c) => c.path)).toEqual(['auth/login']);
     await app.close();

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { allCalls } from '../../src/api';
-import { buildOpenApiDocument, openApiJson, operationIdOf } from '../../src/api/openapi';
+import { buildOpenApiDocument, openApiJson, operationIdOf, statusesOf } from '../../src/api/openapi';
 import { registerOpenApi } from '../../src/server/http/openapi';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -33,11 +33,16 @@ describe('the OpenAPI document', () => {
   it('states the access rule (x-permissions) and the bearer security, except for public calls', () => {
     for (const c of allCalls) {
       const op = doc.paths[`/api/${c.path}`].post;
-      expect(op['x-permissions']).toEqual(typeof c.access === 'string' ? c.access : { anyOf: [...c.access.anyOf] });
+      expect(op['x-permissions']).toEqual(typeof c.access === 'string' ? c.access : 'rule' in c.access ? { rule: c.access.rule } : { anyOf: [...c.access.anyOf] });
       expect(op.security).toEqual(c.access === 'public' ? [] : [{ bearerAuth: [] }]);
-      expect(Object.keys(op.responses)).toEqual(c.access === 'public' ? ['200', '400'] : ['200', '400', '401', '403']);
+      expect(Object.keys(op.responses)).toEqual(statusesOf(c).map(String));
+      for (const s of ['400', '413', '415', '500']) expect(op.responses, `${c.path} ${s}`).toHaveProperty(s);
+      if (c.access !== 'public') for (const s of ['401', '403']) expect(op.responses, `${c.path} ${s}`).toHaveProperty(s);
     }
     expect(doc.paths['/api/user/list'].post['x-permissions']).toEqual({ anyOf: ['user-view'] });
+    // the answers a validating proxy found undocumented (issue 23): sign-in's 401 and 429, an approve call's 409
+    expect(Object.keys(doc.paths['/api/auth/login'].post.responses)).toEqual(['200', '400', '401', '413', '415', '429', '500']);
+    expect(Object.keys(doc.paths['/api/user/approve'].post.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '500']);
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
@@ -58,7 +63,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes the error replies as { statusCode, data: { message } }', () => {
-    expect(doc.components.responses.Forbidden.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorReply' });
+    expect(doc.components.responses.Forbidden.content['application/json'].schema).toEqual({
+      allOf: [{ $ref: '#/components/schemas/ErrorReply' }, { type: 'object', properties: { statusCode: { const: 403 } } }],
+    });
     const error = doc.components.schemas.ErrorReply;
     expect(error.required).toEqual(['statusCode', 'data']);
     expect(error.properties.data.required).toEqual(['message']);

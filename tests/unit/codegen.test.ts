@@ -59,7 +59,12 @@ describe('generated/', () => {
 
   it('the permission matrix names screens, actions and calls per permission', () => {
     const matrix = fresh.get('generated/permission-matrix.md')!;
-    expect(matrix).toContain('| `user-password-reset` | User | — | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/user/change-password` |');
+    expect(matrix).toContain('| `user-password-reset` | User | — | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/changeRequest/history`<br>`POST /api/changeRequest/mine`<br>`POST /api/changeRequest/withdraw`<br>`POST /api/user/change-password` |');
+    // the cells are the server's decision: the app dashboard refuses a user holding only auditor permissions (issue 23)
+    expect(matrix).toContain('| Call | Administrator | Maker | Checker | Auditor | IPG Bank Officer | IPG Bank Checker |');
+    expect(matrix).toContain('| `POST /api/dashboard/totalTransactionValues` | yes | yes | yes | 403 | yes | yes |');
+    expect(matrix).toContain('| `POST /api/dashboard/getActiveUsers` | yes | 403 | 403 | yes | 403 | 403 |');
+    expect(matrix).not.toMatch(/dashboard\/totalTransactionValues` \| `totalTransactionValues` \| any signed-in user/);
     expect(matrix).toContain('| `POST /api/auth/login` | `login` | public (no sign-in) |');
   });
 

@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallContract } from '../../api/contract';
 import { allCalls } from '../../api/index';
-import { hasAnyPermission, isPermission } from '../../domain/permissions';
+import { isPermission } from '../../domain/permissions';
+import { isAccessRuleName, mayCall, refusalOf } from '../../domain/access';
 import { authenticate } from '../auth/authenticate';
 import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db } from '../db/db';
@@ -50,9 +51,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
 
     const user = contract.access === 'public' ? undefined : await authenticate(options.db, options.secret, now, request.headers.authorization);
     if (user) assertMayAct(user, contract.path);
-    if (user && typeof contract.access === 'object' && !hasAnyPermission(user.permissions, contract.access.anyOf)) {
-      throw new HttpError(403, `Forbidden: needs one of ${contract.access.anyOf.join(', ')}`);
-    }
+    // the one access decision (src/domain/access.ts), the same function the permission matrix renders
+    if (user && !mayCall(contract.access, user.permissions)) throw new HttpError(403, refusalOf(contract.access));
 
     const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body, request.headers['content-encoding']));
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
@@ -112,6 +112,10 @@ function accessProblems(c: CallContract): string[] {
     const anyOf = (access as { anyOf: unknown[] }).anyOf;
     if (anyOf.length === 0) return [`${c.path}: access anyOf is empty`];
     return anyOf.filter((p) => typeof p !== 'string' || !isPermission(p)).map((p) => `${c.path}: unknown permission ${String(p)}`);
+  }
+  if (typeof access === 'object' && access !== null && 'rule' in access) {
+    const rule = (access as { rule: unknown }).rule;
+    return isAccessRuleName(rule) ? [] : [`${c.path}: unknown access rule ${String(rule)}`];
   }
   return [`${c.path}: no access rule (deny by default)`];
 }
