@@ -78,3 +78,20 @@ export async function screenshot(page: Page, name: string) {
 export async function menuOf(page: Page): Promise<string[]> {
   return page.getByRole('navigation', { name: 'Main menu' }).getByRole('link').allInnerTexts();
 }
+
+/**
+ * Runs `run` in a fresh browser context signed in as `username`; on failure keeps a screenshot named
+ * `${prefix}-failed-${username}`; the context is closed either way.
+ */
+export async function asUser(live: { readonly server: RunningServer; readonly browser: Browser }, prefix: string, username: string, run: (page: Page) => Promise<void>) {
+  const { context, page } = await newPage(live.browser, live.server.url);
+  try {
+    await signIn(page, username);
+    await run(page);
+  } catch (err) {
+    await screenshot(page, `${prefix}-failed-${username}`).catch(() => {});
+    throw err;
+  } finally {
+    await context.close();
+  }
+}

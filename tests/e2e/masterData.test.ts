@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Raster } from '../../src/server/seed/png';
-import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
+import { asUser, menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
 import { craftedPng } from '../fixtures/craftedImages';
 
 /** A day this many days from today (local), as yyyy-MM-dd: advertisement validity must lie within a year from today. */
@@ -25,18 +25,7 @@ const png = (w: number, h: number, color: [number, number, number]) => {
   return r.png();
 };
 
-async function as(username: string, run: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(live.browser, live.server.url);
-  try {
-    await signIn(page, username);
-    await run(page);
-  } catch (err) {
-    await screenshot(page, `md-failed-${username}`).catch(() => {});
-    throw err;
-  } finally {
-    await context.close();
-  }
-}
+const as = (username: string, run: (page: Page) => Promise<void>) => asUser(live, 'md', username, run);
 
 /** Opens the pending request of `action` by `maker` in the Change Requests panel and decides it. */
 async function decide(page: Page, action: 'CREATE' | 'EDIT', decision: 'Approve' | 'Reject', check?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>, shot?: string) {

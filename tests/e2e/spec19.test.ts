@@ -5,22 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, screenshot, signIn, useServerAndBrowser, DEMO_PASSWORD } from './harness';
+import { asUser, newPage, screenshot, signIn, useServerAndBrowser, DEMO_PASSWORD } from './harness';
 
 const live = useServerAndBrowser();
 
-async function as(username: string, run: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(live.browser, live.server.url);
-  try {
-    await signIn(page, username);
-    await run(page);
-  } catch (err) {
-    await screenshot(page, `spec19-failed-${username}`).catch(() => {});
-    throw err;
-  } finally {
-    await context.close();
-  }
-}
+const as = (username: string, run: (page: Page) => Promise<void>) => asUser(live, 'spec19', username, run);
 
 /** A call of the real API as `username` (what any client of the contract does). */
 async function api(username: string, path: string, body: object) {
