@@ -139,6 +139,35 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     expect(found, report(found)).toEqual([]);
   }, 120_000);
 
+  it('the row drawer, the column chooser and the top-bar search results', async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'admin');
+    const found: Finding[] = [];
+    await page.goto('/transaction/ceft');
+    await settle(page);
+    const first = page.locator('tbody tr').first();
+    const trace = (await first.locator('td').nth(1).innerText()).trim();
+    await first.locator('td').first().click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle').catch(() => undefined);
+    found.push(...(await audit(page, `${theme} row drawer`)));
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('dialog').waitFor();
+    found.push(...(await audit(page, `${theme} column chooser`)));
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type(trace);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Trace ${trace}`).first().waitFor();
+    found.push(...(await audit(page, `${theme} search results`)));
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+
   it('the confirmation, Images and KYC review modals', async () => {
     const { context, page } = await pageIn(live.browser, theme, 'admin');
     const found: Finding[] = [];
