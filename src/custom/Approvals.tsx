@@ -12,7 +12,7 @@ import { approvalInbox, decideChangeRequest, decideManyChangeRequests, type Chan
 import { callApi, failureMessage } from '../console/request';
 import { onChangeRequestEvent } from '../console/changeRequestEvents';
 import { toast } from '../console/ui/toast';
-import { Button, inputClass, Loader, Tag } from '../console/ui/primitives';
+import { Button, FieldRow, inputClass, Loader, Tag } from '../console/ui/primitives';
 import { formatDateTime } from '../console/format';
 import { PageHeader } from '../console/views/PageHeader';
 import { actionTone, ApprovalModal, CommentField, commentProblem } from '../console/views/ApprovalModal';
@@ -138,10 +138,7 @@ export default function Approvals() {
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen} />
       <div className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3" role="search" aria-label="Filter the approvals">
-        <div className="flex flex-col gap-1 text-sm">
-          <label className="font-medium" htmlFor={ids.area}>
-            Area
-          </label>
+        <FieldRow label="Area" htmlFor={ids.area}>
           <select id={ids.area} className={inputClass} value={area} onChange={(e) => setArea(e.target.value)}>
             <option value="">All areas</option>
             {(data?.counts ?? all?.counts ?? []).map((c) => (
@@ -150,11 +147,8 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="flex flex-col gap-1 text-sm">
-          <label className="font-medium" htmlFor={ids.maker}>
-            Maker
-          </label>
+        </FieldRow>
+        <FieldRow label="Maker" htmlFor={ids.maker}>
           <select id={ids.maker} className={inputClass} value={maker} onChange={(e) => setMaker(e.target.value)}>
             <option value="">Anyone</option>
             {makers.map((m) => (
@@ -163,11 +157,8 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="flex flex-col gap-1 text-sm">
-          <label className="font-medium" htmlFor={ids.age}>
-            Age
-          </label>
+        </FieldRow>
+        <FieldRow label="Age" htmlFor={ids.age}>
           <select id={ids.age} className={inputClass} value={minAgeHours} onChange={(e) => setMinAgeHours(Number(e.target.value))}>
             {AGES.map((a) => (
               <option key={a.hours} value={a.hours}>
@@ -175,7 +166,7 @@ export default function Approvals() {
               </option>
             ))}
           </select>
-        </div>
+        </FieldRow>
       </div>
 
       {isLoading ? (
