@@ -1,6 +1,6 @@
 /** Registered mobile-app users (spec 002 §2 "App Users list", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, exportField, fetchCount, searchText, MAX_ID } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, exportField, fetchCount, listMatching, searchText, MAX_ID } from './contract';
 
 export const appUserMessages = {
   holdComment: 'Hold/Unhold comment is required.',
@@ -54,6 +54,7 @@ export const appUserList = defineCall({
     changeRequests: z.array(changeRequest),
     fields: z.array(exportField),
   }),
+  top: listMatching,
 });
 
 const sentForApproval = z.object({ message: z.string(), changeRequestId: z.number() });

@@ -121,6 +121,16 @@ export const decisionBody = z.strictObject({
 });
 
 export const fetchCount = z.number().int().min(1).max(99999999);
+
+/**
+ * The top-level `matching` of every list call that takes a fetchCount (an addition to the
+ * specification's replies, sent beside `statusCode` and `data`; a client that does not read it sees
+ * the documented reply): how many rows match the filters without the fetchCount cap, so that a list
+ * cut by it can say "10 of 165 matching". Equals the rows returned when they are fewer than fetchCount.
+ */
+export const listMatching = z.object({
+  matching: z.number().int().min(0).describe('How many rows match the filters without the fetchCount cap (equals the rows returned when fewer than fetchCount).'),
+});
 export const searchText = z.string().max(30, 'Search text can have at most 30 characters');
 
 export const listItem = z.object({ id: z.number(), code: z.string(), name: z.string() });

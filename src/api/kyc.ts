@@ -1,6 +1,6 @@
 /** KYC review calls (spec 002 §7): the list, and the reviewer's decision on a submission. */
 import { z } from 'zod';
-import { anyOf, defineCall, fetchCount, searchText, MAX_ID } from './contract';
+import { anyOf, defineCall, fetchCount, listMatching, searchText, MAX_ID } from './contract';
 import { KYC_REASON_MAX, kycFieldOrder, kycMessages } from '../domain/kyc';
 
 /** One field of a KYC data object: title, read-only value, the reviewer's flag and reject reason. */
@@ -50,6 +50,7 @@ export const kycList = defineCall({
     fetchCount: fetchCount.default(10),
   }),
   data: z.object({ kycList: z.array(kycRow) }),
+  top: listMatching,
 });
 
 const decisionReply = z.object({ message: z.string(), status: z.enum(['APPROVED', 'REJECTED']) });

@@ -3,7 +3,7 @@
  * (see README "Settlement"), and the export log every screen's Excel and PDF download writes to.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, exportField, fetchCount, searchText, dateBoundsError, inDateBounds } from './contract';
+import { anyOf, defineCall, exportField, fetchCount, listMatching, searchText, dateBoundsError, inDateBounds } from './contract';
 import { parseLocal } from '../domain/dates';
 import { reportMessages } from '../domain/reports';
 
@@ -54,6 +54,7 @@ export const activityReport = defineCall({
     })
     .superRefine(toNotBeforeFrom),
   data: z.object({ logs: z.array(activityLogRow), filteredList: z.array(activityLogRow), fields: z.array(exportField) }),
+  top: listMatching,
 });
 
 // ---- mobile users' activity log -----------------------------------------------------------------
@@ -81,6 +82,7 @@ export const mobileActivityReport = defineCall({
     })
     .superRefine(toNotBeforeFrom),
   data: z.object({ filteredList: z.array(mobileActivityRow), fields: z.array(exportField) }),
+  top: listMatching,
 });
 
 // ---- settlement reports -------------------------------------------------------------------------
@@ -120,6 +122,7 @@ export const settlementReport = defineCall({
   summary: `The Scheduled Settlement Report. ${settlementSummary} Up to fetchCount rows.`,
   request: z.strictObject({ date: localDate, fetchCount: fetchCount.default(10) }),
   data: settlementReply,
+  top: listMatching,
 });
 
 export const instantSettlementReport = defineCall({

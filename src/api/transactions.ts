@@ -17,7 +17,7 @@
  * inside `data`, as they do on the insurance call.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, exportField, fetchCount, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
+import { anyOf, defineCall, emptyBody, exportField, fetchCount, listMatching, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
 import { parseLocal } from '../domain/dates';
 import { statusFilterValues } from '../domain/transactionStatus';
 import type { Permission } from '../domain/permissions';
@@ -257,6 +257,8 @@ function listData<R extends z.ZodType>(row: R) {
 
 /** The totals at the top level of a list reply. */
 export const listTotals = z.object({ totalAmount: z.number(), filteredTotalAmount: z.number() });
+/** The top level of the lists whose totals sit there: the totals and how many rows match without the cap. */
+export const listTop = listTotals.extend(listMatching.shape);
 
 export const countsData = z.object({
   completeTranCount: z.number(),
@@ -328,7 +330,7 @@ export const ceftAuditList = defineCall({
   summary: `Send-money transactions for the auditor. ${filterSummary} (NIC/passport, trace or account number prefix) and status; capped by fetchCount.`,
   request: listWithStatusBody,
   data: listData(ceftAuditRow),
-  top: listTotals,
+  top: listTop,
 });
 export const ceftRefundedAuditList = defineCall({
   path: 'dashboard/CeftRefundedList',
@@ -336,6 +338,7 @@ export const ceftRefundedAuditList = defineCall({
   summary: `Refunded send-money transactions (void or refund succeeded) for the auditor, with LKR totals inside data. ${filterSummary}; capped by fetchCount.`,
   request: listWithStatusBody,
   data: listData(ceftAuditRow).extend(listTotals.shape),
+  top: listMatching,
 });
 export const billAuditList = defineCall({
   path: 'dashboard/BillList',
@@ -343,7 +346,7 @@ export const billAuditList = defineCall({
   summary: `Bill payments for the auditor. ${filterSummary} (NIC/passport, trace or account number prefix) and status; capped by fetchCount.`,
   request: listWithStatusBody,
   data: listData(billRow),
-  top: listTotals,
+  top: listTop,
 });
 export const eChannellingAuditList = defineCall({
   path: 'dashboard/E-ChannellingList',
@@ -351,7 +354,7 @@ export const eChannellingAuditList = defineCall({
   summary: `E-Channelling transactions for the auditor. ${filterSummary} (NIC/passport or trace prefix); every row of the range.`,
   request: listWithoutFetchCountBody,
   data: listData(eChannellingRow),
-  top: listTotals,
+  top: listTop,
 });
 export const thyagaAuditList = defineCall({
   path: 'dashboard/ThayagaList',
@@ -359,7 +362,7 @@ export const thyagaAuditList = defineCall({
   summary: `Thyaga transactions for the auditor. ${filterSummary} (NIC/passport or trace prefix); capped by fetchCount.`,
   request: listBody,
   data: listData(thyagaRow),
-  top: listTotals,
+  top: listTop,
 });
 
 // ---- operational lists -----------------------------------------------------------------------
@@ -370,7 +373,7 @@ export const ceftList = defineCall({
   summary: `Send-money transactions. ${filterSummary} (UID/NIC, trace or account number prefix) and status; capped by fetchCount.`,
   request: listWithStatusBody,
   data: listData(ceftRow),
-  top: listTotals,
+  top: listTop,
 });
 export const billList = defineCall({
   path: 'Transaction/billTransactions',
@@ -378,7 +381,7 @@ export const billList = defineCall({
   summary: `Bill payments. ${filterSummary} (UID/NIC, trace or account number prefix); capped by fetchCount.`,
   request: listBody,
   data: listData(billRow),
-  top: listTotals,
+  top: listTop,
 });
 export const thyagaList = defineCall({
   path: 'Transaction/thyagaTransactions',
@@ -386,7 +389,7 @@ export const thyagaList = defineCall({
   summary: `Thyaga transactions. ${filterSummary} (NIC/passport or trace prefix); capped by fetchCount.`,
   request: listBody,
   data: listData(thyagaRow),
-  top: listTotals,
+  top: listTop,
 });
 export const eChannellingList = defineCall({
   path: 'Transaction/echannellingTransactions',
@@ -394,7 +397,7 @@ export const eChannellingList = defineCall({
   summary: `E-Channelling transactions. ${filterSummary} (NIC/passport or trace prefix); capped by fetchCount.`,
   request: listBody,
   data: listData(eChannellingRow),
-  top: listTotals,
+  top: listTop,
 });
 export const insuranceList = defineCall({
   path: 'Transaction/insuranceTransactions',
@@ -408,6 +411,7 @@ export const insuranceList = defineCall({
     totalAmount: z.number(),
     filteredTotalAmount: z.number(),
   }),
+  top: listMatching,
 });
 
 // ---- send-money actions ----------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, fetchCount, listItem, searchText, MAX_ID } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, fetchCount, listItem, listMatching, searchText, MAX_ID } from './contract';
 import { branchMessage, limits, messages, patterns } from '../domain/validation';
 
 export const userTypes = ['BACKEND', 'IPGBANK', 'EXCHANGEHOUSE', 'DFBANK', 'DFMERCHANT', 'DFCBSLUSER', 'DFSLCUSTOMS', 'DFMINISTRY', 'AUDITOR'] as const;
@@ -79,6 +79,7 @@ export const userList = defineCall({
   summary: 'Console users matching the search text (username, email or contact number), with pending change requests.',
   request: z.strictObject({ data: searchText.default(''), fetchCount: fetchCount.default(10) }),
   data: z.object({ users: z.array(userRow), changeRequests: z.array(changeRequest), fields: z.array(exportField) }),
+  top: listMatching,
 });
 
 export const roleOption = z.object({ roleId: z.number(), roleName: z.string(), userType: z.string(), permissions: z.array(z.string()) });

@@ -26,6 +26,7 @@ import { instantSettlementScreen, settlementScreen } from '../../screens/settlem
 import { localDay } from './areas/transactionsStats';
 import { pgErrorCode, type Db } from './db/db';
 import { handle, type Ctx } from './http/handle';
+import { matchingRows } from './areas/matching';
 import { HttpError } from './http/httpError';
 import { providerScopeOf } from './providerScope';
 
@@ -231,18 +232,22 @@ export async function insertRows(db: Db, batchId: number, rows: readonly RowInpu
 }
 
 /** A batch's rows of `date`, limited to the provider of an IPG bank user (`scope`). */
-async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number, scope: string | undefined): Promise<SettlementRow[]> {
+async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number, scope: string | undefined): Promise<{ rows: SettlementRow[]; matching: number }> {
+  const from = `FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id
+      WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3::text IS NULL OR r.provider_bank_code = $3)`;
   const rows = await ctx.db.query<Omit<SettlementRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }>(
     `SELECT r.id, to_char(r.tran_date, 'YYYY-MM-DD') AS tran_date, to_char(b.batch_date, 'YYYY-MM-DD') AS batch_date, r.currency_code, r.account_number,
             r.fc_amount::float8 AS fc_amount, r.fc_commission::float8 AS fc_commission, r.fc_net_amount::float8 AS fc_net_amount,
             r.fc_rate::float8 AS fc_rate, r.lkr_amount::float8 AS lkr_amount, r.created_at, r.updated_at
-       FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id
-      WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3::text IS NULL OR r.provider_bank_code = $3)
+       ${from}
       ORDER BY r.id
       LIMIT $4`,
     [kind, date, scope ?? null, fetchCount],
   );
-  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() }));
+  return {
+    rows: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() })),
+    matching: await matchingRows(ctx.db, rows.length, fetchCount, from, [kind, date, scope ?? null]),
+  };
 }
 
 const scheduledFields = exportFieldsOf(settlementScreen);
@@ -251,8 +256,8 @@ const instantFields = exportFieldsOf(instantSettlementScreen);
 /** A report's reply: the rows and rate messages the caller may see. */
 async function report(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number) {
   const scope = await providerScopeOf(ctx.db, ctx.user);
-  const rows = await listRows(ctx, kind, date, fetchCount, scope);
-  return { transactions: rows, filteredList: rows, fields: kind === 'SCHEDULED' ? scheduledFields : instantFields, ...(await rateStatus(ctx.db, ctx.clock(), ctx.businessTimeZone, scope)) };
+  const { rows, matching } = await listRows(ctx, kind, date, fetchCount, scope);
+  return { matching, transactions: rows, filteredList: rows, fields: kind === 'SCHEDULED' ? scheduledFields : instantFields, ...(await rateStatus(ctx.db, ctx.clock(), ctx.businessTimeZone, scope)) };
 }
 
 /** Generating settles every provider's transactions: refused to a user limited to one provider. */
@@ -263,8 +268,14 @@ async function generate(ctx: Ctx, kind: SettlementKind, useEarlierRates: boolean
 }
 
 export const settlementHandlers = [
-  handle(settlementReport, async (ctx, { date, fetchCount }) => ({ data: await report(ctx, 'SCHEDULED', date, fetchCount) })),
-  handle(instantSettlementReport, async (ctx, { date }) => ({ data: await report(ctx, 'INSTANT', date, 99_999_999) })),
+  handle(settlementReport, async (ctx, { date, fetchCount }) => {
+    const { matching, ...data } = await report(ctx, 'SCHEDULED', date, fetchCount);
+    return { data, top: { matching } };
+  }),
+  handle(instantSettlementReport, async (ctx, { date }) => {
+    const { matching: _all, ...data } = await report(ctx, 'INSTANT', date, 99_999_999);
+    return { data };
+  }),
   // the documented empty body uses the earlier rates when needed; only an explicit false refuses them
   handle(generateSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'SCHEDULED', useYesterdaysRates !== false)),
   handle(generateInstantSettlement, (ctx, { useYesterdaysRates }) => generate(ctx, 'INSTANT', useYesterdaysRates !== false)),

@@ -6,6 +6,7 @@ import { decide, pendingChangeRequests, submit, type SubmitRequest } from '../ch
 import { appUserEntity, type AppUserPayload } from '../entities/appUser';
 import type { Row } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
+import { matchingRows } from './matching';
 import { HttpError, notFound } from '../http/httpError';
 import { appUsersScreen } from '../../../screens/appUsers';
 
@@ -82,12 +83,13 @@ async function requestChange(ctx: Ctx, id: number, change: (current: AppUserPayl
 export const appUserHandlers = [
   handle(appUserList, async (ctx, { data: search, countryCode, fetchCount }) => {
     const text = search.trim().replace(/^\+/, '');
+    const from = `FROM app_users u JOIN countries c ON c.code = u.country
+        WHERE ($1 = '' OR u.uid LIKE upper($2) OR lower(u.email) LIKE lower($2) OR u.contact LIKE $2)
+          AND ($3 = '' OR u.country = $3)`;
     const rows = await ctx.db.query<AppUserTableRow>(
       `SELECT u.id, u.first_name, u.last_name, u.uid_type, u.uid, u.contact, u.email, u.country, c.name AS country_name,
               u.disabled, u.hold, u.locked, u.user_hold_reason, u.selfie, u.uid_front, u.uid_back, u.created_at, u.updated_at
-         FROM app_users u JOIN countries c ON c.code = u.country
-        WHERE ($1 = '' OR u.uid LIKE upper($2) OR lower(u.email) LIKE lower($2) OR u.contact LIKE $2)
-          AND ($3 = '' OR u.country = $3)
+         ${from}
         ORDER BY u.id DESC
         LIMIT $4`,
       [text, startsWithPattern(text), countryCode, fetchCount],
@@ -101,6 +103,7 @@ export const appUserHandlers = [
         changeRequests: approver ? await pendingChangeRequests(ctx.db, appUserEntity) : [],
         fields: appUserExportFields,
       },
+      top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, from, [text, startsWithPattern(text), countryCode]) },
     };
   }),
 

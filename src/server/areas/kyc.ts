@@ -12,6 +12,7 @@ import { decisionProblems, decisionStatus, kycMessages, type KycData, type KycFi
 import { hasPermission } from '../../domain/permissions';
 import type { Row } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
+import { matchingRows } from './matching';
 import { HttpError } from '../http/httpError';
 import { unsignedImagePath, type ImageUrlSigner } from '../http/imageUrls';
 
@@ -131,19 +132,22 @@ async function decide(ctx: Ctx, kycId: number, sent: KycData, mode: Mode): Promi
 export const kycHandlers = [
   handle(kycList, async (ctx, { data: search, kycStatus, fetchCount }) => {
     const text = search.trim();
+    const where = `WHERE ($1 = '' OR strpos(lower(k.uid), lower($1)) > 0 OR strpos(lower(k.email), lower($1)) > 0 OR strpos(k.phone_no, $1) > 0)
+          AND ($2 = '' OR k.status = $2)`;
     const rows = await ctx.db.query<KycListRow>(
       `SELECT k.id, k.first_name, k.last_name, k.uid_type, k.uid, k.phone_no, k.email, k.status, k.created_at, k.updated_at,
               cur.fields AS current_fields, cur.decided_by, cur.decided_at, prev.fields AS earlier_fields
          FROM kyc_records k
          JOIN LATERAL (SELECT s.seq, s.fields, s.decided_by, s.decided_at FROM kyc_submissions s WHERE s.kyc_id = k.id ORDER BY s.seq DESC LIMIT 1) cur ON true
          LEFT JOIN kyc_submissions prev ON prev.kyc_id = k.id AND prev.seq = cur.seq - 1
-        WHERE ($1 = '' OR strpos(lower(k.uid), lower($1)) > 0 OR strpos(lower(k.email), lower($1)) > 0 OR strpos(k.phone_no, $1) > 0)
-          AND ($2 = '' OR k.status = $2)
+        ${where}
         ORDER BY k.id DESC
         LIMIT $3`,
       [text, kycStatus, fetchCount],
     );
-    return { data: { kycList: rows.map((r) => toKycRow(r, ctx.auth.imageUrls)) } };
+    // a record is listed once it has a submission (the JOIN LATERAL above): counted the same way
+    const matching = await matchingRows(ctx.db, rows.length, fetchCount, `FROM kyc_records k ${where} AND EXISTS (SELECT 1 FROM kyc_submissions s WHERE s.kyc_id = k.id)`, [text, kycStatus]);
+    return { data: { kycList: rows.map((r) => toKycRow(r, ctx.auth.imageUrls)) }, top: { matching } };
   }),
 
   handle(kycCreateRequest, async (ctx, { userId, kycData }) => {

@@ -9,6 +9,7 @@ import { exportFieldsOf } from '../../console/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
 import { screens } from '../../../screens';
 import { handle } from '../http/handle';
+import { matchingRows } from './matching';
 import { HttpError } from '../http/httpError';
 import { settlementHandlers } from '../settlement';
 
@@ -32,11 +33,12 @@ export function minuteRange(from: string, to: string, zone: string): { start: Da
 export const reportHandlers = [
   handle(activityReport, async (ctx, { from, to, fetchCount, username }) => {
     const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
+    const fromWhere = `FROM activity_logs
+        WHERE created_at >= $1 AND created_at < $2
+          AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)`;
     const rows = await ctx.db.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
       `SELECT id, level, type, username, description, created_at
-         FROM activity_logs
-        WHERE created_at >= $1 AND created_at < $2
-          AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)
+         ${fromWhere}
         ORDER BY created_at DESC, id DESC
         LIMIT $4`,
       [start, end, username.trim(), fetchCount],
@@ -49,19 +51,20 @@ export const reportHandlers = [
       description: r.description,
       created_at: r.created_at.toISOString(),
     }));
-    return { data: { logs, filteredList: logs, fields: activityFields } };
+    return { data: { logs, filteredList: logs, fields: activityFields }, top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, fromWhere, [start, end, username.trim()]) } };
   }),
 
   handle(mobileActivityReport, async (ctx, { from, to, fetchCount, searchParameter }) => {
     const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
     const text = searchParameter.trim();
-    const rows = await ctx.db.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
-      `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
-         FROM mobile_activity_logs m
+    const fromWhere = `FROM mobile_activity_logs m
          JOIN app_users u ON u.id = m.app_user_id
         WHERE m.created_at >= $1 AND m.created_at < $2
           AND ($3 = '' OR strpos(lower(u.first_name || ' ' || u.last_name), lower($3)) > 0
-               OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)
+               OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)`;
+    const rows = await ctx.db.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
+      `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
+         ${fromWhere}
         ORDER BY m.created_at DESC, m.id DESC
         LIMIT $4`,
       [start, end, text, fetchCount],
@@ -74,7 +77,7 @@ export const reportHandlers = [
       event_description: r.event_description,
       created_at: r.created_at.toISOString(),
     }));
-    return { data: { filteredList, fields: mobileActivityFields } };
+    return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, fromWhere, [start, end, text]) } };
   }),
 
   handle(logExport, async (ctx, { screen: screenId, fileName, rows }) => {

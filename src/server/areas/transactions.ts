@@ -73,6 +73,8 @@ export interface ListResult {
   readonly countries: string;
   readonly totalAmount: number;
   readonly filteredTotalAmount: number;
+  /** How many rows match the filters without the fetch count (the reply's top-level `matching`). */
+  readonly matching: number;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
       countries: r.countries,
       totalAmount: round2(Number(r.total)),
       filteredTotalAmount: round2(Number(r.filtered_total)),
+      matching: Number(r.matching),
     };
   };
   // one statement, for up to streamAbove rows: the whole list when the cap allows no more, or when
@@ -182,7 +185,7 @@ type AnyData = any;
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
     const r = await runList(ctx.db, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
-    return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount } };
+    return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
 
@@ -204,7 +207,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
   handle(ceftRefundedAuditList, async (ctx, body) => {
     const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
-    return { data: listData(r, true, true) as AnyData };
+    return { data: listData(r, true, true) as AnyData, top: { matching: r.matching } };
   }),
   topLevelList(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
   topLevelList(eChannellingAuditList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingAuditScreen }),
@@ -216,7 +219,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
   handle(insuranceList, async (ctx, body) => {
     const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
-    return { data: listData(r, false, true) as AnyData };
+    return { data: listData(r, false, true) as AnyData, top: { matching: r.matching } };
   }),
 
   ...transactionActionHandlers,

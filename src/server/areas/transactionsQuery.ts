@@ -174,6 +174,30 @@ function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amoun
 }
 
 /**
+ * How many rows match the filters without the fetch count cap, as a scalar subquery: from the daily
+ * roll-up for a range of whole days without search text or provider (the default filter is one, and
+ * the count cards read the same roll-up), else a count(*) with the list's own WHERE.
+ */
+function matchingSubquery(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
+  const days = wholeDaysOf(f);
+  if (days) {
+    const parts = [`s.kind = ${ps.p(spec.kind)}`, `s.day >= ${ps.p(days.first)}::date`, `s.day <= ${ps.p(days.last)}::date`];
+    if (f.country) parts.push(`s.country = ${ps.p(f.country)}`);
+    for (const st of f.statuses) parts.push(`s.status = ${ps.p(st)}`);
+    return `SELECT coalesce(sum(s.count), 0) FROM transaction_daily_stats s WHERE ${parts.join(' AND ')}`;
+  }
+  return `SELECT count(*) FROM ${spec.table} t WHERE ${whereOf(spec, f, ps)}`;
+}
+
+/**
+ * The `matching` column: the capped rows' count when the cap was not reached (then every matching
+ * row is there, no further read), else the count of the filter without the cap.
+ */
+function matchingColumn(spec: KindSpec, f: ResolvedFilters, ps: Params, capped: string, limit: string): string {
+  return `CASE WHEN (SELECT count(*) FROM ${capped}) < ${limit}::bigint THEN (SELECT count(*) FROM ${capped}) ELSE (${matchingSubquery(spec, f, ps)}) END AS matching`;
+}
+
+/**
  * The JSON of one row, compact, in the row schema's key order: a row of exactly those columns as JSON.
  * Made once per key list (keysOf gives one array per row schema), as are the joins: a list call would
  * otherwise make them anew from ~45 keys.
@@ -204,6 +228,8 @@ export interface ListReplyRow {
   /** The country options, a JSON array. */
   countries: string;
   country_known: boolean;
+  /** How many rows match the filters without the fetch count (a bigint: text from node-postgres). */
+  matching: number | string;
 }
 
 /** The joins the row JSON of `keys` needs. */
@@ -240,6 +266,7 @@ export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOpt
     FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
 SELECT ${most === undefined ? rows : `CASE WHEN (SELECT count(*) FROM r) > ${ps.p(most)} THEN NULL ELSE ${rows} END`} AS rows,
        ${firstPage} AS first_page,
+       ${matchingColumn(spec, f, ps, 'r', limit)},
        ${replyTailColumns(spec, f, o, ps, 'r')}`,
     params: ps.values,
   };
@@ -268,6 +295,7 @@ export function listHeadSql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOpti
   SELECT t.id, t.status, t.${o.amountColumn} AS amount FROM ${spec.table} t WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
 SELECT ${firstPage} AS first_page,
        (SELECT count(*) FROM c) AS row_count,
+       ${matchingColumn(spec, f, ps, 'c', limit)},
        ${replyTailColumns(spec, f, o, ps, 'c')}`,
     params: ps.values,
   };

@@ -17,6 +17,7 @@ import { decide, pendingChangeRequests, statusText, submit, submitOperation } fr
 import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
 import { branchNameSql } from '../entities/userBranches';
 import { handle } from '../http/handle';
+import { matchingRows } from './matching';
 import { HttpError, notFound, unauthorized } from '../http/httpError';
 import { NEW_PASSWORD_UNCHANGED } from '../../api/auth';
 import { refreshSession } from '../auth/sessions';
@@ -65,13 +66,14 @@ function toUserRow(r: UserListRow): UserRow {
 export const userHandlers = [
   handle(userList, async (ctx, { data: search, fetchCount }) => {
     const text = search.trim();
+    const where = `WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
+              OR strpos(lower(u.contact), lower($1)) > 0`;
     const rows = await ctx.db.query<UserListRow>(
       `SELECT u.id, u.name, u.email, u.contact, u.username, u.branch_code, ${branchNameSql('u.user_type', 'u.branch_code')} AS branch_name,
               u.disabled, u.locked, u.created_at, u.updated_at, r.permissions,
               EXISTS (SELECT 1 FROM login_attempts a WHERE a.username_lower = lower(u.username) AND a.locked_until > $3) AS signin_locked
          FROM console_users u LEFT JOIN roles r ON r.id = u.role_id
-        WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
-              OR strpos(lower(u.contact), lower($1)) > 0
+        ${where}
         ORDER BY u.id
         LIMIT $2`,
       [text, fetchCount, ctx.clock()],
@@ -82,6 +84,7 @@ export const userHandlers = [
         changeRequests: await pendingChangeRequests(ctx.db, userEntity),
         fields: userExportFields,
       },
+      top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, `FROM console_users u ${where}`, [text]) },
     };
   }),
 
