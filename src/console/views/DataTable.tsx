@@ -19,6 +19,11 @@ const NO_PINS: readonly string[] = [];
 const NO_WIDTHS: Readonly<Record<string, number>> = {};
 /** The narrowest a column can be made. */
 const MIN_WIDTH = 40;
+/** The widest a column can be made (the widest the column prefs keep). */
+const MAX_WIDTH = 2000;
+/** Pixels an arrow key on a resize handle widens or narrows a column by; with Shift, the larger step. */
+export const RESIZE_STEP = 10;
+export const RESIZE_STEP_LARGE = 50;
 
 /** From this many rows on, every sortable column is ranked in the background after the rows arrive. */
 const PRERANK_FROM_ROWS = 5_000;
@@ -68,6 +73,11 @@ export interface DataTableProps<Row extends object> {
   onResize?: (key: string, width: number) => void;
   /** Opens a row's detail drawer: a click on the row (not on a control in it), or Enter on the focused row. */
   onRowOpen?: (row: Row) => void;
+  /**
+   * The rows are the first of more that match (the fetch count cut the list): the footer says
+   * "10 of 165 matching - show all" instead of "1–10 of 10", and its "show all" calls `onShowAll`.
+   */
+  truncation?: { readonly matching: number; readonly onShowAll: () => void };
 }
 
 /** A click on the row itself, not on a control inside it nor in a dialog it opened (portals bubble through React). */
@@ -265,6 +275,7 @@ export function DataTable<Row extends object>({
   widths = NO_WIDTHS,
   onResize,
   onRowOpen,
+  truncation,
 }: DataTableProps<Row>) {
   const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
   const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
@@ -408,10 +419,20 @@ export function DataTable<Row extends object>({
     setEdges((e) => (e.left === left && e.right === right ? e : { left, right }));
     setViewportWidth((w) => (w === el.clientWidth ? w : el.clientWidth));
   }, []);
+  // each header's width as drawn, rounded: the value its resize handle announces (aria-valuenow)
+  const [headerWidths, setHeaderWidths] = useState<Readonly<Record<string, number>>>({});
   useLayoutEffect(() => {
     const widths = pinnedKeys.map((k) => headerCells.current.get(k)?.getBoundingClientRect().width ?? 0);
     const next = pinOffsets(widths);
     setLefts((prev) => (prev.length === next.length && prev.every((v, i) => Math.abs(v - next[i]) < 0.5) ? prev : next));
+    if (onResize) {
+      const drawn: Record<string, number> = {};
+      for (const [k, el] of headerCells.current) drawn[k] = Math.round(el.getBoundingClientRect().width);
+      setHeaderWidths((prev) => {
+        const keys = Object.keys(drawn);
+        return keys.length === Object.keys(prev).length && keys.every((k) => prev[k] === drawn[k]) ? prev : drawn;
+      });
+    }
     measureEdges();
   });
   useEffect(() => {
@@ -446,6 +467,18 @@ export function DataTable<Row extends object>({
     window.addEventListener('pointerup', up);
   };
   const widthOf = (id: string): number | undefined => (dragging?.key === id ? dragging.width : widths[id]);
+  // the keyboard: Left and Right arrows on a header's resize handle (a focusable separator) narrow or
+  // widen the column by a step (Shift: a larger one), remembered as a drag's width is
+  const resizeByKey = (e: KeyboardEvent<HTMLElement>, key: string) => {
+    const step = e.shiftKey ? RESIZE_STEP_LARGE : RESIZE_STEP;
+    const delta = e.key === 'ArrowLeft' ? -step : e.key === 'ArrowRight' ? step : 0;
+    if (delta === 0 || !onResize) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const current = widthOf(key) ?? headerWidths[key] ?? headerCells.current.get(key)?.getBoundingClientRect().width ?? MIN_WIDTH;
+    const next = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.round(current) + delta));
+    if (next !== Math.round(current)) onResize(key, next);
+  };
 
   /** The sticky position, width and classes of a cell of column `id` (no pin for a column that scrolls). */
   const pinOf = (id: string): { className: string; style?: CSSProperties } => {
@@ -459,6 +492,7 @@ export function DataTable<Row extends object>({
   };
 
   const kindOf = (id: string) => columns.find((c) => c.key === id)?.kind;
+  const headerText = (id: string) => (id === ACTIONS ? 'Action' : (columns.find((c) => c.key === id)?.header ?? id));
   const from = rows.length === 0 ? 0 : current * pageSize + 1;
   const to = Math.min(rows.length, (current + 1) * pageSize);
 
@@ -499,6 +533,8 @@ export function DataTable<Row extends object>({
                           else headerCells.current.delete(header.column.id);
                         }}
                         scope="col"
+                        // named by the column's title alone: not by its resize handle's name inside it
+                        aria-label={headerText(header.column.id)}
                         aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                         style={pin.style}
                         className={`sticky top-0 z-10 whitespace-nowrap border-b border-line bg-muted px-3 py-2 font-semibold text-ink ${numeric ? 'text-right' : 'text-left'} ${pin.className}`}
@@ -515,12 +551,20 @@ export function DataTable<Row extends object>({
                         )}
                         {onResize && header.column.id !== ACTIONS && (
                           <span
-                            // a pointer aid beside the header's name (kept out of it): the keyboard has the Columns dialog
-                            aria-hidden="true"
+                            // the resize handle: dragged with a pointer, or focused (Tab) and moved with Left and Right
+                            role="separator"
+                            tabIndex={0}
+                            aria-orientation="vertical"
+                            aria-label={`Resize column ${headerText(header.column.id)}`}
+                            aria-valuenow={widthOf(header.column.id) ?? headerWidths[header.column.id] ?? MIN_WIDTH}
+                            aria-valuemin={MIN_WIDTH}
+                            aria-valuemax={MAX_WIDTH}
+                            aria-valuetext={`${widthOf(header.column.id) ?? headerWidths[header.column.id] ?? MIN_WIDTH} pixels`}
                             data-resize={header.column.id}
-                            title="Drag to resize"
-                            className="absolute inset-y-0 right-0 w-1.5 cursor-col-resize touch-none hover:bg-accent/40"
+                            title="Drag to resize (or focus and press Left or Right)"
+                            className="absolute inset-y-0 right-0 w-1.5 cursor-col-resize touch-none hover:bg-accent/40 focus-visible:bg-accent focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-accent"
                             onPointerDown={(e) => startResize(e, header.column.id)}
+                            onKeyDown={(e) => resizeByKey(e, header.column.id)}
                           />
                         )}
                       </th>
@@ -578,6 +622,15 @@ export function DataTable<Row extends object>({
           {loadingMore ? (
             <span role="status">
               {from}–{to}: loading the other rows…
+            </span>
+          ) : truncation && truncation.matching > rows.length ? (
+            // the fetch count cut the list: how many of how many match, and a way to them all
+            <span data-testid="truncated">
+              {pageCount > 1 ? `${from}–${to}: ` : ''}
+              {rows.length.toLocaleString('en-US')} of {truncation.matching.toLocaleString('en-US')} matching -{' '}
+              <button type="button" className="font-medium text-accent underline underline-offset-2 hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-accent" onClick={truncation.onShowAll}>
+                show all
+              </button>
             </span>
           ) : (
             <>

@@ -134,42 +134,90 @@ function rowsNote(count: number): string {
 export type RunExport = (kind: ExportKind, input: ExportInput) => Promise<ExportOutcome>;
 
 /**
- * 'Download as Excel' and 'Download as PDF', with the progress of a running export beside them. The
- * running export is this component's state, so the list around it does not render while it runs.
- * `onExport(kind, run)`: the list gathers what to export and calls `run`. `rowCount` decides whether a
- * PDF is still readable.
+ * An export button was pressed: the list gathers what to export (with `all`, every row matching the
+ * filters, fetched anew with fetch count All) and calls `run`; resolves when it is over.
+ */
+export type OnExport = (kind: ExportKind, run: RunExport, all: boolean) => Promise<void> | void;
+
+/**
+ * 'Download as Excel' and 'Download as PDF', each saying how many rows it writes, with the progress of
+ * a running export beside them. When the fetch count cut the list (`allMatching`: how many rows match
+ * the filters, more than `rowCount`), two more buttons export every matching row. The running export
+ * is this component's state, so the list around it does not render while it runs. `rowCount` decides
+ * whether a PDF is still readable.
  */
 export function ExportButtons({
   enabled,
   rowCount,
+  allMatching,
   onExport,
 }: {
   enabled: boolean;
   rowCount: number;
-  onExport: (kind: ExportKind, run: RunExport) => void;
+  /** How many rows match the filters, when more than the rows shown (the list was cut by its fetch count). */
+  allMatching?: number;
+  onExport: OnExport;
 }) {
   const { state, run, cancel } = useExportRunner();
-  const [tooLong, setTooLong] = useState(false);
-  const disabled = !enabled || state !== null;
+  // the PDF refused for its length: how many rows, and whether they are all the matching ones
+  const [tooLong, setTooLong] = useState<{ rows: number; all: boolean } | null>(null);
+  // an export of every matching row is fetching them (before the worker starts building the file)
+  const [fetching, setFetching] = useState(false);
+  const disabled = !enabled || state !== null || fetching;
+  const all = enabled && allMatching !== undefined && allMatching > rowCount ? allMatching : undefined;
+
+  function start(kind: ExportKind, everyRow: boolean) {
+    const rows = everyRow && all !== undefined ? all : rowCount;
+    if (kind === 'pdf' && rows > PDF_MAX_ROWS) {
+      setTooLong({ rows, all: everyRow });
+      return;
+    }
+    const done = onExport(kind, run, everyRow);
+    if (everyRow && done) {
+      setFetching(true);
+      void Promise.resolve(done).finally(() => setFetching(false));
+    }
+  }
+
   return (
     <span className="ml-auto flex flex-wrap items-center justify-end gap-2">
       {state && <ExportProgress state={state} onCancel={cancel} />}
-      <Button onClick={() => onExport('xlsx', run)} disabled={disabled}>
+      {fetching && !state && (
+        <span role="status" className="text-xs text-ink-soft">
+          Fetching all {all?.toLocaleString('en-US')} matching rows…
+        </span>
+      )}
+      <Button onClick={() => start('xlsx', false)} disabled={disabled}>
         {`Download as Excel${enabled ? rowsNote(rowCount) : ''}`}
       </Button>
-      <Button onClick={() => (rowCount > PDF_MAX_ROWS ? setTooLong(true) : onExport('pdf', run))} disabled={disabled}>
+      <Button onClick={() => start('pdf', false)} disabled={disabled}>
         {`Download as PDF${enabled ? rowsNote(rowCount) : ''}`}
       </Button>
+      {all !== undefined && (
+        <span role="group" aria-label={`Export all ${all.toLocaleString('en-US')} matching rows`} className="flex items-center gap-2 border-l border-line pl-2">
+          <Button onClick={() => start('xlsx', true)} disabled={disabled}>
+            {`Download all ${all.toLocaleString('en-US')} as Excel`}
+          </Button>
+          <Button onClick={() => start('pdf', true)} disabled={disabled}>
+            {`Download all ${all.toLocaleString('en-US')} as PDF`}
+          </Button>
+        </span>
+      )}
       <Modal
-        open={tooLong}
-        onOpenChange={setTooLong}
+        open={tooLong !== null}
+        onOpenChange={(open) => !open && setTooLong(null)}
         title="Too many rows for a PDF"
         footer={
           <Button
             variant="primary"
             onClick={() => {
-              setTooLong(false);
-              onExport('xlsx', run);
+              const everyRow = tooLong?.all ?? false;
+              setTooLong(null);
+              const done = onExport('xlsx', run, everyRow);
+              if (everyRow && done) {
+                setFetching(true);
+                void Promise.resolve(done).finally(() => setFetching(false));
+              }
             }}
           >
             Export to Excel instead
@@ -177,8 +225,8 @@ export function ExportButtons({
         }
       >
         <p className="text-sm">
-          This list has {rowCount.toLocaleString('en-US')} rows. A PDF of more than {PDF_MAX_ROWS.toLocaleString('en-US')} rows would run to hundreds of
-          pages and be too long to read: download it as Excel instead, and filter it there.
+          This {tooLong?.all ? 'export' : 'list'} has {(tooLong?.rows ?? rowCount).toLocaleString('en-US')} rows. A PDF of more than {PDF_MAX_ROWS.toLocaleString('en-US')} rows would run to
+          hundreds of pages and be too long to read: download it as Excel instead, and filter it there.
         </p>
       </Modal>
     </span>

@@ -5,7 +5,7 @@ import { fetchCountOptions } from '../../domain/validation';
 import { capAtNow, followFrom, LOCAL_DATE, parseLocal, todayRange } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
 import { DateTimeInput } from '../ui/DateTimeInput';
-import { ExportButtons, type RunExport } from './ExportProgress';
+import { ExportButtons, type OnExport } from './ExportProgress';
 import { businessDay, businessTodayRange } from '../../domain/businessTime';
 import { businessTimeZone } from '../businessTime';
 
@@ -47,6 +47,7 @@ export function FilterBar({
   exportsEnabled,
   onExport,
   exportRowCount,
+  exportAllMatching,
   showExports,
   data,
   onClear,
@@ -60,9 +61,11 @@ export function FilterBar({
   searching?: boolean;
   exportsEnabled: boolean;
   /** An export button was pressed: gather what to export and `run` it (the buttons show its progress). */
-  onExport: (kind: 'xlsx' | 'pdf', run: RunExport) => void;
+  onExport: OnExport;
   /** How many rows an export would hold (a PDF of too many is refused in favour of Excel). */
   exportRowCount: number;
+  /** How many rows match the filters when the fetch count cut the list: the exports also offer them all. */
+  exportAllMatching?: number;
   showExports: boolean;
   /** The last reply, for filters whose options come with it. */
   data?: unknown;
@@ -189,7 +192,7 @@ export function FilterBar({
           Clear All Filters
         </Button>
       )}
-      {showExports && <ExportButtons enabled={exportsEnabled} rowCount={exportRowCount} onExport={onExport} />}
+      {showExports && <ExportButtons enabled={exportsEnabled} rowCount={exportRowCount} allMatching={exportAllMatching} onExport={onExport} />}
     </form>
   );
 }

@@ -15,7 +15,7 @@ import { toast } from '../ui/toast';
 import { Button } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
-import { ExportButtons, itemFieldsOf, type RunExport } from './ExportProgress';
+import { ExportButtons, itemFieldsOf, type ExportKind, type RunExport } from './ExportProgress';
 import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
 import { RowActions } from './RowActions';
@@ -144,6 +144,12 @@ export function pageFromUrl(value: unknown): number {
 
 const NO_PINS: readonly string[] = [];
 
+/** The reply's top-level `matching` (rows matching the filters without the fetch count), when it has one. */
+export function matchingOf(reply: WholeReply | undefined): number | undefined {
+  const n = reply?.matching;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
 const ALL_ROWS = fetchCountOptions[fetchCountOptions.length - 1].value;
 
 export function ListView({ screen, user }: { screen: AnyListScreen; user: SessionUser }) {
@@ -211,10 +217,15 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const requests = data && source.changeRequests ? source.changeRequests(data) : [];
   const filtersChanged = !sameFilters(draft, applied);
   const exportsEnabled = !!data && !filtersChanged && !query.isFetching && !failed;
-  // the fetch count cut the result: as many rows as it allows came back (there may be more)
+  // the fetch count cut the result: the reply's `matching` (rows matching the filters without the
+  // cap) says by how much; from a server that does not send it, as many rows as the cap allows came
+  // back, and there may be more
   const countKey = fetchCountKey(screen);
   const fetchCount = countKey ? Number(applied[countKey]) : undefined;
-  const truncated = !!loaded && !failed && !streaming && fetchCount !== undefined && fetchCount < ALL_ROWS && rows.length >= fetchCount;
+  const matching = matchingOf(loaded);
+  const capped = !!loaded && !failed && !streaming && fetchCount !== undefined && fetchCount < ALL_ROWS;
+  const truncated = capped && (matching !== undefined ? matching > rows.length : rows.length >= fetchCount);
+  const allMatching = truncated && matching !== undefined ? matching : undefined;
   const pinned = screen.pinnedColumns ?? NO_PINS;
   const [columnPrefs, setColumnPrefs] = useColumnPrefs(user.username, screen.id);
   const shownColumns = useMemo(() => arrangeColumns(screen.columns, pinned, columnPrefs), [screen.columns, pinned, columnPrefs]);
@@ -270,10 +281,30 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     go(defaultFilterValues(screen.filters ?? [], new Date(), true));
   }
 
-  /** Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it. */
-  async function runExport(kind: 'xlsx' | 'pdf', run: RunExport) {
+  /** Every row matching the applied filters: the same call with fetch count All (for an export of them all). */
+  async function loadAllMatching(): Promise<{ data: unknown; rows: object[] }> {
+    const all = countKey ? { ...applied, [countKey]: ALL_ROWS } : applied;
+    const res = await callApi(source.call, source.request(all));
+    if (!res.ok) throw new ListLoadError(res.statusCode, listFailureReason(res.statusCode, failureMessage(res)));
+    return { data: res.data, rows: source.rows(res.data as never) as object[] };
+  }
+
+  /**
+   * Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it:
+   * of the rows shown, or with `all` of every row matching the filters, fetched first.
+   */
+  async function runExport(kind: ExportKind, run: RunExport, all = false) {
     if (!exportsDef) return;
-    const fields = exportFieldsFor(screen, data);
+    let source_ = { data, rows };
+    if (all) {
+      try {
+        source_ = await loadAllMatching();
+      } catch (err) {
+        toast('warning', `Export failed: the matching rows could not be loaded (${err instanceof Error ? err.message : 'unknown error'}).`);
+        return;
+      }
+    }
+    const fields = exportFieldsFor(screen, source_.data);
     const ctx = {
       title: exportsDef.title,
       fileBase: exportsDef.fileBase,
@@ -282,7 +313,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       duration: durationOf(screen, applied),
     };
     try {
-      const outcome = await run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows });
+      const outcome = await run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows: source_.rows });
       if (outcome.status === 'cancelled') {
         toast('info', 'Export cancelled: no file was downloaded.');
         return;
@@ -314,8 +345,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           onSearch={runSearch}
           searching={query.isFetching}
           exportsEnabled={exportsEnabled}
-          onExport={(k, run) => void runExport(k, run)}
+          onExport={runExport}
           exportRowCount={rows.length}
+          exportAllMatching={allMatching}
           showExports={!!exportsDef}
           data={data}
           onClear={screen.clearButton ? clearAll : undefined}
@@ -324,7 +356,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       ) : (
         exportsDef && (
           <div className="flex justify-end gap-2">
-            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} onExport={(k, run) => void runExport(k, run)} />
+            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={allMatching} onExport={runExport} />
           </div>
         )
       )}
@@ -332,12 +364,19 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       {failed && <ListFailure reason={query.error.message} kept={!!loaded} onRetry={() => void query.refetch()} />}
       {truncated && countKey && (
         <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
-          <span>
-            Showing the first {rows.length.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} may have cut the result, and the exports write only these{' '}
-            {rows.length.toLocaleString('en-US')} rows.
-          </span>
+          {allMatching !== undefined ? (
+            <span>
+              Showing {rows.length.toLocaleString('en-US')} of {allMatching.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} cut the result.
+              {exportsDef ? ` The exports write these ${rows.length.toLocaleString('en-US')} rows; Download all writes all ${allMatching.toLocaleString('en-US')}.` : ''}
+            </span>
+          ) : (
+            <span>
+              Showing the first {rows.length.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} may have cut the result, and the exports write only these{' '}
+              {rows.length.toLocaleString('en-US')} rows.
+            </span>
+          )}
           <Button className="py-0.5" onClick={() => go({ ...applied, [countKey]: ALL_ROWS })}>
-            Show all matching rows
+            {allMatching !== undefined ? `Show all ${allMatching.toLocaleString('en-US')} matching rows` : 'Show all matching rows'}
           </Button>
         </div>
       )}
@@ -385,6 +424,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             widths={columnPrefs.widths}
             onResize={(key, width) => setColumnPrefs({ ...columnPrefs, widths: { ...columnPrefs.widths, [key]: width } })}
             rows={rows}
+            truncation={allMatching !== undefined && countKey ? { matching: allMatching, onShowAll: () => go({ ...applied, [countKey]: ALL_ROWS }) } : undefined}
             pageSize={screen.pageSize ?? 50}
             defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
             actions={renderActions}
