@@ -295,16 +295,16 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
    */
   async function runExport(kind: ExportKind, run: RunExport, all = false) {
     if (!exportsDef) return;
-    let source_ = { data, rows };
+    let toExport = { data, rows };
     if (all) {
       try {
-        source_ = await loadAllMatching();
+        toExport = await loadAllMatching();
       } catch (err) {
         toast('warning', `Export failed: the matching rows could not be loaded (${err instanceof Error ? err.message : 'unknown error'}).`);
         return;
       }
     }
-    const fields = exportFieldsFor(screen, source_.data);
+    const fields = exportFieldsFor(screen, toExport.data);
     const ctx = {
       title: exportsDef.title,
       fileBase: exportsDef.fileBase,
@@ -313,7 +313,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       duration: durationOf(screen, applied),
     };
     try {
-      const outcome = await run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows: source_.rows });
+      const outcome = await run(kind, { fields, itemFields: itemFieldsOf(screen.columns, fields), ctx, rows: toExport.rows });
       if (outcome.status === 'cancelled') {
         toast('info', 'Export cancelled: no file was downloaded.');
         return;
