@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderedColumns, pinOffsets } from '../../src/console/views/DataTable';
 import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
-import { appliedFilters, listFailureReason, pageFromUrl, sortFromUrl } from '../../src/console/views/ListView';
+import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/views/ListView';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/console/definitions';
 
@@ -69,5 +69,18 @@ describe('a failed list load', () => {
     expect(listFailureReason(502)).toBe('the server could not be reached');
     expect(listFailureReason(403)).toBe('you do not have permission to see this list');
     expect(listFailureReason(500)).toBe('the server answered with an error (500)');
+  });
+});
+
+describe('a list cut by its fetch count', () => {
+  it("reads the reply's top-level matching only when it is a count", () => {
+    expect(matchingOf({ data: {}, matching: 165 })).toBe(165);
+    expect(matchingOf({ data: {}, matching: 0 })).toBe(0);
+    // a backend that speaks only the documented reply, or sends something else under the name
+    expect(matchingOf({ data: {} })).toBeUndefined();
+    expect(matchingOf({ data: {}, matching: '165' })).toBeUndefined();
+    expect(matchingOf({ data: {}, matching: -1 })).toBeUndefined();
+    expect(matchingOf({ data: {}, matching: 1.5 })).toBeUndefined();
+    expect(matchingOf(undefined)).toBeUndefined();
   });
 });
