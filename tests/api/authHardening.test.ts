@@ -160,6 +160,18 @@ describe('the sign-in limiter per client address', () => {
     // another address is not affected
     expect((await signIn('admin', 'Demo@Pass1', '198.51.100.8')).status).toBe(200);
 
+    // the rest of a flood is answered from memory: 100 parallel attempts, all refused alike, none of them a query
+    const counted = async () => (await server.db.one<{ failures: number }>('SELECT failures FROM login_address_failures WHERE address = $1', [address]))!.failures;
+    const before = await counted();
+    const flood = await Promise.all(Array.from({ length: 100 }, (_, i) => signIn(i % 2 ? 'admin' : `spray_${i}`, 'Demo@Pass1', address)));
+    expect(flood.map((r) => r.status)).toEqual(Array(100).fill(429));
+    expect(flood.every((r) => /^Too many failed sign-in attempts from your address\. Try again in \d+ minutes?\.$/.test(r.json.data.message) && Number(r.headers.get('retry-after')) > 0)).toBe(true);
+    expect(await counted()).toBe(before);
+    // another server process, which has not refused the address yet, refuses it from the database
+    const second = await startExtraApp(server, { trustProxy: ['127.0.0.1'] });
+    extraApps.push(second);
+    expect((await second.post('auth/login', { username: 'admin', password: 'Demo@Pass1' }, from(address))).status).toBe(429);
+
     const throttled = (await server.db.query<{ description: string }>("SELECT description FROM activity_logs WHERE id > $1 AND type = 'SIGN_IN_THROTTLED'", [since])).map(
       (r) => r.description,
     );

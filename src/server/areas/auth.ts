@@ -10,7 +10,7 @@
  * the owner's sessions: they are told about them at their next sign-in instead.
  */
 import { login, logout, refreshToken } from '../../api/auth';
-import { ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MINUTES, releaseAddressAttempt, reserveAddressAttempt, tooManySignIns } from '../auth/addressLimiter';
+import { ADDRESS_MAX_FAILURES, ADDRESS_WINDOW_MINUTES, knownRefusal, releaseAddressAttempt, reserveAddressAttempt, tooManySignIns } from '../auth/addressLimiter';
 import { attemptSucceeded, beginAttempt, LOCKOUT_MINUTES, MAX_FAILURES, noteFailureForOwner, takeFailureNotice } from '../auth/loginAttempts';
 import { endSession, refreshSession, startSession } from '../auth/sessions';
 import { loadSessionUser } from '../auth/sessionUser';
@@ -56,6 +56,12 @@ export async function passwordAttempt(
   // one address reaches the database and the hashing a few attempts at a time, so its queries do not
   // queue ahead of everyone else's calls; every other address has turns of its own.
   const inTurn = ctx.auth.inAddressTurn ?? (<T>(job: () => Promise<T>) => job());
+  // an address this process has already refused for its window: answered at once, before its turn
+  const refusedFor = knownRefusal(ctx.db, from, ctx.clock());
+  if (refusedFor !== undefined) {
+    ctx.client.setHeader('retry-after', String(refusedFor));
+    throw new HttpError(429, tooManySignIns(refusedFor));
+  }
   return inTurn(async (): Promise<{ ok: true } | { ok: false; locking: boolean }> => {
     // its own time: it may have waited its turn
     const now = ctx.clock();

@@ -38,6 +38,42 @@ export interface AddressReservation {
   readonly retryAfterSeconds?: number;
 }
 
+/**
+ * The addresses this process has seen refused, with the end of their window (ms), per database. A
+ * refusal holds until its window ends: the count only grows (a success gives back one place, but
+ * once past ADDRESS_MAX_FAILURES no attempt of the address gets as far as a success), so a flood's
+ * attempts after the first refusal are answered from memory, without a query or a wait for the
+ * address's turn. Another process learns of the refusal at its own first attempt from the address.
+ */
+const refusals = new WeakMap<Db, Map<string, number>>();
+/** At most this many refused addresses remembered per database (the ended windows go first). */
+const MAX_REMEMBERED = 10_000;
+
+/** The seconds until `address` may try again, when this process already knows it is refused. */
+export function knownRefusal(db: Db, address: string, now: Date): number | undefined {
+  const until = refusals.get(db)?.get(address);
+  if (until === undefined) return undefined;
+  if (until <= now.getTime()) {
+    refusals.get(db)!.delete(address);
+    return undefined;
+  }
+  return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+}
+
+function rememberRefusal(db: Db, address: string, until: number, now: Date): void {
+  let known = refusals.get(db);
+  if (!known) refusals.set(db, (known = new Map()));
+  if (known.size >= MAX_REMEMBERED) {
+    for (const [a, u] of known) if (u <= now.getTime()) known.delete(a);
+    // still full (a flood from as many addresses): forget the oldest; the database still refuses them
+    for (const a of known.keys()) {
+      if (known.size < MAX_REMEMBERED) break;
+      known.delete(a);
+    }
+  }
+  known.set(address, until);
+}
+
 /** Takes the attempt's place (atomically, before the password is checked). */
 export async function reserveAddressAttempt(db: Db, address: string, now: Date): Promise<AddressReservation> {
   const expired = new Date(now.getTime() - WINDOW_MS);
@@ -54,7 +90,9 @@ export async function reserveAddressAttempt(db: Db, address: string, now: Date):
   if (number === 1) await db.query('DELETE FROM login_address_failures WHERE window_started_at <= $1', [expired]);
   const reservation = { address, number, windowStartedAt: row!.window_started_at };
   if (number <= ADDRESS_MAX_FAILURES) return reservation;
-  const left = row!.window_started_at.getTime() + WINDOW_MS - now.getTime();
+  const until = row!.window_started_at.getTime() + WINDOW_MS;
+  rememberRefusal(db, address, until, now);
+  const left = until - now.getTime();
   return { ...reservation, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
 }
 
