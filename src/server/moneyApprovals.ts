@@ -138,7 +138,7 @@ export async function requestApprovalIfLarge(
   };
 }
 
-/** The pending money action requests this user may decide (holds the action's permission), oldest first. */
+/** The pending money action requests this user may decide (holds the action's permission, not their own: as the approvals inbox), oldest first. */
 export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: MoneyApprovalRow[]; changeRequests: ChangeRequest[] }> {
   const rows = await ctx.db.query<{
     id: number;
@@ -153,8 +153,8 @@ export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: Money
   }>(
     `SELECT c.id, c.operation, c.record_id, c.requested_by, c.requested_at, t.trace, t.currency_code, t.amount::float8 AS amount, t.amount_usd::float8 AS amount_usd
        FROM change_requests c JOIN ceft_transactions t ON t.id = c.record_id
-      WHERE c.entity_type = $1 AND c.status = 'PENDING' ORDER BY c.id`,
-    [MONEY_ENTITY],
+      WHERE c.entity_type = $1 AND c.status = 'PENDING' AND lower(c.requested_by) <> lower($2) ORDER BY c.id`,
+    [MONEY_ENTITY, ctx.user.username],
   );
   const visible = rows.filter((r) => mayDecideMoneyRequest(ctx.user.permissions, r));
   const ids = new Set(visible.map((r) => r.id));

@@ -137,6 +137,11 @@ describe('in the approvals inbox', () => {
     const ofChecker = await inbox(checker);
     expect(ofChecker.requests.map((r) => r.changeRequestId)).not.toContain(id);
     expect(ofChecker.counts.map((c) => c.type)).not.toContain('Transaction');
+    // the Money Action Approvals screen's list agrees: never the maker's own
+    const listed = async (token: string) => ((await server.call('transaction/money-approval/list', {}, token)).data.requests as { changeRequestId: number }[]).map((r) => r.changeRequestId);
+    expect(await listed(maker)).not.toContain(id);
+    expect(await listed(secondMaker)).toContain(id);
+    expect(await listed(refunder)).toEqual(ofRefunder.requests.map((r) => r.changeRequestId));
     // the filter by area, and the menu's counts
     const onlyMoney = await inbox(admin, { type: 'Transaction' });
     expect(onlyMoney.requests.length).toBeGreaterThan(0);
