@@ -17,6 +17,8 @@ export const changeRequestSummary = z.object({
   /** The area: the record type ('User', 'Bank', ...). */
   type: z.string(),
   pendingAction: z.enum(['CREATE', 'EDIT', 'DELETE']),
+  /** For an EDIT that is a named operation, the operation in words ('Refund', 'Void', 'Manual Fund Transfer', 'password reset', ...); else null. */
+  operation: z.string().nullable(),
   /** The record's id (null for a CREATE not approved). */
   recordId: z.number().nullable(),
   /** The record it concerns, in words: its name and id. */

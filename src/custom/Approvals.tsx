@@ -208,7 +208,7 @@ export default function Approvals() {
                   </td>
                   <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">
-                    <Tag tone={actionTone[r.pendingAction]}>{r.pendingAction}</Tag>
+                    <Tag tone={actionTone[r.pendingAction]}>{r.operation ? r.operation.toUpperCase() : r.pendingAction}</Tag>
                   </td>
                   <td className="px-3 py-2">{r.record}</td>
                   <td className="px-3 py-2">{r.requestedBy}</td>

@@ -17,7 +17,7 @@ import { decideBank, discardBankRequest } from './areas/banks';
 import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
 import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
 import type { Db, Row } from './db/db';
-import { decideMoneyApproval, mayDecideMoneyRequest, MONEY_ENTITY, MONEY_TABLE, moneyChangedFields } from './moneyApprovals';
+import { decideMoneyApproval, mayDecideMoneyRequest, MONEY_ENTITY, MONEY_TABLE, moneyChangedFields, moneyOperationLabel } from './moneyApprovals';
 import { advertisementEntity } from './entities/advertisement';
 import { appUserEntity } from './entities/appUser';
 import { appVersionEntity } from './entities/appVersion';
@@ -43,6 +43,8 @@ interface ApprovalArea {
   discard?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
   /** Narrows the area's approve permissions per request (a money action: the action's own permission). */
   mayDecide?(permissions: readonly string[], request: { operation: string | null }): boolean;
+  /** A named operation in words, when the area has no engine operations to read its label from. */
+  operationLabel?(operation: string): string | undefined;
   /** What the inbox shows as the changed fields, when not the headers of the fields that differ. */
   changedFields?(request: { new_record: DisplayMap; original_record: DisplayMap | null }): string[];
 }
@@ -70,7 +72,7 @@ function approvalAreas(): Map<string, ApprovalArea> {
     'App Version': engine(appVersionEntity),
     // the large money actions: the adapter is built per call (its operations run with the caller's
     // context), so the area decides through moneyApprovals.ts's own decision, rules and all
-    [MONEY_ENTITY]: { type: MONEY_ENTITY, table: MONEY_TABLE, decide: decideMoneyApproval, mayDecide: mayDecideMoneyRequest, changedFields: moneyChangedFields },
+    [MONEY_ENTITY]: { type: MONEY_ENTITY, table: MONEY_TABLE, decide: decideMoneyApproval, mayDecide: mayDecideMoneyRequest, changedFields: moneyChangedFields, operationLabel: moneyOperationLabel },
   };
   registry = new Map(
     changeRequestAreas.map((area) => {
@@ -344,11 +346,20 @@ export function changedFields(r: { action: ChangeAction; new_record: DisplayMap;
     .map((k) => next[k]?.header ?? prev[k]?.header ?? k);
 }
 
+/** A named operation in words: the area's label for it (the engine operation's), else its stored name. */
+function operationText(r: RequestRow): string | null {
+  if (r.operation === null) return null;
+  const area = approvalAreas().get(r.entity_type);
+  const op = area?.operations?.[r.operation] as { label?: string } | undefined;
+  return op?.label ?? area?.operationLabel?.(r.operation) ?? r.operation;
+}
+
 function summaryOf(r: RequestRow): ChangeRequestSummary {
   return {
     changeRequestId: r.id,
     type: r.entity_type,
     pendingAction: r.action,
+    operation: operationText(r),
     recordId: r.record_id,
     record: recordLabel(r),
     requestedBy: r.requested_by,

@@ -53,6 +53,12 @@ export function mayDecideMoneyRequest(permissions: readonly string[], request: {
   return action !== undefined && hasPermission(permissions, moneyActions[action].permission);
 }
 
+/** A money request's operation as the approvals show it ('Refund', 'Void', 'Manual Fund Transfer'). */
+export function moneyOperationLabel(operation: string): string | undefined {
+  const action = actionOfOperation(operation);
+  return action && moneyActions[action].shown;
+}
+
 /** What the approvals inbox shows as a money request's changed fields: the action and the amount. */
 export function moneyChangedFields(request: { new_record: DisplayMap }): string[] {
   const shown = (key: string) => {

@@ -118,6 +118,8 @@ describe('in the approvals inbox', () => {
     const shown = ofRefunder.requests.find((r) => r.changeRequestId === id);
     expect(shown).toMatchObject({
       type: 'Transaction',
+      pendingAction: 'EDIT',
+      operation: 'Refund',
       recordId: row.id,
       record: `${row.trace} (#${row.id})`,
       requestedBy: 'maker',
@@ -177,7 +179,7 @@ describe('in the approvals inbox', () => {
   it('a rejection with its reason unlocks the transaction and is shown to the maker', async () => {
     const row = await actionable(2500);
     const id = await sendForApproval('manualFundTransfer', row);
-    expect(await inboxIds(retrier)).toContain(id);
+    expect((await inbox(retrier)).requests.find((r) => r.changeRequestId === id)).toMatchObject({ operation: 'Manual Fund Transfer', changedFields: [expect.stringMatching(/^Action: Manual Fund Transfer$/), expect.stringMatching(/^Amount: .+ \(USD 2,500\.00\)$/)] });
     expect(await inboxIds(refunder)).not.toContain(id);
     expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject', comment: 'Beneficiary account is closed' }, retrier)).toEqual({
       statusCode: 200,

@@ -75,6 +75,7 @@ describe('a large refund in the approvals inbox', () => {
       await row.waitFor();
       const cells = await row.getByRole('cell').allInnerTexts();
       expect(cells[1]).toBe('Transaction');
+      expect(cells[2]).toBe('REFUND');
       expect(cells[3]).toBe(`${target.trace} (#${target.id})`);
       expect(cells[4]).toBe('maker');
       expect(cells[5]).toMatch(/^\d+ min$/);
