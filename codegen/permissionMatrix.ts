@@ -47,6 +47,17 @@ function grantsOf(s: ScreenInfo): Grant[] {
       if (perm) out.push({ permission: perm, column: 'screens', text: `${where} (${code(route)})${rule ? `, with rule ${asWritten(rule)}` : ''}` });
     }
   }
+  // more permissions that open the screen while a server setting is on (ScreenAccess.withSetting)
+  const withSetting = p(access?.value, 'withSetting');
+  const settingList = p(withSetting?.value, 'anyOf');
+  if (settingList) {
+    accounted.add(settingList.value);
+    const setting = str(p(withSetting!.value, 'setting')?.value) ?? '?';
+    for (const i of items(settingList.value)) {
+      const perm = str(i.value);
+      if (perm) out.push({ permission: perm, column: 'screens', text: `${where} (${code(route)}) while the server setting ${code(setting)} is on` });
+    }
+  }
   const create = p(v, 'createButton');
   const createPerm = p(create?.value, 'permission');
   if (createPerm && str(createPerm.value)) {

@@ -133,6 +133,14 @@ function screenAccessText(w: Written | undefined): string {
     return `rule ${asWritten(rule)}${perms.length ? `; permissions ${perms.map(code).join(', ')}` : ''}`;
   }
   const a = accessOf(w);
+  // ScreenAccess.withSetting: more permissions that open the screen while a server setting is on
+  const withSetting = v?.kind === 'object' ? v.props.get('withSetting') : undefined;
+  const setting = withSetting?.value.kind === 'object' ? str(withSetting.value.props.get('setting')?.value) : undefined;
+  const settingPerms = withSetting?.value.kind === 'object' ? items(withSetting.value.props.get('anyOf')?.value).map((i) => str(i.value)) : [];
+  if (a.kind === 'anyOf' && withSetting && setting && settingPerms.length > 0 && settingPerms.every((p): p is string => p !== undefined)) {
+    const onlyWhenOn = `while the server setting ${code(setting)} is on: any of ${settingPerms.map(code).join(', ')} (or ${code('super-permission')})`;
+    return a.permissions.length === 0 ? `only ${onlyWhenOn}` : `${accessText(a)} (or ${code('super-permission')}); also, ${onlyWhenOn}`;
+  }
   return a.kind === 'anyOf' ? `${accessText(a)} (or ${code('super-permission')})` : accessText(a);
 }
 

@@ -1,7 +1,9 @@
 /**
  * Large money actions waiting for a second person (src/server/moneyApprovals.ts): the voids, refunds
  * and manual fund transfers above MONEY_ACTION_APPROVAL_ABOVE_USD, those the user may decide, with the
- * approval panel. Empty while the setting is off.
+ * approval panel: a table of them with their amounts, for those who work through money actions. The
+ * same requests are in the approvals inbox (/approvals, area Transaction), decided by the same call's
+ * function (src/server/moneyApprovals.ts decideMoneyApproval). Shown only while the setting is on.
  */
 import { defineListScreen } from '../src/console/definitions';
 import { moneyApprovalApprove, moneyApprovalList, type MoneyApprovalRow } from '../src/api/controls';
@@ -12,7 +14,8 @@ export const moneyApprovalsScreen = defineListScreen<MoneyApprovalRow>()({
   route: '/transactions/money-approvals',
   title: 'Money Action Approvals',
   breadcrumb: [{ label: 'Money Action Approvals' }],
-  access: { anyOf: ['transaction-refund', 'transaction-retry'] },
+  // only while MONEY_ACTION_APPROVAL_ABOVE_USD is set (the console learns it from config): no entry, no route otherwise
+  access: { anyOf: [], withSetting: { setting: 'moneyActionApproval', anyOf: ['transaction-refund', 'transaction-retry'] } },
   menu: { section: 'Main', label: 'Money Action Approvals', order: 30 },
   source: { call: moneyApprovalList, request: () => ({}), rows: (d) => d.requests, changeRequests: (d) => d.changeRequests },
   rowKey: 'changeRequestId',

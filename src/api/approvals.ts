@@ -17,6 +17,8 @@ export const changeRequestSummary = z.object({
   /** The area: the record type ('User', 'Bank', ...). */
   type: z.string(),
   pendingAction: z.enum(['CREATE', 'EDIT', 'DELETE']),
+  /** For an EDIT that is a named operation, the operation in words ('Refund', 'Void', 'Manual Fund Transfer', 'password reset', ...); else null. */
+  operation: z.string().nullable(),
   /** The record's id (null for a CREATE not approved). */
   recordId: z.number().nullable(),
   /** The record it concerns, in words: its name and id. */
@@ -59,7 +61,7 @@ export const approvalInbox = defineCall({
   path: 'changeRequest/inbox',
   access: anyOf(...approvePermissions),
   summary:
-    'Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.',
+    'Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves; a large money action, area Transaction, for a holder of the action\'s own permission: transaction-refund for voids and refunds, transaction-retry for manual fund transfers), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.',
   request: z.strictObject({
     type: z.string().max(50).optional(),
     requestedBy: z.string().max(100).optional(),

@@ -48,7 +48,7 @@ export const moneyApprovalList = defineCall({
   path: 'transaction/money-approval/list',
   access: anyOf('transaction-refund', 'transaction-retry'),
   summary:
-    'The voids, refunds and manual fund transfers above MONEY_ACTION_APPROVAL_ABOVE_USD waiting for a second person, those the caller may decide (transaction-refund: voids and refunds; transaction-retry: manual fund transfers), oldest first, with their change requests.',
+    'The voids, refunds and manual fund transfers above MONEY_ACTION_APPROVAL_ABOVE_USD waiting for a second person, those the caller may decide (transaction-refund: voids and refunds; transaction-retry: manual fund transfers; never their own), oldest first, with their change requests. The same requests are in changeRequest/inbox (area Transaction).',
   request: emptyBody,
   data: z.object({ requests: z.array(moneyApprovalRow), changeRequests: z.array(changeRequest) }),
 });

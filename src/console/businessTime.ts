@@ -9,6 +9,7 @@ import { useSyncExternalStore } from 'react';
 import { consoleConfig } from '../api/config';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
 import { callApi } from './request';
+import { setServerSettings, settingsFromConfig } from './serverSettings';
 
 let zone: string | null = null;
 let loading: Promise<void> | null = null;
@@ -26,10 +27,13 @@ export function setBusinessTimeZone(value: string): void {
   for (const l of listeners) l();
 }
 
-/** Asks the server once (again after a failure). */
+/** Asks the server once (again after a failure); the same reply brings the server settings (src/console/serverSettings.ts). */
 export function loadBusinessTimeZone(): Promise<void> {
   loading ??= callApi(consoleConfig, {}).then((r) => {
-    if (r.ok) setBusinessTimeZone(r.data.businessTimeZone);
+    if (r.ok) {
+      setServerSettings(settingsFromConfig(r.data));
+      setBusinessTimeZone(r.data.businessTimeZone);
+    }
     else loading = null;
   }, () => {
     loading = null;

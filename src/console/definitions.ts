@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { CallContract, ChangeRequest, DataOf, ExportField, RequestOf } from '../api/contract';
+import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
 import type { ListNotices, ToolbarAction } from './toolbar';
 
@@ -25,8 +26,18 @@ export type FilterValues = Record<string, string | number>;
  * `rule`: a named predicate from src/domain for the route table's special cases (auditor variants).
  */
 export type ScreenAccess =
-  | { readonly anyOf: readonly Permission[] }
+  | { readonly anyOf: readonly Permission[]; readonly withSetting?: SettingAccess }
   | { readonly rule: (permissions: readonly string[]) => boolean; readonly permissions: readonly Permission[] };
+
+/**
+ * More permissions that open a screen while a server setting is on (the console learns the settings
+ * from `config`): e.g. the large money actions' permissions open the approvals only while
+ * MONEY_ACTION_APPROVAL_ABOVE_USD is set. A screen with an empty `anyOf` exists only while it is on.
+ */
+export interface SettingAccess {
+  readonly setting: ServerSetting;
+  readonly anyOf: readonly Permission[];
+}
 
 export type MenuSection = 'Main' | 'Administrator' | 'Reports' | 'Audit Reports';
 

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { createRootRoute, createRoute, createRouter, Navigate, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import type { AnyScreen } from './definitions';
 import { canOpen } from './access';
+import { useServerSettings } from './serverSettings';
 import { checkSession, CHECK_INTERVAL_MS, currentUser, getToken, mustChangePassword, SESSION_EXPIRED_MESSAGE, tokenState, useMustChangePassword, useSession } from './session';
 import { callApi, setUnauthorizedHandler } from './request';
 import { refreshToken } from '../api/auth';
@@ -58,6 +59,7 @@ const RESET_PASSWORD_ROUTE = '/resetPassword';
 function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly AnyScreen[] }) {
   const user = useSession();
   const forcedChange = useMustChangePassword();
+  const settings = useServerSettings();
   if (screen.kind === 'custom' && screen.bare) {
     const C = customComponents[screen.component];
     return (
@@ -70,7 +72,7 @@ function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly 
   // a password set by someone else: Reset Password and nothing else (no menu) until it is changed
   if (forcedChange && screen.route !== RESET_PASSWORD_ROUTE) return <Navigate to={RESET_PASSWORD_ROUTE} replace />;
   let body;
-  if (!canOpen(screen, user.permissions)) body = <Forbidden />;
+  if (!canOpen(screen, user.permissions, settings)) body = <Forbidden />;
   else if (screen.kind === 'list') body = <ListView key={screen.id} screen={screen} user={user} />;
   else if (screen.kind === 'form') body = <FormView key={screen.id} screen={screen} />;
   else {

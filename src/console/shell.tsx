@@ -9,6 +9,7 @@ import { logout } from '../api/auth';
 import { callApi } from './request';
 import { clearToken } from './session';
 import { loadBusinessTimeZone, useBusinessTimeZone } from './businessTime';
+import { useServerSettings } from './serverSettings';
 import { timeZoneNote } from '../domain/businessTime';
 import { FindBox } from './views/FindBox';
 import { FOUND_ROW_PARAM } from './finder';
@@ -347,7 +348,8 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
   const path = useRouterState({ select: (s) => s.location.pathname });
   const foundRow = useRouterState({ select: (s) => (s.location.search as Record<string, unknown>)[FOUND_ROW_PARAM] !== undefined });
   const ownProvider = useOwnProvider(user);
-  const groups = menuFor(screens, user.permissions, { ownProvider });
+  const settings = useServerSettings();
+  const groups = menuFor(screens, user.permissions, { ownProvider, settings });
   const screenTitle = screenAtPath(screens, path)?.title;
   useEffect(() => {
     document.title = documentTitle(screenTitle);

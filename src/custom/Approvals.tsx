@@ -95,7 +95,8 @@ export default function Approvals() {
     setBusy(false);
     const verb = actionTaken === 'approve' ? 'approved' : 'rejected';
     if (res.ok) {
-      toast('success', `${viewing.type} ${verb} successfully`);
+      // the server's own words: 'Role approved successfully', or what an approved money action did
+      toast('success', res.data.message || `${viewing.type} ${verb} successfully`);
       setViewing(null);
     } else {
       toast('warning', `${viewing.type} ${verb} failed! ${failureMessage(res) ?? ''}`.trim());
@@ -207,7 +208,7 @@ export default function Approvals() {
                   </td>
                   <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">
-                    <Tag tone={actionTone[r.pendingAction]}>{r.pendingAction}</Tag>
+                    <Tag tone={actionTone[r.pendingAction]}>{r.operation ? r.operation.toUpperCase() : r.pendingAction}</Tag>
                   </td>
                   <td className="px-3 py-2">{r.record}</td>
                   <td className="px-3 py-2">{r.requestedBy}</td>

@@ -84,7 +84,7 @@ export default function MyRequests() {
                   <td className="px-3 py-2 tabular-nums">{r.changeRequestId}</td>
                   <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">
-                    <Tag tone={actionTone[r.pendingAction]}>{r.pendingAction}</Tag>
+                    <Tag tone={actionTone[r.pendingAction]}>{r.operation ? r.operation.toUpperCase() : r.pendingAction}</Tag>
                   </td>
                   <td className="px-3 py-2">{r.record}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(r.requestedTime)}</td>
@@ -109,7 +109,7 @@ export default function MyRequests() {
       <ConfirmDialog
         open={withdrawing !== null}
         title="Withdraw the request?"
-        message={withdrawing ? `Withdraw request #${withdrawing.changeRequestId} (${withdrawing.pendingAction} of ${withdrawing.type} ${withdrawing.record})? Its record is unlocked.` : ''}
+        message={withdrawing ? `Withdraw request #${withdrawing.changeRequestId} (${withdrawing.operation ?? withdrawing.pendingAction} of ${withdrawing.type} ${withdrawing.record})? Its record is unlocked.` : ''}
         confirmLabel="Withdraw"
         onConfirm={() => withdrawing && void withdraw(withdrawing)}
         onCancel={() => setWithdrawing(null)}

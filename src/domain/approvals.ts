@@ -6,32 +6,60 @@
  */
 import { hasPermission, type Permission } from './permissions';
 
+/**
+ * A server setting the console learns from `config` (src/api/config.ts) that turns parts of it on:
+ * `moneyActionApproval`, MONEY_ACTION_APPROVAL_ABOVE_USD is set (large money actions need a second person).
+ */
+export type ServerSetting = 'moneyActionApproval';
+export type ServerSettings = Readonly<Record<ServerSetting, boolean>>;
+/** Every setting off: what holds until the server has said (and the specification's behaviour). */
+export const SETTINGS_OFF: ServerSettings = { moneyActionApproval: false };
+
 export interface ChangeRequestArea {
   /** The change request's type, as stored and shown ('User', 'Role', ...). */
   readonly type: string;
-  readonly approve: Permission;
+  /**
+   * Decided by a holder of any of these (a super user decides every area). An area may narrow it per
+   * request: a large money action is decided by the action's own permission.
+   */
+  readonly approve: readonly Permission[];
   readonly make: readonly Permission[];
+  /**
+   * The area's requests are only made while this setting is on; the console offers the area's menu
+   * entries to its permissions only then. Requests made while it was on stay decidable and withdrawable.
+   */
+  readonly setting?: ServerSetting;
 }
 
+/** The large money actions' permissions: each makes and (by another person) approves its own action (src/server/moneyApprovals.ts). */
+export const moneyActionPermissions: readonly Permission[] = ['transaction-refund', 'transaction-retry'];
+
 export const changeRequestAreas: readonly ChangeRequestArea[] = [
-  { type: 'User', approve: 'user-approve', make: ['user-create', 'user-edit', 'user-password-reset'] },
-  { type: 'Role', approve: 'role-approve', make: ['role-create', 'role-edit'] },
-  { type: 'Bank', approve: 'bank-approve', make: ['bank-create', 'bank-edit'] },
-  { type: 'Advertisement', approve: 'advertisement-approve', make: ['advertisement-create', 'advertisement-edit'] },
-  { type: 'IPG Provider', approve: 'ipg-provider-approve', make: ['ipg-provider-edit'] },
-  { type: 'IPG Provider Currency', approve: 'ipg-currency-approve', make: ['ipg-currency-edit'] },
-  { type: 'App User', approve: 'app-user-approve', make: ['app-user-edit'] },
-  { type: 'App Version', approve: 'app-version-approve', make: ['app-version-create'] },
+  { type: 'User', approve: ['user-approve'], make: ['user-create', 'user-edit', 'user-password-reset'] },
+  { type: 'Role', approve: ['role-approve'], make: ['role-create', 'role-edit'] },
+  { type: 'Bank', approve: ['bank-approve'], make: ['bank-create', 'bank-edit'] },
+  { type: 'Advertisement', approve: ['advertisement-approve'], make: ['advertisement-create', 'advertisement-edit'] },
+  { type: 'IPG Provider', approve: ['ipg-provider-approve'], make: ['ipg-provider-edit'] },
+  { type: 'IPG Provider Currency', approve: ['ipg-currency-approve'], make: ['ipg-currency-edit'] },
+  { type: 'App User', approve: ['app-user-approve'], make: ['app-user-edit'] },
+  { type: 'App Version', approve: ['app-version-approve'], make: ['app-version-create'] },
+  /** A void, refund or manual fund transfer above MONEY_ACTION_APPROVAL_ABOVE_USD: transaction-refund decides voids and refunds, transaction-retry manual fund transfers. */
+  { type: 'Transaction', approve: moneyActionPermissions, make: moneyActionPermissions, setting: 'moneyActionApproval' },
 ];
 
-/** Every permission that decides change requests in some area. */
-export const approvePermissions: readonly Permission[] = changeRequestAreas.map((a) => a.approve);
+const unique = (list: readonly Permission[]): readonly Permission[] => Array.from(new Set(list));
+
+/** Every permission that decides change requests in some area (the API's access: requests made while a setting was on stay decidable). */
+export const approvePermissions: readonly Permission[] = unique(changeRequestAreas.flatMap((a) => a.approve));
 /** Every permission that makes change requests in some area. */
-export const makePermissions: readonly Permission[] = Array.from(new Set(changeRequestAreas.flatMap((a) => a.make)));
+export const makePermissions: readonly Permission[] = unique(changeRequestAreas.flatMap((a) => a.make));
+/** The approve and make permissions of the areas that need no setting: what opens the console's Approvals and My requests whatever the settings. */
+export const approvePermissionsAlways: readonly Permission[] = unique(changeRequestAreas.filter((a) => !a.setting).flatMap((a) => a.approve));
+export const makePermissionsAlways: readonly Permission[] = unique(changeRequestAreas.filter((a) => !a.setting).flatMap((a) => a.make));
 
 /** The areas whose requests these permissions may decide. */
 export function areasDecidableBy(permissions: readonly string[]): ChangeRequestArea[] {
-  return changeRequestAreas.filter((a) => hasPermission(permissions, a.approve));
+  return changeRequestAreas.filter((a) => a.approve.some((p) => hasPermission(permissions, p)));
 }
 
 /** How long a change request may stay pending before it expires, unless CHANGE_REQUEST_EXPIRY_DAYS says otherwise. */

@@ -10,14 +10,14 @@
  */
 import type { ChangeRequestSummary } from '../api/approvals';
 import type { RecordField } from '../api/contract';
-import { areasDecidableBy, changeRequestAreas, type ChangeRequestArea, type ChangeRequestStatus } from '../domain/approvals';
-import { hasPermission } from '../domain/permissions';
+import { areasDecidableBy, changeRequestAreas, type ChangeRequestArea, type ChangeRequestStatus, type ServerSettings } from '../domain/approvals';
+import { hasAnyPermission } from '../domain/permissions';
 import { decideAdvertisement, discardAdvertisementRequest } from './areas/advertisements';
 import { decideBank, discardBankRequest } from './areas/banks';
 import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
 import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
 import type { Db, Row } from './db/db';
-import { MONEY_ENTITY } from './moneyApprovals';
+import { decideMoneyApproval, mayDecideMoneyRequest, MONEY_ENTITY, MONEY_TABLE, moneyChangedFields, moneyOperationLabel } from './moneyApprovals';
 import { advertisementEntity } from './entities/advertisement';
 import { appUserEntity } from './entities/appUser';
 import { appVersionEntity } from './entities/appVersion';
@@ -30,12 +30,23 @@ import { HttpError } from './http/httpError';
 
 interface ApprovalArea {
   readonly area: ChangeRequestArea;
+  /** The change requests' type (the engine adapter's). */
+  readonly type: string;
+  /** The table of the records its requests lock. */
+  readonly table: string;
+  /** The engine adapter's named operations (a decision refused to some deciders, e.g. their own password reset). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly adapter: EntityAdapter<any>;
+  readonly operations?: EntityAdapter<any>['operations'];
   /** The area's approve call: the engine's decision plus what the area adds (clean-up, own-provider rule). */
   decide(ctx: Ctx, decision: Decision): Promise<{ message: string }>;
   /** Clean-up for a request that will not be applied (withdrawn or expired; a rejection does it in `decide`). */
   discard?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
+  /** Narrows the area's approve permissions per request (a money action: the action's own permission). */
+  mayDecide?(permissions: readonly string[], request: { operation: string | null }): boolean;
+  /** A named operation in words, when the area has no engine operations to read its label from. */
+  operationLabel?(operation: string): string | undefined;
+  /** What the inbox shows as the changed fields, when not the headers of the fields that differ. */
+  changedFields?(request: { new_record: DisplayMap; original_record: DisplayMap | null }): string[];
 }
 
 let registry: Map<string, ApprovalArea> | undefined;
@@ -44,21 +55,29 @@ let registry: Map<string, ApprovalArea> | undefined;
 function approvalAreas(): Map<string, ApprovalArea> {
   if (registry) return registry;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const plain = (adapter: EntityAdapter<any>) => (ctx: Ctx, d: Decision) => decide(ctx, adapter, d);
+  const engine = (adapter: EntityAdapter<any>, decideWith?: ApprovalArea['decide']) => ({
+    type: adapter.type,
+    table: adapter.table,
+    ...(adapter.operations ? { operations: adapter.operations } : {}),
+    decide: decideWith ?? ((ctx: Ctx, d: Decision) => decide(ctx, adapter, d)),
+  });
   const parts: Record<string, Omit<ApprovalArea, 'area'>> = {
-    User: { adapter: userEntity, decide: plain(userEntity) },
-    Role: { adapter: roleEntity, decide: plain(roleEntity) },
-    Bank: { adapter: bankEntity, decide: decideBank, discard: discardBankRequest },
-    Advertisement: { adapter: advertisementEntity, decide: decideAdvertisement, discard: discardAdvertisementRequest },
-    'IPG Provider': { adapter: providerEntity, decide: plain(providerEntity) },
-    'IPG Provider Currency': { adapter: providerCurrencyEntity, decide: decideProviderCurrencies },
-    'App User': { adapter: appUserEntity, decide: plain(appUserEntity) },
-    'App Version': { adapter: appVersionEntity, decide: plain(appVersionEntity) },
+    User: engine(userEntity),
+    Role: engine(roleEntity),
+    Bank: { ...engine(bankEntity, decideBank), discard: discardBankRequest },
+    Advertisement: { ...engine(advertisementEntity, decideAdvertisement), discard: discardAdvertisementRequest },
+    'IPG Provider': engine(providerEntity),
+    'IPG Provider Currency': engine(providerCurrencyEntity, decideProviderCurrencies),
+    'App User': engine(appUserEntity),
+    'App Version': engine(appVersionEntity),
+    // the large money actions: the adapter is built per call (its operations run with the caller's
+    // context), so the area decides through moneyApprovals.ts's own decision, rules and all
+    [MONEY_ENTITY]: { type: MONEY_ENTITY, table: MONEY_TABLE, decide: decideMoneyApproval, mayDecide: mayDecideMoneyRequest, changedFields: moneyChangedFields, operationLabel: moneyOperationLabel },
   };
   registry = new Map(
     changeRequestAreas.map((area) => {
       const part = parts[area.type];
-      if (!part || part.adapter.type !== area.type) throw new Error(`No approval area for change requests of type ${area.type}`);
+      if (!part || part.type !== area.type) throw new Error(`No approval area for change requests of type ${area.type}`);
       return [area.type, { area, ...part }];
     }),
   );
@@ -91,6 +110,11 @@ interface RequestRow {
 const REQUEST_COLUMNS =
   'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_at, status, decided_by, decided_at, decision_comment, operation';
 
+/** The server settings as the console learns them (config): which setting-gated areas are on. */
+export function serverSettingsOf(ctx: Pick<Ctx, 'moneyApprovalAboveUsd'>): ServerSettings {
+  return { moneyActionApproval: ctx.moneyApprovalAboveUsd !== null };
+}
+
 // ---- expiry ------------------------------------------------------------------------------------
 
 /**
@@ -112,7 +136,6 @@ export async function expireStaleRequests(ctx: Ctx): Promise<number> {
     for (const r of expired) {
       const area = approvalAreas().get(r.entity_type);
       if (area) await release(t.db, area, r);
-      else if (r.record_id !== null && LOCKED_OUTSIDE_AREAS[r.entity_type]) await t.db.query(`UPDATE ${LOCKED_OUTSIDE_AREAS[r.entity_type]} SET locked = 0 WHERE id = $1`, [r.record_id]);
       await t.log({
         type: 'CHANGE_EXPIRED',
         username: 'system',
@@ -125,15 +148,9 @@ export async function expireStaleRequests(ctx: Ctx): Promise<number> {
   });
 }
 
-/**
- * Records locked by change requests that are not an approval area of the inbox (decided on their own
- * screen): a large money action's request locks its transaction (src/server/moneyApprovals.ts).
- */
-const LOCKED_OUTSIDE_AREAS: Readonly<Record<string, string>> = { [MONEY_ENTITY]: 'ceft_transactions' };
-
 /** Unlocks the record of a request that ends without being applied, and deletes its unused uploads. */
 async function release(db: Db, area: ApprovalArea, r: RequestRow): Promise<void> {
-  if (r.action !== 'CREATE' && r.record_id !== null) await db.query(`UPDATE ${area.adapter.table} SET locked = 0 WHERE id = $1`, [r.record_id]);
+  if (r.action !== 'CREATE' && r.record_id !== null) await db.query(`UPDATE ${area.table} SET locked = 0 WHERE id = $1`, [r.record_id]);
   await area.discard?.(db, r);
 }
 
@@ -196,7 +213,12 @@ export interface InboxFilter {
 export async function inbox(ctx: Ctx, filter: InboxFilter): Promise<{ requests: ChangeRequestSummary[]; counts: { type: string; count: number }[] }> {
   const now = ctx.clock();
   const decidable = await decidableRequests(ctx);
-  const counts = areasDecidableBy(ctx.user.permissions).map((a) => ({ type: a.type, count: decidable.filter((r) => r.entity_type === a.type).length }));
+  const settings = serverSettingsOf(ctx);
+  // an area that needs a setting is counted while the setting is on, or while requests made when it was on wait
+  const counts = areasDecidableBy(ctx.user.permissions)
+    .map((a) => ({ area: a, type: a.type, count: decidable.filter((r) => r.entity_type === a.type).length }))
+    .filter((c) => !c.area.setting || settings[c.area.setting] || c.count > 0)
+    .map(({ type, count }) => ({ type, count }));
   const minAgeMs = (filter.minAgeHours ?? 0) * 3_600_000;
   const requests = decidable.filter(
     (r) =>
@@ -226,14 +248,15 @@ async function decidableRequests(ctx: Ctx): Promise<RequestRow[]> {
   const out: RequestRow[] = [];
   for (const r of rows) {
     const area = areaOf(r.entity_type);
+    if (area.mayDecide && !area.mayDecide(ctx.user.permissions, r)) continue;
     if (r.entity_type === providerCurrencyEntity.type) {
       if (ownProvider === 'unread') ownProvider = await currencyProviderOfDecider(ctx);
       if (ownProvider !== null && ownProvider !== r.record_id) continue;
     }
     if (r.operation !== null) {
-      const op = area.adapter.operations?.[r.operation] as { decisionRefusal?(row: Row, decider: string): string | null } | undefined;
+      const op = area.operations?.[r.operation] as { decisionRefusal?(row: Row, decider: string): string | null } | undefined;
       if (op?.decisionRefusal) {
-        const row = await ctx.db.one<Row>(`SELECT * FROM ${area.adapter.table} WHERE id = $1`, [r.record_id]);
+        const row = await ctx.db.one<Row>(`SELECT * FROM ${area.table} WHERE id = $1`, [r.record_id]);
         if (!row || op.decisionRefusal(row, ctx.user.username)) continue;
       }
     }
@@ -248,7 +271,7 @@ export async function decideAny(ctx: Ctx, decision: Decision): Promise<{ message
   const r = await ctx.db.one<{ entity_type: string }>('SELECT entity_type FROM change_requests WHERE id = $1', [decision.changeRequestID]);
   if (!r) throw new HttpError(404, 'Change request not found');
   const area = areaOf(r.entity_type);
-  if (!hasPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve}`);
+  if (!hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
   return area.decide(ctx, decision);
 }
 
@@ -282,7 +305,7 @@ export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeReques
   if (!r) throw new HttpError(404, 'Change request not found');
   const area = areaOf(r.entity_type);
   const mine = r.requested_by.toLowerCase() === ctx.user.username.toLowerCase();
-  if (!mine && !hasPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve}`);
+  if (!mine && !hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
   if (r.record_id === null) return [];
   const rows = await ctx.db.query<RequestRow>(
     `SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE entity_type = $1 AND record_id = $2 AND id <> $3 ORDER BY id DESC LIMIT 50`,
@@ -294,7 +317,7 @@ export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeReques
 // ---- how a request is shown --------------------------------------------------------------------
 
 const HIDDEN_FIELDS = new Set(['id', 'created_at', 'updated_at', 'locked']);
-const NAME_FIELDS = ['username', 'role_name', 'bank_name', 'provider_bank_name', 'name', 'title', 'uid', 'version', 'provider_bank_code', 'email'];
+const NAME_FIELDS = ['trace', 'username', 'role_name', 'bank_name', 'provider_bank_name', 'name', 'title', 'uid', 'version', 'provider_bank_code', 'email'];
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -323,11 +346,20 @@ export function changedFields(r: { action: ChangeAction; new_record: DisplayMap;
     .map((k) => next[k]?.header ?? prev[k]?.header ?? k);
 }
 
+/** A named operation in words: the area's label for it (the engine operation's), else its stored name. */
+function operationText(r: RequestRow): string | null {
+  if (r.operation === null) return null;
+  const area = approvalAreas().get(r.entity_type);
+  const op = area?.operations?.[r.operation] as { label?: string } | undefined;
+  return op?.label ?? area?.operationLabel?.(r.operation) ?? r.operation;
+}
+
 function summaryOf(r: RequestRow): ChangeRequestSummary {
   return {
     changeRequestId: r.id,
     type: r.entity_type,
     pendingAction: r.action,
+    operation: operationText(r),
     recordId: r.record_id,
     record: recordLabel(r),
     requestedBy: r.requested_by,
@@ -336,7 +368,7 @@ function summaryOf(r: RequestRow): ChangeRequestSummary {
     decidedBy: r.decided_by,
     decidedTime: r.decided_at ? r.decided_at.toISOString() : null,
     comment: r.decision_comment,
-    changedFields: changedFields(r),
+    changedFields: approvalAreas().get(r.entity_type)?.changedFields?.(r) ?? changedFields(r),
     newRecord: r.new_record,
     originalRecord: r.original_record,
   };

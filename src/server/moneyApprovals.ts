@@ -17,7 +17,7 @@ import type { ChangeRequest } from '../api/contract';
 import type { MoneyApprovalRow } from '../api/controls';
 import { hasPermission, type Permission } from '../domain/permissions';
 import { manualFundTransferRefusal, refundRefusal, voidRefusal, type CeftActionRow } from '../domain/transactionGuards';
-import { decide, displayField, pendingChangeRequests, submitOperation, type DisplayMap, type EntityAdapter, type RecordOperation } from './changeRequests';
+import { decide, displayField, type Decision, pendingChangeRequests, submitOperation, type DisplayMap, type EntityAdapter, type RecordOperation } from './changeRequests';
 import type { Row } from './db/db';
 import { makeCtx, type Ctx } from './http/handle';
 import { HttpError } from './http/httpError';
@@ -25,8 +25,10 @@ import { runAction, type ActionName } from './areas/transactionsActions';
 
 export type MoneyAction = Exclude<ActionName, 'HOLD'>;
 
-/** The change requests' entity type: what the approvals show as the record's type. */
+/** The change requests' entity type: what the approvals show as the record's type (the approvals inbox's area). */
 export const MONEY_ENTITY = 'Transaction';
+/** The table of the transactions a money action's request locks. */
+export const MONEY_TABLE = 'ceft_transactions';
 
 interface MoneyActionInfo {
   /** The engine's operation name, stored in change_requests.operation. */
@@ -44,6 +46,29 @@ export const moneyActions: Record<MoneyAction, MoneyActionInfo> = {
 
 const actionOfOperation = (operation: string | null): MoneyAction | undefined =>
   (Object.keys(moneyActions) as MoneyAction[]).find((a) => moneyActions[a].operation === operation);
+
+/** Whether these permissions decide this request: the action's own permission (voids and refunds: transaction-refund; manual fund transfers: transaction-retry). */
+export function mayDecideMoneyRequest(permissions: readonly string[], request: { operation: string | null }): boolean {
+  const action = actionOfOperation(request.operation);
+  return action !== undefined && hasPermission(permissions, moneyActions[action].permission);
+}
+
+/** A money request's operation as the approvals show it ('Refund', 'Void', 'Manual Fund Transfer'). */
+export function moneyOperationLabel(operation: string): string | undefined {
+  const action = actionOfOperation(operation);
+  return action && moneyActions[action].shown;
+}
+
+/** What the approvals inbox shows as a money request's changed fields: the action and the amount. */
+export function moneyChangedFields(request: { new_record: DisplayMap }): string[] {
+  const shown = (key: string) => {
+    const v = request.new_record?.[key]?.value;
+    return typeof v === 'string' ? v : undefined;
+  };
+  const amount = shown('amount');
+  const usd = shown('amount_usd');
+  return [`Action: ${shown('action') ?? '?'}`, `Amount: ${amount ?? '?'}${usd && usd !== amount ? ` (${usd})` : ''}`];
+}
 
 const money = (n: unknown) => Number(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -85,7 +110,7 @@ function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message
   });
   return {
     type: MONEY_ENTITY,
-    table: 'ceft_transactions',
+    table: MONEY_TABLE,
     fromRow: (row) => row,
     describe: async (_db, row) => describeRow(row),
     apply: () => {
@@ -119,7 +144,7 @@ export async function requestApprovalIfLarge(
   };
 }
 
-/** The pending money action requests this user may decide (holds the action's permission), oldest first. */
+/** The pending money action requests this user may decide (holds the action's permission, not their own: as the approvals inbox), oldest first. */
 export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: MoneyApprovalRow[]; changeRequests: ChangeRequest[] }> {
   const rows = await ctx.db.query<{
     id: number;
@@ -134,14 +159,10 @@ export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: Money
   }>(
     `SELECT c.id, c.operation, c.record_id, c.requested_by, c.requested_at, t.trace, t.currency_code, t.amount::float8 AS amount, t.amount_usd::float8 AS amount_usd
        FROM change_requests c JOIN ceft_transactions t ON t.id = c.record_id
-      WHERE c.entity_type = $1 AND c.status = 'PENDING' ORDER BY c.id`,
-    [MONEY_ENTITY],
+      WHERE c.entity_type = $1 AND c.status = 'PENDING' AND lower(c.requested_by) <> lower($2) ORDER BY c.id`,
+    [MONEY_ENTITY, ctx.user.username],
   );
-  const mayDecide = (operation: string | null) => {
-    const action = actionOfOperation(operation);
-    return action !== undefined && hasPermission(ctx.user.permissions, moneyActions[action].permission);
-  };
-  const visible = rows.filter((r) => mayDecide(r.operation));
+  const visible = rows.filter((r) => mayDecideMoneyRequest(ctx.user.permissions, r));
   const ids = new Set(visible.map((r) => r.id));
   const requests = visible.map((r) => ({
     changeRequestId: r.id,
@@ -159,7 +180,7 @@ export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: Money
 }
 
 /** The checker's side: approve (the action runs) or reject; the decider needs the action's own permission. */
-export async function decideMoneyApproval(ctx: Ctx, decision: { changeRequestID: number; actionTaken: 'approve' | 'reject' }): Promise<{ message: string }> {
+export async function decideMoneyApproval(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
   const request = await ctx.db.one<{ operation: string | null; record_id: number }>('SELECT operation, record_id FROM change_requests WHERE id = $1 AND entity_type = $2', [
     decision.changeRequestID,
     MONEY_ENTITY,

@@ -150,7 +150,9 @@ describe('the approvals inbox', () => {
     expect(ofAdmin).toContain(byMaker);
     expect(ofAdmin).not.toContain(byAdmin);
     // holders of no approve permission; an IPG bank checker sees no role requests
-    expect((await server.call('changeRequest/inbox', {}, maker)).statusCode).toBe(403);
+    expect((await server.call('changeRequest/inbox', {}, auditor)).statusCode).toBe(403);
+    // the maker holds transaction-refund (large money actions' area): while MONEY_ACTION_APPROVAL_ABOVE_USD is off, nothing to decide and no area counted
+    expect((await server.call('changeRequest/inbox', {}, maker)).data).toEqual({ requests: [], counts: [] });
     expect((await server.call('changeRequest/counts', {}, auditor)).statusCode).toBe(403);
     const ofIpg = (await server.call('changeRequest/inbox', {}, ipgChecker)).data;
     expect(ofIpg.requests.some((r: { type: string }) => r.type !== 'IPG Provider Currency')).toBe(false);
@@ -230,7 +232,10 @@ describe('bulk decisions', () => {
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'reject' }, checker)).data.message).toBe('comment: Please enter a reason for the rejection');
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a, a], actionTaken: 'approve' }, checker)).data.message).toMatch(/^changeRequestIDs: /);
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [], actionTaken: 'approve' }, checker)).data.message).toMatch(/^changeRequestIDs: /);
-    expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, maker)).statusCode).toBe(403);
+    expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, auditor)).statusCode).toBe(403);
+    expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, maker)).data.results).toEqual([
+      { changeRequestId: a, statusCode: 403, message: 'Forbidden: needs role-approve' },
+    ]);
     expect((await mine()).find((r) => r.changeRequestId === a)).toMatchObject({ status: 'PENDING' });
     const reply = await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'reject', comment: 'Role names must say the team' }, checker);
     expect(reply.data.results).toEqual([{ changeRequestId: a, statusCode: 200, message: 'Role rejected successfully' }]);

@@ -176,7 +176,7 @@ describe('dashboards and the settlement batch: days of the business zone (server
 describe('the console learns the zone from the server', () => {
   it('config names the business time zone to any signed-in user, and to nobody else', async () => {
     const token = await server.login('auditor');
-    expect(await server.call('config', {}, token)).toEqual({ statusCode: 200, data: { businessTimeZone: COLOMBO } });
+    expect(await server.call('config', {}, token)).toEqual({ statusCode: 200, data: { businessTimeZone: COLOMBO, moneyActionApprovalAboveUsd: null } });
     expect((await server.call('config', {})).statusCode).toBe(401);
   });
 });

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
 
-const live = useServerAndBrowser();
+// MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
+// Money Action Approvals, shown only while it is set, is audited with the rest
+const live = useServerAndBrowser({ MONEY_ACTION_APPROVAL_ABOVE_USD: '100000000' });
 const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 type Theme = 'light' | 'dark';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
+import { DEMO_PASSWORD, menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 
 const live = useServerAndBrowser();
 
@@ -105,4 +105,26 @@ describe('the approvals inbox', () => {
       await maker.context.close();
     }
   }, 180_000);
+
+  it('with MONEY_ACTION_APPROVAL_ABOVE_USD off (this server), no Money Action Approvals entry or page, and no Approvals for a money permission alone', async () => {
+    const admin = await newPage(live.browser, live.server.url);
+    const holder = await newPage(live.browser, live.server.url);
+    try {
+      await signIn(admin.page, 'admin');
+      const menu = await menuOf(admin.page);
+      expect(menu.some((l) => /^Approvals/.test(l))).toBe(true);
+      expect(menu).not.toContain('Money Action Approvals');
+      await admin.page.goto('/transactions/money-approvals');
+      await admin.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+      // a demo maker holds transaction-refund but no approve permission: nothing to approve while the setting is off
+      await signIn(holder.page, 'nimal_perera');
+      const ofHolder = await menuOf(holder.page);
+      expect(ofHolder).toContain('My requests');
+      expect(ofHolder.some((l) => /^Approvals/.test(l))).toBe(false);
+      expect(ofHolder).not.toContain('Money Action Approvals');
+    } finally {
+      await admin.context.close();
+      await holder.context.close();
+    }
+  }, 60_000);
 });

@@ -8,7 +8,8 @@ import { screens } from '../../screens';
 import { ceftScreen } from '../../screens/transactions';
 import { moneyApprovalsScreen } from '../../screens/moneyApprovals';
 import { segregationScreen } from '../../screens/segregation';
-import { menuFor } from '../../src/console/access';
+import { canOpen, menuFor } from '../../src/console/access';
+import { SETTINGS_OFF } from '../../src/domain/approvals';
 import { exportFieldsOf } from '../../src/console/exportFields';
 
 const row = { id: 42, trace: '261122100000042' } as never;
@@ -29,12 +30,24 @@ describe('money actions sent for approval', () => {
 });
 
 describe('the controls screens', () => {
-  const items = (permissions: string[]) => menuFor(screens, permissions).flatMap((g) => g.items.map((i) => i.to));
-  it('Money Action Approvals: for transaction-refund or transaction-retry holders, with the approval panel for both', () => {
+  const on = { moneyActionApproval: true };
+  const items = (permissions: string[], settings = on) => menuFor(screens, permissions, { settings }).flatMap((g) => g.items.map((i) => i.to));
+  it('Money Action Approvals: while MONEY_ACTION_APPROVAL_ABOVE_USD is set, for transaction-refund or transaction-retry holders, with the approval panel for both', () => {
     expect(items(['transaction-refund'])).toContain('/transactions/money-approvals');
     expect(items(['transaction-retry'])).toContain('/transactions/money-approvals');
     expect(items(['transaction-hold', 'bank-approve'])).not.toContain('/transactions/money-approvals');
+    // off (unset): no entry, for anyone, nor for a page opened by its address
+    expect(items(['transaction-refund'], SETTINGS_OFF)).not.toContain('/transactions/money-approvals');
+    expect(items(['super-permission'], SETTINGS_OFF)).not.toContain('/transactions/money-approvals');
+    expect(canOpen(moneyApprovalsScreen, ['super-permission'])).toBe(false);
+    expect(canOpen(moneyApprovalsScreen, ['super-permission'], on)).toBe(true);
     expect(moneyApprovalsScreen.changeRequests).toMatchObject({ permission: 'transaction-refund', alsoPermissions: ['transaction-retry'], entity: 'Transaction' });
+  });
+  it('Approvals and My requests: for the money action permissions only while the setting is on; for the other areas always', () => {
+    expect(items(['transaction-refund'])).toEqual(expect.arrayContaining(['/approvals', '/my-requests']));
+    expect(items(['transaction-retry'], SETTINGS_OFF)).not.toContain('/approvals');
+    expect(items(['transaction-refund'], SETTINGS_OFF)).not.toContain('/my-requests');
+    expect(items(['role-approve', 'role-create'], SETTINGS_OFF)).toEqual(expect.arrayContaining(['/approvals', '/my-requests']));
   });
   it('Segregation of Duties: in the Reports menu (shown by the specification rule) for sod-report-view holders, exported with its columns', () => {
     expect(items(['sod-report-view', 'send-money-report-view'])).toContain('/reports/segregation-of-duties');

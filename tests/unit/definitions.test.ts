@@ -27,7 +27,9 @@ describe('menus by permission (spec 000 §2)', () => {
   const labels = (perms: string[]) => menuFor(screens, perms).map((g) => `${g.section}: ${g.items.map((i) => i.label).join(', ')}`);
   it('super user sees everything but the audit dashboard', () => {
     // the IPG Provider Currencies entry is hidden from super users (spec 002 §2)
-    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, Approvals, My requests, KYC, Money Action Approvals', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
+    // Money Action Approvals only while MONEY_ACTION_APPROVAL_ABOVE_USD is set (off here)
+    expect(menuFor(screens, ['super-permission'], { settings: { moneyActionApproval: true } })[0]!.items.map((i) => i.label)).toEqual(['Dashboard', 'Approvals', 'My requests', 'KYC', 'Money Action Approvals']);
+    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, Approvals, My requests, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
   });
   it('maker and checker see the administrator menu', () => {
     expect(labels(maker)).toEqual(['Main: Dashboard, My requests, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);

@@ -2,4 +2,4 @@
 import { consoleConfig } from '../../api/config';
 import { handle } from '../http/handle';
 
-export const configHandlers = [handle(consoleConfig, async (ctx) => ({ data: { businessTimeZone: ctx.businessTimeZone } }))];
+export const configHandlers = [handle(consoleConfig, async (ctx) => ({ data: { businessTimeZone: ctx.businessTimeZone, moneyActionApprovalAboveUsd: ctx.moneyApprovalAboveUsd } }))];

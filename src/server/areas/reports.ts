@@ -5,6 +5,7 @@
 import { activityReport, logExport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../../api/reports';
 import { instantOf } from '../../domain/businessTime';
 import { canOpen } from '../../console/access';
+import { serverSettingsOf } from '../approvals';
 import { exportFieldsOf } from '../../console/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
 import { screens } from '../../../screens';
@@ -83,7 +84,7 @@ export const reportHandlers = [
   handle(logExport, async (ctx, { screen: screenId, fileName, rows }) => {
     const screen = screens.find((s) => s.id === screenId);
     if (!screen) throw new HttpError(400, `screen: Unknown screen ${screenId}`);
-    if (!canOpen(screen, ctx.user.permissions)) throw new HttpError(403, `Forbidden: you may not open ${screen.title}`);
+    if (!canOpen(screen, ctx.user.permissions, serverSettingsOf(ctx))) throw new HttpError(403, `Forbidden: you may not open ${screen.title}`);
     await ctx.log({
       type: 'EXPORT',
       description: `Exported ${rows} row${rows === 1 ? '' : 's'} of ${screen.title} as ${fileName}`,
