@@ -11,6 +11,8 @@ import { renderSegregation } from './segregation';
 import { compare, openSources, readContracts, readScreens, sourceFilesUnder, type OpenOptions, type ScreenInfo, type Sources } from './read';
 import { renderScreenSpec, type SpecContext } from './screenSpec';
 import { ZodReader } from './zodRules';
+import { Docs } from './docs';
+import { screens as registry } from '../screens/index';
 
 export const GENERATED_DIR = 'generated';
 export const REGISTRY_FILE = 'screens/index.ts';
@@ -21,7 +23,7 @@ export function specFileName(id: string): string {
 }
 
 function contextOf(src: Sources): SpecContext {
-  return { src, contracts: readContracts(src), zod: new ZodReader(src.ev) };
+  return { src, contracts: readContracts(src), zod: new ZodReader(src.ev), docs: new Docs(src.root), runtime: new Map(registry.map((s) => [s.id, s])) };
 }
 
 function specsOf(screens: readonly ScreenInfo[], ctx: SpecContext): Map<string, string> {
@@ -47,7 +49,7 @@ function readme(): string {
     [
       '## What is here',
       '',
-      `- ${code('screens/<screen-id>.md')}: one spec per screen, read with ts-morph from its definition in ${code('screens/')} (route, menu, permission, columns, filters, row actions with their guards, form fields with their rules and messages, exports, page size and sort).`,
+      `- ${code('screens/<screen-id>.md')}: one spec per screen, read with ts-morph from its definition in ${code('screens/')} (route, menu, permission, columns, filters, row actions with their guards, form fields with their rules and messages, exports, page size and sort), and for each call the screen makes the server's rules behind it: access rule, the guards its handler runs, change request or four eyes (declared by each handler, ${code('src/server/callRules.ts')}).`,
       `- ${code('permission-matrix.md')}: each permission → the screens, actions and API calls it unlocks, and every call × every seeded role; the calls' cells are the server's own access decision (${code('mayCall')}, ${code('src/domain/access.ts')}) asked of the imported contract.`,
       `- ${code('segregation-of-duties.md')}: the roles as defined that can both make and approve in one area (${code('src/domain/segregation.ts')}).`,
       `- ${code('openapi.json')}: the wire contract as OpenAPI 3.1, built from the zod schemas of ${code('src/api/')} by ${code('src/api/openapi.ts')}; the server also serves it at ${code('GET /api/openapi.json')}. Each operation lists every status it can answer (the HTTP layer's own and its handler's, the contract's ${code('answers')}) with its body; ${code('tests/api/openapiResponses.test.ts')} replays API traffic and fails on any status or body the document does not list.`,

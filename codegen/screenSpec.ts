@@ -14,11 +14,16 @@ import { bool, items, num, sourceText, str, toPlain, unwrap, type Val, type Writ
 import { code, document, GENERATED_MARK, table, text } from './markdown';
 import { accessOf, contractOf, type AccessInfo, type ContractInfo, type ScreenInfo, type Sources } from './read';
 import { ZodReader } from './zodRules';
+import type { Docs } from './docs';
+import { serverRulesSection } from './serverRules';
 
 export interface SpecContext {
   readonly src: Sources;
   readonly contracts: readonly ContractInfo[];
   readonly zod: ZodReader;
+  readonly docs: Docs;
+  /** The imported registry's screens by id (for what the server does behind each call). */
+  readonly runtime: ReadonlyMap<string, unknown>;
 }
 
 type ObjectVal = Extract<Val, { kind: 'object' }>;
@@ -549,5 +554,6 @@ function customBody(s: ScreenInfo): string[][] {
 
 export function renderScreenSpec(s: ScreenInfo, ctx: SpecContext): string {
   const body = s.kind === 'list' ? listBody(s, ctx) : s.kind === 'form' ? formBody(s, ctx) : s.kind === 'custom' ? customBody(s) : [otherProperties(s.value, SCREEN_COMMON)];
-  return document([header(s), ...body]);
+  const names = (c: { path: string }) => ctx.contracts.find((x) => x.path === c.path)?.name;
+  return document([header(s), ...body, s.registered === false ? [] : serverRulesSection(ctx.runtime.get(s.id), ctx.docs, names)]);
 }
