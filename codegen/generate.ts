@@ -15,10 +15,10 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const root = resolve('.');
   const check = process.argv.includes('--check');
-  const expected = generateAll({ root });
+  const expected = await generateAll({ root });
   const out = process.argv.indexOf('--out');
   if (out >= 0 && process.argv[out + 1]) {
     for (const [path, content] of expected) {
@@ -59,4 +59,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -3,6 +3,7 @@
  * and checks, one row per rule, with the exact message the user sees when it has one. Read from the
  * value the form and the server validate with, not from its source.
  */
+import { functionSource } from './values';
 
 export interface ZodRule {
   /** `name`, `items[]`, `address.city`; `(whole form)` for the object's own rules. */
@@ -23,16 +24,17 @@ interface Def {
 
 const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def;
 
-/** A function's name, else its source on one line. */
+/** A function's name, else its code on one line. */
 export function functionText(fn: unknown): string {
   if (typeof fn !== 'function') return String(fn);
-  return fn.name && fn.name !== 'anonymous' ? fn.name : `(${fn.toString().replace(/\s+/g, ' ')})`;
+  return fn.name && fn.name !== 'anonymous' ? fn.name : functionSource(fn);
 }
 
 /** The message of a zod `error` option: zod wraps a string (or `{ error | message }`) in `() => params`. */
 export function messageOf(error: unknown): string | undefined {
   if (typeof error !== 'function') return undefined;
-  if (error.length > 0) return `ƒ ${functionText(error)}`;
+  // zod wraps a string or `{ error | message }` in `() => params...`; any other function computes its message when it runs
+  if (error.length > 0 || !/^\(\)\s*=>\s*params\b/.test(error.toString())) return `ƒ ${functionText(error)}`;
   try {
     const v: unknown = error();
     if (typeof v === 'string') return v;
@@ -70,7 +72,7 @@ function checkText(c: Record<string, unknown>): string {
     case 'overwrite':
       return `overwrite(${functionText(c.tx)})`;
     case 'custom':
-      return `refine(${functionText(c.fn)})`;
+      return typeof c.fn === 'function' ? `refine(${functionText(c.fn)})` : 'superRefine(…): a check written in code, its messages set there';
     default:
       return `${String(c.check)}()`;
   }

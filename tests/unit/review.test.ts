@@ -49,7 +49,8 @@ beforeAll(() => {
   // `node_modules/` in .gitignore matches a folder, not this link
   writeFileSync(join(clone, '.git', 'info', 'exclude'), 'node_modules\n');
   // the clone as this working tree is, committed or not (the review script under test included)
-  const changed = execFileSync('git', ['ls-files', '--modified', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const list = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const changed = [...list('diff', '--name-only', 'HEAD'), ...list('ls-files', '--others', '--exclude-standard')];
   for (const f of changed) {
     if (!existsSync(join(root, f))) rmSync(join(clone, f), { force: true });
     else {
