@@ -1,6 +1,7 @@
 /**
  * `npm run codegen`: writes generated/ (screen specs, permission matrix, OpenAPI document, README).
  * `npm run codegen -- --check`: writes nothing; exits 1 when a generated file is stale, missing or extra.
+ * `npm run codegen -- --out <dir>`: writes every file under <dir> instead (e.g. `npm run review`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,10 +15,19 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const root = resolve('.');
   const check = process.argv.includes('--check');
-  const expected = generateAll({ root });
+  const expected = await generateAll({ root });
+  const out = process.argv.indexOf('--out');
+  if (out >= 0 && process.argv[out + 1]) {
+    for (const [path, content] of expected) {
+      const full = resolve(process.argv[out + 1]!, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, content);
+    }
+    return 0;
+  }
   const existing = new Set(filesUnder(resolve(root, GENERATED_DIR)).map((f) => relative(root, f).split('\\').join('/')));
 
   const changed: string[] = [];
@@ -49,4 +59,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -9,10 +9,10 @@ import type { CallContract } from '../src/api/contract';
 import { describeAccess, mayCall } from '../src/domain/access';
 import { permissionGroups, SUPER_PERMISSION } from '../src/domain/permissions';
 import { demoRoles } from '../src/server/seed/demo';
-import { items, str, type Val, type Written } from './evaluate';
 import { code, document, GENERATED_MARK, table, text } from './markdown';
-import { compare, type ContractInfo, type ScreenInfo } from './read';
-import { asWritten } from './screenSpec';
+import type { ScreenInfo } from './screenSpec';
+import { compare } from './docs';
+import { isContract, isObj, items, p, shown, str, type ShowContext } from './values';
 
 interface Grant {
   readonly permission: string;
@@ -20,75 +20,55 @@ interface Grant {
   readonly text: string;
 }
 
-function p(v: Val | undefined, name: string): Written | undefined {
-  return v?.kind === 'object' ? v.props.get(name) : undefined;
-}
-
-function labelOf(w: Written | undefined): string {
-  const s = str(w?.value);
-  return s !== undefined ? `“${text(s)}”` : asWritten(w);
-}
+const labelOf = (v: unknown, ctx: ShowContext) => (typeof v === 'string' ? `“${text(v)}”` : shown(v, ctx, 'label'));
+const ruleName = (v: unknown) => (typeof v === 'function' && v.name ? code(v.name) : 'an inline rule');
 
 /** Every permission a screen names, with what it unlocks there; unknown places are found by walking the definition. */
-function grantsOf(s: ScreenInfo): Grant[] {
+function grantsOf(s: ScreenInfo, ctx: ShowContext): Grant[] {
   const out: Grant[] = [];
   const v = s.value;
   const where = code(s.id);
-  const route = str(p(v, 'route')?.value) ?? '';
-  const access = p(v, 'access');
-  const accounted = new Set<Val>();
-  const rule = p(access?.value, 'rule');
+  const access = v.access;
+  const accounted = new Set<unknown>();
+  const rule = p(access, 'rule');
   for (const listName of ['anyOf', 'permissions']) {
-    const list = p(access?.value, listName);
+    const list = p(access, listName);
     if (!list) continue;
-    accounted.add(list.value);
-    for (const i of items(list.value)) {
-      const perm = str(i.value);
-      if (perm) out.push({ permission: perm, column: 'screens', text: `${where} (${code(route)})${rule ? `, with rule ${asWritten(rule)}` : ''}` });
-    }
+    accounted.add(list);
+    for (const perm of items(list)) if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')})${rule ? `, with rule ${shown(rule, ctx, 'rule')}` : ''}` });
   }
   // more permissions that open the screen while a server setting is on (ScreenAccess.withSetting)
-  const withSetting = p(access?.value, 'withSetting');
-  const settingList = p(withSetting?.value, 'anyOf');
-  if (settingList) {
-    accounted.add(settingList.value);
-    const setting = str(p(withSetting!.value, 'setting')?.value) ?? '?';
-    for (const i of items(settingList.value)) {
-      const perm = str(i.value);
-      if (perm) out.push({ permission: perm, column: 'screens', text: `${where} (${code(route)}) while the server setting ${code(setting)} is on` });
-    }
+  const withSetting = p(access, 'withSetting');
+  const settingList = p(withSetting, 'anyOf');
+  if (Array.isArray(settingList)) {
+    accounted.add(settingList);
+    const setting = str(p(withSetting, 'setting')) ?? '?';
+    for (const perm of items(settingList)) if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')}) while the server setting ${code(setting)} is on` });
   }
-  const create = p(v, 'createButton');
-  const createPerm = p(create?.value, 'permission');
-  if (createPerm && str(createPerm.value)) {
-    accounted.add(createPerm.value);
-    out.push({ permission: str(createPerm.value)!, column: 'actions', text: `Create button ${labelOf(p(create!.value, 'label'))} on ${where}` });
-  }
-  const cr = p(v, 'changeRequests');
-  const crPerm = p(cr?.value, 'permission');
-  if (crPerm && str(crPerm.value)) {
-    accounted.add(crPerm.value);
-    out.push({ permission: str(crPerm.value)!, column: 'actions', text: `Approve or reject change requests on ${where}` });
-  }
-  for (const a of items(p(v, 'rowActions')?.value)) {
-    const perm = p(a.value, 'permission');
-    if (!perm || !str(perm.value)) continue;
-    accounted.add(perm.value);
-    const when = p(a.value, 'when');
-    out.push({ permission: str(perm.value)!, column: 'actions', text: `Row action ${labelOf(p(a.value, 'label'))} on ${where}${when ? `, guard ${asWritten(when).split(' (')[0]}` : ''}` });
+  const create = v.createButton;
+  if (str(p(create, 'permission'))) out.push({ permission: str(p(create, 'permission'))!, column: 'actions', text: `Create button ${labelOf(p(create, 'label'), ctx)} on ${where}` });
+  const cr = v.changeRequests;
+  if (str(p(cr, 'permission'))) out.push({ permission: str(p(cr, 'permission'))!, column: 'actions', text: `Approve or reject change requests on ${where}` });
+  const actions = items(v.rowActions);
+  for (const a of actions) {
+    const perm = str(p(a, 'permission'));
+    if (!perm) continue;
+    const when = p(a, 'when');
+    out.push({ permission: perm, column: 'actions', text: `Row action ${labelOf(p(a, 'label'), ctx)} on ${where}${when ? `, guard ${ruleName(when)}` : ''}` });
   }
   // Any other `permission` / `permissions` a definition declares (a capability this generator does not know yet).
-  const walk = (val: Val, path: string, depth: number) => {
-    if (depth > 8) return;
-    if (val.kind === 'object') {
-      for (const [k, w] of val.props) {
-        const here = path ? `${path}.${k}` : k;
-        if (k === 'permission' && str(w.value) && !accounted.has(w.value)) out.push({ permission: str(w.value)!, column: 'actions', text: `${code(here)} on ${where}` });
-        else if ((k === 'permissions' || k === 'anyOf') && w.value.kind === 'array' && !accounted.has(w.value)) {
-          for (const i of w.value.items) if (str(i.value)) out.push({ permission: str(i.value)!, column: 'actions', text: `${code(here)} on ${where}` });
-        } else if (k !== 'call' && k !== 'approve') walk(w.value, here, depth + 1);
-      }
-    } else if (val.kind === 'array') val.items.forEach((i, n) => walk(i.value, `${path}[${n}]`, depth + 1));
+  const known = new Set<unknown>([create, cr, ...actions]);
+  const walk = (val: unknown, path: string, depth: number) => {
+    if (depth > 8 || isContract(val) || (isObj(val) && '_zod' in val)) return;
+    if (Array.isArray(val)) val.forEach((i, n) => walk(i, `${path}[${n}]`, depth + 1));
+    if (!isObj(val)) return;
+    for (const [k, x] of Object.entries(val)) {
+      const here = path ? `${path}.${k}` : k;
+      if (k === 'permission' && typeof x === 'string' && !known.has(val)) out.push({ permission: x, column: 'actions', text: `${code(here)} on ${where}` });
+      else if ((k === 'permissions' || k === 'anyOf' || k === 'alsoPermissions') && Array.isArray(x) && !accounted.has(x)) {
+        for (const i of x) if (typeof i === 'string') out.push({ permission: i, column: 'actions', text: `${code(here)} on ${where}` });
+      } else walk(x, here, depth + 1);
+    }
   };
   walk(v, '', 0);
   return out;
@@ -101,15 +81,15 @@ export const ALLOWED = 'yes';
 export const REFUSED = '403';
 
 /**
- * `calls`: the served contracts (allCalls); `contracts`: the contracts read from source, for their
+ * `calls`: the served contracts (allCalls); `ctx`: for the contracts' exported names
  * exported names.
  */
-export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: readonly CallContract[], contracts: readonly ContractInfo[]): string {
+export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: readonly CallContract[], ctx: ShowContext): string {
   const catalogue = Object.entries(permissionGroups).flatMap(([group, perms]) => (perms as readonly string[]).map((permission) => ({ permission, group })));
   const known = new Set(catalogue.map((c) => c.permission));
-  const grants = screens.flatMap(grantsOf);
+  const grants = screens.flatMap((s) => grantsOf(s, ctx));
   const sorted = [...calls].sort((a, b) => compare(a.path.toLowerCase(), b.path.toLowerCase()));
-  const nameOf = (c: CallContract) => contracts.find((i) => i.path === c.path)?.name ?? c.path;
+  const nameOf = (c: CallContract) => ctx.contractName(c) ?? c.path;
   const callText = (c: CallContract) => code(`POST /api/${c.path}`);
   // open to a user holding no permission at all: listed with its rule, not under any permission
   const open = (c: CallContract) => c.access === 'public' || mayCall(c.access, []);
@@ -126,13 +106,12 @@ export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: re
   });
 
   const ruleScreens = screens
-    .filter((s) => p(s.value, 'access') && p(p(s.value, 'access')!.value, 'rule'))
+    .filter((s) => p(s.value.access, 'rule'))
     .map((s) => {
-      const access = p(s.value, 'access')!.value;
-      const perms = items(p(access, 'permissions')?.value)
-        .map((i) => str(i.value))
-        .filter((x): x is string => !!x);
-      return [code(s.id), code(str(p(s.value, 'route')?.value) ?? '?'), asWritten(p(access, 'rule')), perms.length ? perms.map(code).join(', ') : '—'];
+      const access = s.value.access;
+      const perms = items(p(access, 'permissions'))
+        .filter((x): x is string => typeof x === 'string');
+      return [code(s.id), code(str(s.value.route) ?? '?'), shown(p(access, 'rule'), ctx, 'rule'), perms.length ? perms.map(code).join(', ') : '—'];
     });
   const ruleCalls = sorted.filter((c) => typeof c.access === 'object' && 'rule' in c.access && !open(c)).map((c) => [callText(c), code(nameOf(c)), text(describeAccess(c.access))]);
   const openCalls = sorted.filter(open).map((c) => [callText(c), code(nameOf(c)), text(describeAccess(c.access))]);

@@ -1,27 +1,31 @@
 /**
- * One human-readable Markdown spec per screen, read from the definition's source: route, menu,
+ * One human-readable Markdown spec per screen, rendered from the imported definition: route, menu,
  * permission; columns, filters, row actions (permission, guard name and doc comment), form fields and
- * their rules with exact messages, exports, page size and sort. Properties the generator does not know
- * are shown as written, so a new capability of the runtime appears in the spec before this file learns it.
+ * their zod rules with exact messages, exports, page size and sort, and the server rules behind each
+ * call. Properties the generator does not know are shown as they are, so a new capability of the
+ * runtime appears in the spec before this file learns it.
  */
-import { Node } from 'ts-morph';
 import { exportFieldsOf } from '../src/console/exportFields';
 import { exportTypeOf, type CellKind } from '../src/console/definitions';
 import { exportFileName, FILE_STAMP_FORMAT } from '../src/console/exports/format';
 import { fetchCountOptions } from '../src/domain/validation';
+import { describeAccess } from '../src/domain/access';
 import { format } from 'date-fns';
-import { bool, items, num, sourceText, str, toPlain, unwrap, type Val, type Written } from './evaluate';
 import { code, document, GENERATED_MARK, table, text } from './markdown';
-import { accessOf, contractOf, type AccessInfo, type ContractInfo, type ScreenInfo, type Sources } from './read';
-import { ZodReader } from './zodRules';
+import { serverRulesSection } from './serverRules';
+import { bool, isContract, isObj, items, num, p, shown, str, type Obj, type ShowContext } from './values';
+import { refinementsOf, zodRules } from './zodRuntime';
 
-export interface SpecContext {
-  readonly src: Sources;
-  readonly contracts: readonly ContractInfo[];
-  readonly zod: ZodReader;
+export interface ScreenInfo {
+  readonly id: string;
+  readonly kind: string;
+  readonly value: Obj;
+  /** Where it is defined (project-relative) and under which name. */
+  readonly file: string;
+  readonly name: string;
+  /** In the registry (screens/index.ts); undefined when no registry was read. */
+  readonly registered?: boolean;
 }
-
-type ObjectVal = Extract<Val, { kind: 'object' }>;
 
 /** How the runtime shows each cell kind (src/console/views/cells.tsx, src/console/format.ts). */
 const CELL_FORMATS: Record<string, string> = {
@@ -44,153 +48,87 @@ const LIST_KNOWN = ['source', 'rowKey', 'columns', 'pinnedColumns', 'filters', '
 const FORM_KNOWN = ['mode', 'schema', 'defaults', 'fields', 'options', 'load', 'submit', 'messages', 'back'];
 const CUSTOM_KNOWN = ['component', 'bare'];
 
-// ---- rendering values -------------------------------------------------------------------------
-
-function isReference(node: Node): boolean {
-  const n = unwrap(node);
-  return Node.isIdentifier(n) || Node.isPropertyAccessExpression(n) || Node.isElementAccessExpression(n) || Node.isCallExpression(n);
-}
-
-/** A function: its name, file and doc comment when it has a name; else its source. */
-function fnText(v: Extract<Val, { kind: 'function' }>, node: Node, withFile = true): string {
-  if (v.name && isReference(node)) {
-    const where = withFile && v.file ? ` (${code(v.file)})` : '';
-    return `${code(v.name)}${where}${v.doc ? ` — ${text(v.doc)}` : ''}`;
-  }
-  return code(sourceText(node));
-}
-
-/** Any value, as written; a reference also shows what it resolves to when that is a plain value. */
-export function asWritten(w: Written | undefined): string {
-  if (!w) return '—';
-  const v = w.value;
-  if (v.kind === 'function') return fnText(v, w.node);
-  const written = sourceText(w.node);
-  if (!isReference(w.node)) return v.kind === 'primitive' && v.value !== undefined && v.value !== null ? code(String(v.value)) : code(written);
-  if (v.kind === 'primitive' || v.kind === 'regex') return `${code(written)} = ${code(plainJson(v))}`;
-  return code(written);
-}
-
-function plainJson(v: Val): string {
-  if (v.kind === 'regex') return v.text;
-  return JSON.stringify(toPlain(v)) ?? 'undefined';
-}
-
-/** A label or other text: the text itself when it is a string, else as written. */
-function label(w: Written | undefined): string {
-  const s = str(w?.value);
-  if (s !== undefined) return text(s);
-  return asWritten(w);
-}
-
-/** A key or other identifier-like string, in a code span. */
-function keyText(w: Written | undefined): string {
-  const s = str(w?.value);
-  return s !== undefined && !isReference(w!.node) ? code(s) : asWritten(w);
+/** A label or other text: the text itself when it is a string, else as it is. */
+function label(v: unknown, ctx: ShowContext, key?: string): string {
+  return typeof v === 'string' ? text(v) : shown(v, ctx, key);
 }
 
 /** An exact message: in a code span, so no character of it is read as Markdown. */
-function message(w: Written | undefined): string {
-  const s = str(w?.value);
-  if (s !== undefined) return code(s);
-  return asWritten(w);
+const message = (v: unknown, ctx: ShowContext, key?: string) => shown(v, ctx, key);
+
+function yesNo(v: unknown, dflt: string, ctx: ShowContext): string {
+  if (v === undefined) return dflt;
+  const b = bool(v);
+  return b === undefined ? shown(v, ctx) : b ? 'yes' : 'no';
 }
 
-function yesNo(w: Written | undefined, dflt: string): string {
-  const b = bool(w?.value);
-  if (b === undefined) return w ? asWritten(w) : dflt;
-  return b ? 'yes' : 'no';
+function callText(v: unknown, ctx: ShowContext): string {
+  if (!isContract(v)) return shown(v, ctx);
+  return `${shown(v, ctx)} — ${accessText(v.access)}`;
 }
 
-function accessText(a: AccessInfo): string {
-  switch (a.kind) {
-    case 'public':
-      return 'public (no sign-in)';
-    case 'authenticated':
-      return 'any signed-in user';
-    case 'anyOf':
-      return `any of ${a.permissions.map(code).join(', ')}`;
-    case 'rule':
-      return `rule ${code(a.name)}: ${a.text}`;
-    default:
-      return code(a.written);
+/** A contract's access as the matrix words it, with the permissions in code spans. */
+function accessText(access: unknown): string {
+  if (isObj(access) && Array.isArray(access.anyOf)) return `any of ${access.anyOf.map((x) => code(String(x))).join(', ')}`;
+  return text(describeAccess(access as never));
+}
+
+function screenAccessText(v: unknown, ctx: ShowContext): string {
+  if (isObj(v) && 'rule' in v) {
+    const perms = items(v.permissions).filter((x): x is string => typeof x === 'string');
+    return `rule ${shown(v.rule, ctx, 'rule')}${perms.length ? `; permissions ${perms.map(code).join(', ')}` : ''}`;
   }
-}
-
-function callText(w: Written | undefined, ctx: SpecContext): string {
-  const c = contractOf(w, ctx.contracts);
-  if (!c) return asWritten(w);
-  return `${code(`POST /api/${c.path}`)} (${code(c.name)}) — ${accessText(c.access)}`;
-}
-
-function screenAccessText(w: Written | undefined): string {
-  const v = w?.value;
-  if (v?.kind === 'object' && v.props.has('rule')) {
-    const rule = v.props.get('rule')!;
-    const perms = items(v.props.get('permissions')?.value)
-      .map((i) => str(i.value))
-      .filter((p): p is string => !!p);
-    return `rule ${asWritten(rule)}${perms.length ? `; permissions ${perms.map(code).join(', ')}` : ''}`;
-  }
-  const a = accessOf(w);
   // ScreenAccess.withSetting: more permissions that open the screen while a server setting is on
-  const withSetting = v?.kind === 'object' ? v.props.get('withSetting') : undefined;
-  const setting = withSetting?.value.kind === 'object' ? str(withSetting.value.props.get('setting')?.value) : undefined;
-  const settingPerms = withSetting?.value.kind === 'object' ? items(withSetting.value.props.get('anyOf')?.value).map((i) => str(i.value)) : [];
-  if (a.kind === 'anyOf' && withSetting && setting && settingPerms.length > 0 && settingPerms.every((p): p is string => p !== undefined)) {
+  const withSetting = isObj(v) ? v.withSetting : undefined;
+  const setting = isObj(withSetting) && typeof withSetting.setting === 'string' ? withSetting.setting : undefined;
+  const settingPerms = isObj(withSetting) ? items(withSetting.anyOf).filter((x): x is string => typeof x === 'string') : [];
+  if (isObj(v) && Array.isArray(v.anyOf) && setting && settingPerms.length > 0) {
     const onlyWhenOn = `while the server setting ${code(setting)} is on: any of ${settingPerms.map(code).join(', ')} (or ${code('super-permission')})`;
-    return a.permissions.length === 0 ? `only ${onlyWhenOn}` : `${accessText(a)} (or ${code('super-permission')}); also, ${onlyWhenOn}`;
+    return v.anyOf.length === 0 ? `only ${onlyWhenOn}` : `${accessText(v)} (or ${code('super-permission')}); also, ${onlyWhenOn}`;
   }
-  return a.kind === 'anyOf' ? `${accessText(a)} (or ${code('super-permission')})` : accessText(a);
+  return `${accessText(v)} (or ${code('super-permission')})`;
 }
 
 /** The other properties of an object, `name: value` joined, for the "More" cells. */
-function moreOf(v: Val | undefined, known: readonly string[]): string {
-  if (v?.kind !== 'object') return '';
-  return [...v.props]
-    .filter(([k]) => !known.includes(k))
-    .map(([k, w]) => `${k}: ${asWritten(w)}`)
+function moreOf(v: unknown, known: readonly string[], ctx: ShowContext): string {
+  if (!isObj(v)) return '';
+  return Object.entries(v)
+    .filter(([k, x]) => !known.includes(k) && x !== undefined)
+    .map(([k, x]) => `${k}: ${shown(x, ctx, k)}`)
     .join('<br>');
 }
 
-function otherProperties(v: ObjectVal, known: readonly string[]): string[] {
-  const rows = [...v.props].filter(([k]) => !known.includes(k)).map(([k, w]) => [code(k), asWritten(w)]);
+function otherProperties(v: Obj, known: readonly string[], ctx: ShowContext): string[] {
+  const rows = Object.entries(v)
+    .filter(([k]) => !known.includes(k))
+    .map(([k, x]) => [code(k), shown(x, ctx, k)]);
   if (!rows.length) return [];
-  return ['## Other properties', '', 'Properties the generator does not know, as written:', '', ...table(['Property', 'Value'], rows)];
-}
-
-function p(v: Val | undefined, name: string): Written | undefined {
-  return v?.kind === 'object' ? v.props.get(name) : undefined;
+  return ['## Other properties', '', 'Properties the generator does not know, as they are:', '', ...table(['Property', 'Value'], rows)];
 }
 
 // ---- the sections -----------------------------------------------------------------------------
 
-function header(s: ScreenInfo): string[] {
+function header(s: ScreenInfo, ctx: ShowContext): string[] {
   const v = s.value;
-  const title = str(p(v, 'title')?.value) ?? s.id;
-  const crumbs = items(p(v, 'breadcrumb')?.value)
-    .map((c) => {
-      const to = str(p(c.value, 'to')?.value);
-      return `${label(p(c.value, 'label'))}${to ? ` (${code(to)})` : ''}`;
-    })
+  const title = str(v.title) ?? s.id;
+  const crumbs = items(v.breadcrumb)
+    .map((c) => `${label(p(c, 'label'), ctx)}${str(p(c, 'to')) ? ` (${code(str(p(c, 'to'))!)})` : ''}`)
     .join(' › ');
-  const menu = p(v, 'menu');
+  const menu = v.menu;
   let menuText = 'none';
-  if (menu?.value.kind === 'object') {
-    const route = str(p(v, 'route')?.value) ?? '';
-    const order = num(p(menu.value, 'order')?.value);
-    const hidden = bool(p(menu.value, 'hiddenFromSuper')?.value);
-    menuText = `${label(p(menu.value, 'section'))} › ${label(p(menu.value, 'label'))} (order ${order ?? asWritten(p(menu.value, 'order'))}; links to ${code(route.replace(/\/\$\w+$/, ''))})${hidden ? '; hidden from super users' : ''}`;
-    const more = moreOf(menu.value, ['section', 'label', 'order', 'hiddenFromSuper']);
+  if (isObj(menu)) {
+    const route = str(v.route) ?? '';
+    menuText = `${label(menu.section, ctx)} › ${label(menu.label, ctx)} (order ${num(menu.order) ?? shown(menu.order, ctx)}; links to ${code(route.replace(/\/\$\w+$/, ''))})${menu.hiddenFromSuper ? '; hidden from super users' : ''}`;
+    const more = moreOf(menu, ['section', 'label', 'order', 'hiddenFromSuper'], ctx);
     if (more) menuText += `; ${more}`;
-  } else if (menu) menuText = asWritten(menu);
+  } else if (menu !== undefined) menuText = shown(menu, ctx);
   const rows = [
     ['Screen id', code(s.id)],
     ['Kind', s.kind],
-    ['Route', str(p(v, 'route')?.value) !== undefined ? code(str(p(v, 'route')!.value)!) : asWritten(p(v, 'route'))],
-    ['Title', label(p(v, 'title'))],
+    ['Route', shown(v.route, ctx)],
+    ['Title', label(v.title, ctx)],
     ['Breadcrumb', crumbs || '—'],
-    ['Access', screenAccessText(p(v, 'access'))],
+    ['Access', screenAccessText(v.access, ctx)],
     ['Menu', menuText],
     ['Defined in', `${code(s.file)} as ${code(s.name)}`],
   ];
@@ -199,66 +137,59 @@ function header(s: ScreenInfo): string[] {
   return out;
 }
 
-function sourceSection(heading: string, source: Written | undefined, ctx: SpecContext): string[] {
-  if (!source) return [];
-  const sv = source.value;
-  const lines = [`- Call: ${callText(p(sv, 'call'), ctx)}`];
-  if (p(sv, 'request')) lines.push(`- Request from the filters: ${asWritten(p(sv, 'request'))}`);
-  if (p(sv, 'rows')) lines.push(`- Rows: ${asWritten(p(sv, 'rows'))}`);
-  if (p(sv, 'changeRequests')) lines.push(`- Change requests: ${asWritten(p(sv, 'changeRequests'))}`);
-  for (const [k, w] of sv.kind === 'object' ? sv.props : []) if (!['call', 'request', 'rows', 'changeRequests'].includes(k)) lines.push(`- ${k}: ${asWritten(w)}`);
-  if (sv.kind !== 'object') lines.splice(0, lines.length, `- ${asWritten(source)}`);
+function sourceSection(heading: string, source: unknown, ctx: ShowContext): string[] {
+  if (source === undefined) return [];
+  if (!isObj(source)) return [heading, '', `- ${shown(source, ctx)}`];
+  const lines = [`- Call: ${callText(source.call, ctx)}`];
+  if (source.request) lines.push(`- Request from the filters: ${shown(source.request, ctx, 'request')}`);
+  if (source.rows) lines.push(`- Rows: ${shown(source.rows, ctx, 'rows')}`);
+  if (source.changeRequests) lines.push(`- Change requests: ${shown(source.changeRequests, ctx, 'changeRequests')}`);
+  for (const [k, x] of Object.entries(source)) if (!['call', 'request', 'rows', 'changeRequests'].includes(k)) lines.push(`- ${k}: ${shown(x, ctx, k)}`);
   return [heading, '', ...lines];
 }
 
-function columnsSection(v: ObjectVal, withExport: boolean): string[] {
-  const cols = items(p(v, 'columns')?.value);
-  const rows = cols.map((c) => {
-    const cv = c.value;
-    if (cv.kind !== 'object') return [asWritten(c), '', '', '', '', ...(withExport ? [''] : []), ''];
-    const kind = str(p(cv, 'kind')?.value) ?? 'text';
-    const kindCell = p(cv, 'kind') ? kind : 'text (default)';
+function columnsSection(v: Obj, withExport: boolean, ctx: ShowContext): string[] {
+  const rows = items(v.columns).map((c) => {
+    if (!isObj(c)) return [shown(c, ctx), '', '', '', '', ...(withExport ? [''] : []), ''];
+    const kind = str(c.kind) ?? 'text';
     let fmt = CELL_FORMATS[kind] ?? '—';
-    if (bool(p(cv, 'zeroAsDash')?.value)) fmt += "; '-' for zero";
-    const panel = items(p(cv, 'panel')?.value);
-    if (panel.length) fmt = `expandable panel of ${panel.map((f) => label(p(f.value, 'label'))).join(', ')}`;
+    if (c.zeroAsDash === true) fmt += "; '-' for zero";
+    const panel = items(c.panel);
+    const panelLabels = panel.map((f) => label(p(f, 'label'), ctx)).join(', ');
+    if (panel.length) fmt = `expandable panel of ${panelLabels}`;
     let exp = '';
     if (withExport) {
-      if (bool(p(cv, 'export')?.value) === false) exp = 'no';
+      if (c.export === false) exp = 'no';
       else if (kind === 'image') exp = 'no (images are not exported)';
-      else if (panel.length) exp = `as ${panel.length} columns: ${panel.map((f) => label(p(f.value, 'label'))).join(', ')}`;
+      else if (panel.length) exp = `as ${panel.length} columns: ${panelLabels}`;
       else exp = exportTypeOf(kind as CellKind);
     }
-    const item = items(p(cv, 'itemFields')?.value);
-    let more = moreOf(cv, ['key', 'header', 'kind', 'sortable', 'export', 'zeroAsDash', 'panel', 'itemFields']);
-    if (item.length) more = [`item fields: ${item.map((f) => `${label(p(f.value, 'label'))} (${code(str(p(f.value, 'key')?.value) ?? '?')})`).join(', ')}`, more].filter(Boolean).join('<br>');
-    return [label(p(cv, 'header')), keyText(p(cv, 'key')), kindCell, fmt, yesNo(p(cv, 'sortable'), 'yes'), ...(withExport ? [exp] : []), more];
+    const item = items(c.itemFields);
+    let more = moreOf(c, ['key', 'header', 'kind', 'sortable', 'export', 'zeroAsDash', 'panel', 'itemFields'], ctx);
+    if (item.length) more = [`item fields: ${item.map((f) => `${label(p(f, 'label'), ctx)} (${code(str(p(f, 'key')) ?? '?')})`).join(', ')}`, more].filter(Boolean).join('<br>');
+    return [label(c.header, ctx), shown(c.key, ctx), c.kind !== undefined ? kind : 'text (default)', fmt, yesNo(c.sortable, 'yes', ctx), ...(withExport ? [exp] : []), more];
   });
   return ['## Columns', '', ...table(['Header', 'Key', 'Kind', 'Format', 'Sortable', ...(withExport ? ['Export'] : []), 'More'], rows)];
 }
 
 /** An option's value: `''` for the empty string. */
-function optionValue(o: Val): string {
-  const v = toPlain(p(o, 'value')?.value);
+function optionValue(o: unknown): string {
+  const v = p(o, 'value');
   return v === '' ? code("''") : code(String(v));
 }
 
-function filterLimits(fv: Val): string {
-  const kind = str(p(fv, 'kind')?.value);
-  switch (kind) {
-    case 'text': {
-      const max = p(fv, 'maxLength');
-      const n = num(max?.value);
-      return n !== undefined ? `at most ${n} characters${isReference(max!.node) ? ` (${code(sourceText(max!.node))})` : ''}` : `maxLength ${asWritten(max)}`;
-    }
+const optionsText = (options: unknown, ctx: ShowContext) => (Array.isArray(options) ? options.map((o) => `${optionValue(o)} ${label(p(o, 'label'), ctx)}`).join(', ') : shown(options, ctx, 'options'));
+
+function filterLimits(f: Obj, ctx: ShowContext): string {
+  switch (f.kind) {
+    case 'text':
+      return num(f.maxLength) !== undefined ? `at most ${f.maxLength} characters` : `maxLength ${shown(f.maxLength, ctx)}`;
     case 'fetchCount':
       return `rows to fetch: ${fetchCountOptions.map((o) => o.label).join(', ')}`;
     case 'select':
-      return `options: ${items(p(fv, 'options')?.value)
-        .map((o) => `${optionValue(o.value)} ${label(p(o.value, 'label'))}`)
-        .join(', ') || asWritten(p(fv, 'options'))}`;
+      return `options: ${optionsText(f.options, ctx)}`;
     case 'dataSelect':
-      return `options from the reply: ${asWritten(p(fv, 'options'))}; first option ${label(p(fv, 'allLabel'))} (value '')`;
+      return `options from the reply: ${shown(f.options, ctx, 'options')}; first option ${label(f.allLabel, ctx)} (value '')`;
     case 'dateTimeRange':
       return 'From and To capped at now, To not before From; default today 00:00:00 to 23:59:59';
     case 'date':
@@ -268,294 +199,241 @@ function filterLimits(fv: Val): string {
   }
 }
 
-function filtersSection(v: ObjectVal): string[] {
-  const filters = items(p(v, 'filters')?.value);
+function filtersSection(v: Obj, ctx: ShowContext): string[] {
+  const filters = items(v.filters);
   if (!filters.length) return ['## Filters', '', 'None: the list loads when the screen opens.'];
   const rows = filters.map((f) => {
-    const fv = f.value;
-    if (fv.kind !== 'object') return [asWritten(f), '', '', '', ''];
-    const kind = str(p(fv, 'kind')?.value) ?? '?';
+    if (!isObj(f)) return [shown(f, ctx), '', '', '', ''];
+    const kind = str(f.kind) ?? '?';
     if (kind === 'dateTimeRange') {
-      const labels = `${p(fv, 'fromLabel') ? label(p(fv, 'fromLabel')) : 'From'} / ${p(fv, 'toLabel') ? label(p(fv, 'toLabel')) : 'To'}`;
-      return [kind, `${code(str(p(fv, 'from')?.value) ?? '?')} / ${code(str(p(fv, 'to')?.value) ?? '?')}`, labels, filterLimits(fv), moreOf(fv, ['kind', 'from', 'to', 'fromLabel', 'toLabel'])];
+      const labels = `${f.fromLabel !== undefined ? label(f.fromLabel, ctx) : 'From'} / ${f.toLabel !== undefined ? label(f.toLabel, ctx) : 'To'}`;
+      return [kind, `${code(str(f.from) ?? '?')} / ${code(str(f.to) ?? '?')}`, labels, filterLimits(f, ctx), moreOf(f, ['kind', 'from', 'to', 'fromLabel', 'toLabel'], ctx)];
     }
-    const known = ['kind', 'key', 'label', 'maxLength', 'options', 'allLabel'];
-    return [kind, code(str(p(fv, 'key')?.value) ?? '?'), p(fv, 'label') ? label(p(fv, 'label')) : kind === 'fetchCount' ? 'Fetch Count' : '—', filterLimits(fv), moreOf(fv, known)];
+    const lbl = f.label !== undefined ? label(f.label, ctx) : kind === 'fetchCount' ? 'Fetch Count' : '—';
+    return [kind, code(str(f.key) ?? '?'), lbl, filterLimits(f, ctx), moreOf(f, ['kind', 'key', 'label', 'maxLength', 'options', 'allLabel'], ctx)];
   });
   return ['## Filters', '', 'The list loads on Search.', '', ...table(['Kind', 'Key', 'Label', 'Limits', 'More'], rows)];
 }
 
-function tableSection(v: ObjectVal): string[] {
-  const size = p(v, 'pageSize');
-  const sort = p(v, 'defaultSort');
+function tableSection(v: Obj, ctx: ShowContext): string[] {
+  const sort = v.defaultSort;
   let sortText = `${code('id')} ascending (runtime default)`;
-  if (sort?.value.kind === 'object') {
-    const desc = bool(p(sort.value, 'desc')?.value);
-    sortText = `${code(str(p(sort.value, 'key')?.value) ?? '?')} ${desc === undefined ? asWritten(p(sort.value, 'desc')) : desc ? 'descending' : 'ascending'}`;
-  } else if (sort) sortText = asWritten(sort);
+  if (isObj(sort)) sortText = `${code(str(sort.key) ?? '?')} ${sort.desc === true ? 'descending' : sort.desc === false ? 'ascending' : shown(sort.desc, ctx)}`;
+  else if (sort !== undefined) sortText = shown(sort, ctx);
   const rows = [
-    ['Page size', size ? (num(size.value) !== undefined ? String(num(size.value)) : asWritten(size)) : '50 (runtime default)'],
+    ['Page size', v.pageSize !== undefined ? (num(v.pageSize) !== undefined ? String(v.pageSize) : shown(v.pageSize, ctx)) : '50 (runtime default)'],
     ['Default sort', sortText],
-    ['Row key', p(v, 'rowKey') ? asWritten(p(v, 'rowKey')) : '—'],
-    ['Pinned left (shown first)', p(v, 'pinnedColumns') ? asWritten(p(v, 'pinnedColumns')) : '—'],
-    ['Empty message', p(v, 'emptyMessage') ? message(p(v, 'emptyMessage')) : `${code('No records found.')} (runtime default)`],
-    ['Locked rows', p(v, 'lockedWhen') ? `a lock icon instead of the actions when ${asWritten(p(v, 'lockedWhen'))}` : '—'],
-    ['Clear All Filters button', yesNo(p(v, 'clearButton'), 'no')],
+    ['Row key', v.rowKey !== undefined ? shown(v.rowKey, ctx) : '—'],
+    ['Pinned left (shown first)', v.pinnedColumns !== undefined ? shown(v.pinnedColumns, ctx) : '—'],
+    ['Empty message', v.emptyMessage !== undefined ? message(v.emptyMessage, ctx) : `${code('No records found.')} (runtime default)`],
+    ['Locked rows', v.lockedWhen !== undefined ? `a lock icon instead of the actions when ${shown(v.lockedWhen, ctx, 'lockedWhen')}` : '—'],
+    ['Clear All Filters button', yesNo(v.clearButton, 'no', ctx)],
   ];
   return ['## Table', '', ...table(['Setting', 'Value'], rows)];
 }
 
-function createButtonSection(v: ObjectVal): string[] {
-  const b = p(v, 'createButton');
-  if (!b) return [];
-  const bv = b.value;
-  if (bv.kind !== 'object') return ['## Create button', '', asWritten(b)];
-  const more = moreOf(bv, ['label', 'permission', 'to']);
-  return ['## Create button', '', `${label(p(bv, 'label'))} → ${code(str(p(bv, 'to')?.value) ?? '?')}, permission ${asWritten(p(bv, 'permission'))}${more ? `; ${more}` : ''}`];
+function createButtonSection(v: Obj, ctx: ShowContext): string[] {
+  const b = v.createButton;
+  if (b === undefined) return [];
+  if (!isObj(b)) return ['## Create button', '', shown(b, ctx)];
+  const more = moreOf(b, ['label', 'permission', 'to'], ctx);
+  return ['## Create button', '', `${label(b.label, ctx)} → ${code(str(b.to) ?? '?')}, permission ${shown(b.permission, ctx)}${more ? `; ${more}` : ''}`];
 }
 
-function changeRequestsSection(v: ObjectVal, ctx: SpecContext): string[] {
-  const c = p(v, 'changeRequests');
-  if (!c) return [];
-  const cv = c.value;
-  if (cv.kind !== 'object') return ['## Change requests', '', asWritten(c)];
-  const entity = str(p(cv, 'entity')?.value) ?? '?';
+function changeRequestsSection(v: Obj, ctx: ShowContext): string[] {
+  const c = v.changeRequests;
+  if (c === undefined) return [];
+  if (!isObj(c)) return ['## Change requests', '', shown(c, ctx)];
+  const entity = str(c.entity) ?? '?';
   const lines = [
-    `- Shown to: ${asWritten(p(cv, 'permission'))}`,
-    `- Approve or reject: ${callText(p(cv, 'approve'), ctx)}`,
+    `- Shown to: ${shown(c.permission, ctx)}`,
+    `- Approve or reject: ${callText(c.approve, ctx)}`,
     `- Entity: ${text(entity)} (toasts ${code(`${entity} approved successfully`)}, ${code(`${entity} rejected successfully`)}, ${code(`${entity} approved failed!`)}, ${code(`${entity} rejected failed!`)})`,
   ];
-  const more = moreOf(cv, ['permission', 'approve', 'entity']);
+  const more = moreOf(c, ['permission', 'approve', 'entity'], ctx);
   if (more) lines.push(`- ${more}`);
   return ['## Change requests', '', ...lines];
 }
 
-function runLines(run: Written | undefined, ctx: SpecContext): string[] {
-  const rv = run?.value;
-  if (!run || rv?.kind !== 'object') return [`- Runs: ${asWritten(run)}`];
-  const kind = str(p(rv, 'kind')?.value);
+function runLines(run: unknown, ctx: ShowContext): string[] {
+  if (!isObj(run)) return [`- Runs: ${shown(run, ctx)}`];
   const lines: string[] = [];
-  if (kind === 'navigate') lines.push(`- Runs: go to ${asWritten(p(rv, 'to'))}`);
-  else if (kind === 'modal') lines.push(`- Runs: opens the modal ${asWritten(p(rv, 'modal'))}`);
-  else if (kind === 'call') {
-    lines.push(`- Runs: ${callText(p(rv, 'call'), ctx)}`);
-    lines.push(`- Body: ${asWritten(p(rv, 'body'))}`);
-    const confirm = p(rv, 'confirm');
-    if (confirm?.value.kind === 'object') {
-      const cv = confirm.value;
-      lines.push(`- Confirm: ${label(p(cv, 'title'))}, message ${asWritten(p(cv, 'message'))}${bool(p(cv, 'danger')?.value) ? ', danger' : ''}`);
-    } else if (confirm) lines.push(`- Confirm: ${asWritten(confirm)}`);
-    const input = p(rv, 'input');
-    if (input?.value.kind === 'object') {
-      const iv = input.value;
-      lines.push(`- Asks for: ${label(p(iv, 'label'))}, at most ${num(p(iv, 'maxLength')?.value) ?? asWritten(p(iv, 'maxLength'))} characters, required message ${message(p(iv, 'requiredMessage'))}`);
-    } else if (input) lines.push(`- Asks for: ${asWritten(input)}`);
-    lines.push(`- Success: ${p(rv, 'success')?.value.kind === 'primitive' ? message(p(rv, 'success')) : asWritten(p(rv, 'success'))}`);
-    lines.push(`- Failure: ${message(p(rv, 'failure'))}`);
-  } else lines.push(`- Runs: ${asWritten(p(rv, 'kind'))}`);
-  for (const [k, w] of rv.props) if (!['kind', 'to', 'modal', 'call', 'body', 'confirm', 'input', 'success', 'failure'].includes(k)) lines.push(`- ${k}: ${asWritten(w)}`);
+  if (run.kind === 'navigate') lines.push(`- Runs: go to ${shown(run.to, ctx, 'to')}`);
+  else if (run.kind === 'modal') lines.push(`- Runs: opens the modal ${shown(run.modal, ctx)}`);
+  else if (run.kind === 'call') {
+    lines.push(`- Runs: ${callText(run.call, ctx)}`, `- Body: ${shown(run.body, ctx, 'body')}`);
+    const confirm = run.confirm;
+    if (isObj(confirm)) lines.push(`- Confirm: ${label(confirm.title, ctx)}, message ${shown(confirm.message, ctx, 'message')}${confirm.danger === true ? ', danger' : ''}`);
+    else if (confirm !== undefined) lines.push(`- Confirm: ${shown(confirm, ctx)}`);
+    const input = run.input;
+    if (isObj(input)) lines.push(`- Asks for: ${label(input.label, ctx)}, at most ${num(input.maxLength) ?? shown(input.maxLength, ctx)} characters, required message ${message(input.requiredMessage, ctx)}`);
+    else if (input !== undefined) lines.push(`- Asks for: ${shown(input, ctx)}`);
+    lines.push(`- Success: ${message(run.success, ctx, 'success')}`, `- Failure: ${message(run.failure, ctx, 'failure')}`);
+  } else lines.push(`- Runs: ${shown(run.kind, ctx)}`);
+  for (const [k, x] of Object.entries(run)) if (!['kind', 'to', 'modal', 'call', 'body', 'confirm', 'input', 'success', 'failure'].includes(k)) lines.push(`- ${k}: ${shown(x, ctx, k)}`);
   return lines;
 }
 
-function rowActionsSection(v: ObjectVal, ctx: SpecContext): string[] {
-  const actions = items(p(v, 'rowActions')?.value);
+function rowActionsSection(v: Obj, ctx: ShowContext): string[] {
+  const actions = items(v.rowActions);
   if (!actions.length) return ['## Row actions', '', 'None.'];
   const out = ['## Row actions'];
   for (const a of actions) {
-    const av = a.value;
-    if (av.kind !== 'object') {
-      out.push('', `- ${asWritten(a)}`);
+    if (!isObj(a)) {
+      out.push('', `- ${shown(a, ctx)}`);
       continue;
     }
-    const id = str(p(av, 'id')?.value) ?? '?';
-    const lbl = p(av, 'label');
-    const heading = str(lbl?.value) !== undefined ? text(str(lbl!.value)!) : id;
-    const lines = [`### ${heading} (${code(id)})`, ''];
-    if (str(lbl?.value) === undefined) lines.push(`- Label: ${asWritten(lbl)}`);
-    lines.push(`- Permission: ${p(av, 'permission') ? asWritten(p(av, 'permission')) : '**none**'}`);
-    lines.push(`- Guard: ${p(av, 'when') ? asWritten(p(av, 'when')) : 'none (every row)'}`);
-    lines.push(...runLines(p(av, 'run'), ctx));
-    for (const [k, w] of av.props) if (!['id', 'label', 'permission', 'when', 'run'].includes(k)) lines.push(`- ${k}: ${asWritten(w)}`);
+    const id = str(a.id) ?? '?';
+    const lines = [`### ${typeof a.label === 'string' ? text(a.label) : id} (${code(id)})`, ''];
+    if (typeof a.label !== 'string') lines.push(`- Label: ${shown(a.label, ctx, 'label')}`);
+    lines.push(`- Permission: ${a.permission !== undefined ? shown(a.permission, ctx) : '**none**'}`);
+    lines.push(`- Guard: ${a.when !== undefined ? shown(a.when, ctx, 'when') : 'none (every row)'}`);
+    lines.push(...runLines(a.run, ctx));
+    for (const [k, x] of Object.entries(a)) if (!['id', 'label', 'permission', 'when', 'run'].includes(k)) lines.push(`- ${k}: ${shown(x, ctx, k)}`);
     out.push('', ...lines);
   }
   return out;
 }
 
-function exportsSection(v: ObjectVal): string[] {
-  const e = p(v, 'exports');
-  if (!e) return ['## Exports', '', 'None.'];
-  const ev = e.value;
-  if (ev.kind !== 'object') return ['## Exports', '', asWritten(e)];
-  const fileBase = str(p(ev, 'fileBase')?.value);
+function exportsSection(v: Obj, ctx: ShowContext): string[] {
+  const e = v.exports;
+  if (e === undefined) return ['## Exports', '', 'None.'];
+  if (!isObj(e)) return ['## Exports', '', shown(e, ctx)];
+  const fileBase = str(e.fileBase);
   const stamp = new Date(2000, 0, 2, 3, 4, 5);
-  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? asWritten(p(ev, 'fileBase')) : code(exportFileName({ fileBase, title: '', username: '', now: stamp }, ext).replace(format(stamp, FILE_STAMP_FORMAT), FILE_STAMP_FORMAT)));
-  const lines = [`- Excel: ${name('xlsx')}`, `- PDF: ${name('pdf')}`, `- Title: ${label(p(ev, 'title'))}`];
-  const more = moreOf(ev, ['fileBase', 'title']);
+  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? shown(e.fileBase, ctx) : code(exportFileName({ fileBase, title: '', username: '', now: stamp }, ext).replace(format(stamp, FILE_STAMP_FORMAT), FILE_STAMP_FORMAT)));
+  const lines = [`- Excel: ${name('xlsx')}`, `- PDF: ${name('pdf')}`, `- Title: ${label(e.title, ctx)}`];
+  const more = moreOf(e, ['fileBase', 'title'], ctx);
   if (more) lines.push(`- ${more}`);
-  const plainColumns = (toPlain(p(v, 'columns')?.value) ?? []) as never[];
-  const fields = Array.isArray(plainColumns) ? exportFieldsOf({ columns: plainColumns }) : [];
-  const rows = fields.map((f) => [f.header === undefined ? '(not readable)' : text(String(f.header)), code(String(f.dataKey)), f.type]);
+  const fields = exportFieldsOf({ columns: items(v.columns) as never[] });
+  const rows = fields.map((f) => [text(String(f.header)), code(String(f.dataKey)), f.type]);
   return ['## Exports', '', ...lines, '', 'Columns, in order (the same in the Excel and the PDF):', '', ...table(['Header', 'Key', 'Type'], rows)];
 }
 
-function countCardsSection(v: ObjectVal, ctx: SpecContext): string[] {
-  const c = p(v, 'countCards');
-  if (!c) return [];
-  const cv = c.value;
-  if (cv.kind !== 'object') return ['## Count cards', '', asWritten(c)];
-  const rows = items(p(cv, 'cards')?.value).map((card) => [label(p(card.value, 'label')), asWritten(p(card.value, 'key')), str(p(card.value, 'tone')?.value) ?? asWritten(p(card.value, 'tone'))]);
-  const more = moreOf(cv, ['call', 'cards']);
-  return ['## Count cards', '', `From ${callText(p(cv, 'call'), ctx)}${more ? `; ${more}` : ''}`, '', ...table(['Label', 'Key', 'Tone'], rows)];
+function countCardsSection(v: Obj, ctx: ShowContext): string[] {
+  const c = v.countCards;
+  if (c === undefined) return [];
+  if (!isObj(c)) return ['## Count cards', '', shown(c, ctx)];
+  const rows = items(c.cards).map((card) => [label(p(card, 'label'), ctx), shown(p(card, 'key'), ctx), str(p(card, 'tone')) ?? shown(p(card, 'tone'), ctx)]);
+  const more = moreOf(c, ['call', 'cards'], ctx);
+  return ['## Count cards', '', `From ${callText(c.call, ctx)}${more ? `; ${more}` : ''}`, '', ...table(['Label', 'Key', 'Tone'], rows)];
 }
 
-function footerLines(f: Written | undefined): string[] {
-  const fv = f?.value;
-  if (!f || fv?.kind !== 'object') return [asWritten(f)];
-  const rows = items(p(fv, 'items')?.value).map((i) => [label(p(i.value, 'label')), str(p(i.value, 'currency')?.value) ?? asWritten(p(i.value, 'currency')), asWritten(p(i.value, 'value'))]);
+function footerLines(f: unknown, ctx: ShowContext): string[] {
+  if (!isObj(f)) return [shown(f, ctx)];
+  const rows = items(f.items).map((i) => [label(p(i, 'label'), ctx), str(p(i, 'currency')) ?? shown(p(i, 'currency'), ctx), shown(p(i, 'value'), ctx, 'value')]);
   const out = table(['Label', 'Currency', 'Value'], rows);
-  if (p(fv, 'note')) out.push('', `Note: ${label(p(fv, 'note'))}`);
+  if (f.note !== undefined) out.push('', `Note: ${label(f.note, ctx)}`);
   return out;
 }
 
-function footerSection(v: ObjectVal): string[] {
-  const f = p(v, 'footer');
-  return f ? ['## Totals footer', '', ...footerLines(f)] : [];
-}
-
-function tabsSection(v: ObjectVal, ctx: SpecContext): string[] {
-  const tabs = items(p(v, 'tabs')?.value);
+function tabsSection(v: Obj, ctx: ShowContext): string[] {
+  const tabs = items(v.tabs);
   if (!tabs.length) return [];
   const out = ['## Tabs'];
   for (const t of tabs) {
-    const tv = t.value;
-    if (tv.kind !== 'object') {
-      out.push('', `- ${asWritten(t)}`);
+    if (!isObj(t)) {
+      out.push('', `- ${shown(t, ctx)}`);
       continue;
     }
-    out.push('', `### ${label(p(tv, 'label'))} (${code(str(p(tv, 'id')?.value) ?? '?')})`, '');
-    out.push(`- Source: ${p(tv, 'source') ? callText(p(p(tv, 'source')!.value, 'call'), ctx) : "the screen's"}`);
-    const src = p(tv, 'source');
-    if (src && p(src.value, 'rows')) out.push(`- Rows: ${asWritten(p(src.value, 'rows'))}`);
-    out.push(`- Row actions: ${yesNo(p(tv, 'rowActions'), 'yes')}`);
-    for (const [k, w] of tv.props) if (!['id', 'label', 'source', 'footer', 'rowActions'].includes(k)) out.push(`- ${k}: ${asWritten(w)}`);
-    if (p(tv, 'footer')) out.push('', ...footerLines(p(tv, 'footer')));
+    out.push('', `### ${label(t.label, ctx)} (${code(str(t.id) ?? '?')})`, '');
+    out.push(`- Source: ${t.source !== undefined ? callText(p(t.source, 'call'), ctx) : "the screen's"}`);
+    if (p(t.source, 'rows') !== undefined) out.push(`- Rows: ${shown(p(t.source, 'rows'), ctx, 'rows')}`);
+    out.push(`- Row actions: ${yesNo(t.rowActions, 'yes', ctx)}`);
+    for (const [k, x] of Object.entries(t)) if (!['id', 'label', 'source', 'footer', 'rowActions'].includes(k)) out.push(`- ${k}: ${shown(x, ctx, k)}`);
+    if (t.footer !== undefined) out.push('', ...footerLines(t.footer, ctx));
   }
   return out;
 }
 
-function listBody(s: ScreenInfo, ctx: SpecContext): string[][] {
-  const v = s.value;
+function listBody(v: Obj, ctx: ShowContext): string[][] {
   return [
-    sourceSection('## Data', p(v, 'source'), ctx),
-    columnsSection(v, !!p(v, 'exports')),
-    filtersSection(v),
-    tableSection(v),
+    sourceSection('## Data', v.source, ctx),
+    columnsSection(v, v.exports !== undefined, ctx),
+    filtersSection(v, ctx),
+    tableSection(v, ctx),
     countCardsSection(v, ctx),
     tabsSection(v, ctx),
-    footerSection(v),
-    createButtonSection(v),
+    v.footer !== undefined ? ['## Totals footer', '', ...footerLines(v.footer, ctx)] : [],
+    createButtonSection(v, ctx),
     changeRequestsSection(v, ctx),
     rowActionsSection(v, ctx),
-    exportsSection(v),
-    otherProperties(v, [...SCREEN_COMMON, ...LIST_KNOWN]),
+    exportsSection(v, ctx),
+    otherProperties(v, [...SCREEN_COMMON, ...LIST_KNOWN], ctx),
   ];
 }
 
 // ---- forms ------------------------------------------------------------------------------------
 
-function fieldDetails(fv: ObjectVal): string {
+function fieldDetails(f: Obj, ctx: ShowContext): string {
   const parts: string[] = [];
-  for (const [k, w] of fv.props) {
+  for (const [k, x] of Object.entries(f)) {
     if (['key', 'label', 'kind', 'required'].includes(k)) continue;
-    if (k === 'options' && w.value.kind === 'array') {
-      parts.push(`options: ${w.value.items.map((o) => `${optionValue(o.value)} ${label(p(o.value, 'label'))}`).join(', ')}`);
-    } else if (k === 'clears' && w.value.kind === 'array') {
-      parts.push(`clears: ${w.value.items.map((i) => code(str(i.value) ?? sourceText(i.node))).join(', ')}`);
-    } else if (w.value.kind === 'primitive' && typeof w.value.value !== 'string' && !isReference(w.node)) {
-      parts.push(`${k}: ${String(w.value.value)}`);
-    } else if (w.value.kind === 'primitive' && typeof w.value.value === 'string' && !isReference(w.node)) {
-      parts.push(`${k}: ${code(w.value.value)}`);
-    } else parts.push(`${k}: ${asWritten(w)}`);
+    if (k === 'options' && Array.isArray(x)) parts.push(`options: ${optionsText(x, ctx)}`);
+    else if (k === 'clears' && Array.isArray(x)) parts.push(`clears: ${x.map((i) => code(String(i))).join(', ')}`);
+    else if (typeof x === 'number' || typeof x === 'boolean') parts.push(`${k}: ${String(x)}`);
+    else parts.push(`${k}: ${shown(x, ctx, k)}`);
   }
   return parts.join('<br>');
 }
 
-/** The schema by name, with the file it is declared in. */
-function schemaText(w: Written | undefined, ctx: SpecContext): string {
-  if (!w) return '—';
-  const n = unwrap(w.node);
-  const decl = Node.isIdentifier(n) ? ctx.src.ev.declarationOf(n) : undefined;
-  return decl ? `${code(n.getText())} (${code(ctx.src.ev.relativePath(decl.getSourceFile()))})` : code(sourceText(w.node));
-}
-
-function formBody(s: ScreenInfo, ctx: SpecContext): string[][] {
-  const v = s.value;
-  const messages = p(v, 'messages');
+function formBody(v: Obj, ctx: ShowContext & { schemaName(schema: unknown): string }): string[][] {
   const callPart = (name: string, extra: readonly [string, string][]): [string, string] | undefined => {
-    const w = p(v, name);
-    if (!w) return undefined;
-    if (w.value.kind !== 'object') return [name, asWritten(w)];
-    const parts = [callText(p(w.value, 'call'), ctx), ...extra.filter(([k]) => p(w.value, k)).map(([k, l]) => `${l} ${asWritten(p(w.value, k))}`)];
-    const more = moreOf(w.value, ['call', ...extra.map(([k]) => k)]);
+    const w = v[name];
+    if (w === undefined) return undefined;
+    if (!isObj(w)) return [name, shown(w, ctx)];
+    const parts = [callText(w.call, ctx), ...extra.filter(([k]) => w[k] !== undefined).map(([k, l]) => `${l} ${shown(w[k], ctx, k)}`)];
+    const more = moreOf(w, ['call', ...extra.map(([k]) => k)], ctx);
     if (more) parts.push(more);
     return [name === 'submit' ? 'Submit' : name === 'load' ? 'Load' : 'Options', parts.join('; ')];
   };
-  const rows: [string, string][] = [
-    ['Mode', str(p(v, 'mode')?.value) ?? asWritten(p(v, 'mode'))],
-    ['Schema', schemaText(p(v, 'schema'), ctx)],
+  const rows = [
+    ['Mode', str(v.mode) ?? shown(v.mode, ctx)],
+    ['Schema', ctx.schemaName(v.schema)],
     callPart('options', [['select', 'select']]),
     callPart('load', [['request', 'request'], ['values', 'values']]),
     callPart('submit', [['request', 'request']]),
-    ['Success message', message(p(messages?.value, 'success'))],
-    ['Failure message', message(p(messages?.value, 'failure'))],
-    ['Back to', asWritten(p(v, 'back'))],
-    ['Defaults', asWritten(p(v, 'defaults'))],
+    ['Success message', message(p(v.messages, 'success'), ctx, 'success')],
+    ['Failure message', message(p(v.messages, 'failure'), ctx, 'failure')],
+    ['Back to', shown(v.back, ctx, 'back')],
+    ['Defaults', shown(v.defaults, ctx, 'defaults')],
   ].filter((r): r is [string, string] => !!r);
-  const fields = items(p(v, 'fields')?.value);
-  const fieldRows = fields.map((f) => {
-    const fv = f.value;
-    if (fv.kind !== 'object') return [asWritten(f), '', '', '', ''];
-    return [code(str(p(fv, 'key')?.value) ?? '?'), label(p(fv, 'label')), str(p(fv, 'kind')?.value) ?? asWritten(p(fv, 'kind')), yesNo(p(fv, 'required'), 'no'), fieldDetails(fv)];
-  });
-  const schema = p(v, 'schema');
+  const fieldRows = items(v.fields).map((f) =>
+    isObj(f) ? [code(str(f.key) ?? '?'), label(f.label, ctx, 'label'), str(f.kind) ?? shown(f.kind, ctx), yesNo(f.required, 'no', ctx), fieldDetails(f, ctx)] : [shown(f, ctx), '', '', '', ''],
+  );
   const rules: string[] = ['## Rules'];
-  if (schema) {
-    const reading = ctx.zod.read(schema.node);
-    if (reading.unread) rules.push('', `The schema ${asWritten(schema)} could not be read as an object; shown as written: ${code(reading.unread)}`);
-    else {
-      rules.push('', `From ${schemaText(schema, ctx)}, the zod schema the form validates with.`, '');
-      rules.push(
-        ...table(
-          ['Field', 'Rule', 'Written as', 'Message'],
-          reading.rules.map((r) => [
-            code(r.field),
-            code(r.rule) + (r.doc ? ` — ${text(r.doc)}` : ''),
-            code(r.written),
-            r.message !== undefined ? code(r.message) : r.messageWritten !== undefined ? code(r.messageWritten) + (r.messageDoc ? ` — ${text(r.messageDoc)}` : '') : '—',
-          ]),
-        ),
-      );
-    }
+  if (v.schema !== undefined) {
+    const docs = new Map(refinementsOf(v.schema).map((fn) => [`refine(${fn.name})`, fn]));
+    rules.push('', `From ${ctx.schemaName(v.schema)}, the zod schema the form validates with, as imported.`, '');
+    rules.push(
+      ...table(
+        ['Field', 'Rule', 'Message'],
+        zodRules(v.schema).map((r) => {
+          const doc = ctx.docs.find(docs.get(r.rule)?.name)?.doc;
+          return [code(r.field), `${code(r.rule)}${doc ? ` — ${text(doc)}` : ''}`, r.message !== undefined ? code(r.message) : '—'];
+        }),
+      ),
+    );
   } else rules.push('', 'No schema.');
   return [
     ['## Form', '', ...table(['Setting', 'Value'], rows)],
     ['## Fields', '', ...table(['Key', 'Label', 'Kind', 'Required', 'Details'], fieldRows)],
     rules,
-    otherProperties(v, [...SCREEN_COMMON, ...FORM_KNOWN]),
+    otherProperties(v, [...SCREEN_COMMON, ...FORM_KNOWN], ctx),
   ];
 }
 
 // ---- custom and unknown kinds -----------------------------------------------------------------
 
-function customBody(s: ScreenInfo): string[][] {
-  const v = s.value;
+function customBody(v: Obj, ctx: ShowContext): string[][] {
   return [
-    ['## Hand-written screen', '', ...table(['Setting', 'Value'], [['Component', asWritten(p(v, 'component'))], ['Without the shell', yesNo(p(v, 'bare'), 'no')]])],
-    otherProperties(v, [...SCREEN_COMMON, ...CUSTOM_KNOWN]),
+    ['## Hand-written screen', '', ...table(['Setting', 'Value'], [['Component', shown(v.component, ctx)], ['Without the shell', yesNo(v.bare, 'no', ctx)]])],
+    otherProperties(v, [...SCREEN_COMMON, ...CUSTOM_KNOWN], ctx),
   ];
 }
 
-export function renderScreenSpec(s: ScreenInfo, ctx: SpecContext): string {
-  const body = s.kind === 'list' ? listBody(s, ctx) : s.kind === 'form' ? formBody(s, ctx) : s.kind === 'custom' ? customBody(s) : [otherProperties(s.value, SCREEN_COMMON)];
-  return document([header(s), ...body]);
+export function renderScreenSpec(s: ScreenInfo, ctx: ShowContext & { schemaName(schema: unknown): string }): string {
+  const v = s.value;
+  const body = s.kind === 'list' ? listBody(v, ctx) : s.kind === 'form' ? formBody(v, ctx) : s.kind === 'custom' ? customBody(v, ctx) : [otherProperties(v, SCREEN_COMMON, ctx)];
+  return document([header(s, ctx), ...body, s.registered === false ? [] : serverRulesSection(v, ctx.docs, (c) => ctx.contractName(c))]);
 }

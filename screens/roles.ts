@@ -71,7 +71,7 @@ const roleFormFields = [
   { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
 ] as const;
 
-const roleFormSchema = z.strictObject(roleFields);
+export const roleFormSchema = z.strictObject(roleFields);
 const emptyRole: RoleFormValues = { role_name: '', user_type: '', user_level: '', permissions: [], disabled: 0 };
 
 export const roleCreateScreen = defineFormScreen<RoleFormValues, RoleOptions>()({

@@ -100,17 +100,22 @@ export const SUCCESSFUL_ONLY_NOTE = 'Displaying only the total value of successf
 /** The Refunded tab's totals are of the refunded transactions (status REFUNDED), in LKR: not of successful ones. */
 export const REFUNDED_ONLY_NOTE = 'Displaying only the total value of refunded transactions, in LKR.';
 
+/** Names a function made by a factory after the call that made it (`topLevel('totalAmount')`), as the specs show it. */
+function madeBy<F extends (...args: never[]) => unknown>(call: string, fn: F): F {
+  return Object.defineProperty(fn, 'name', { value: call });
+}
+
 /** A number at the top level of the reply. */
 export function topLevel(key: string) {
-  return (reply: WholeReply) => (typeof reply[key] === 'number' ? (reply[key] as number) : undefined);
+  return madeBy(`topLevel('${key}')`, (reply: WholeReply) => (typeof reply[key] === 'number' ? (reply[key] as number) : undefined));
 }
 
 /** A number inside the reply's data. */
 export function inData(key: string) {
-  return (reply: WholeReply) => {
+  return madeBy(`inData('${key}')`, (reply: WholeReply) => {
     const v = (reply.data as Record<string, unknown> | undefined)?.[key];
     return typeof v === 'number' ? v : undefined;
-  };
+  });
 }
 
 /** Totals at the top level, in USD. */

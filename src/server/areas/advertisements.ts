@@ -102,16 +102,16 @@ export const advertisementHandlers = [
   handle(advertisementCreate, async (ctx, body) => {
     const changeRequestId = await requestAdvertisement(ctx, body);
     return { data: { message: 'Advertisement sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } }),
 
   handle(advertisementGetForEdit, async (ctx, { id }) => ({ data: { advertisement: toAdvertisementRow(await findAdvertisement(ctx.db, id)) } })),
 
   handle(advertisementEdit, async (ctx, { id, ...body }) => {
     const changeRequestId = await requestAdvertisement(ctx, body, id);
     return { data: { message: 'Advertisement sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } }),
 
-  handle(advertisementApprove, async (ctx, decision) => ({ data: await decideAdvertisement(ctx, decision) })),
+  handle(advertisementApprove, async (ctx, decision) => ({ data: await decideAdvertisement(ctx, decision) }), { decides: [advertisementEntity.type] }),
 ];
 
 /** Approves or rejects an advertisement request; a rejected one's uploaded images are deleted. */

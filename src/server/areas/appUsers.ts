@@ -114,7 +114,7 @@ export const appUserHandlers = [
       return { ...current, disabled: wanted };
     });
     return { data: { message: 'App user sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } }),
 
   handle(appUserHold, async (ctx, { id, hold, description }) => {
     const changeRequestId = await requestChange(ctx, id, (current, locked) => {
@@ -123,7 +123,7 @@ export const appUserHandlers = [
       return { ...current, hold: wanted, user_hold_reason: hold ? description : '', comment: description };
     });
     return { data: { message: 'App user sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } }),
 
-  handle(appUserApprove, async (ctx, decision) => ({ data: await decide(ctx, appUserEntity, decision) })),
+  handle(appUserApprove, async (ctx, decision) => ({ data: await decide(ctx, appUserEntity, decision) }), { decides: [appUserEntity.type] }),
 ];

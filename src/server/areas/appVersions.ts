@@ -38,7 +38,7 @@ export const appVersionHandlers = [
     const payload = { appVersion, platforms: allPlatforms.filter((p) => chosen.includes(p)), forceUpdate };
     const changeRequestId = await submit(ctx, appVersionEntity, { action: 'CREATE', payload });
     return { data: { message: 'AppVersion sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: appVersionEntity.type, approve: appVersionApprove } }),
 
-  handle(appVersionApprove, async (ctx, decision) => ({ data: await decide(ctx, appVersionEntity, decision) })),
+  handle(appVersionApprove, async (ctx, decision) => ({ data: await decide(ctx, appVersionEntity, decision) }), { decides: [appVersionEntity.type] }),
 ];

@@ -10,6 +10,7 @@ import {
 } from '../../api/approvals';
 import { decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
 import { handle } from '../http/handle';
+import { changeRequestAreas } from '../../domain/approvals';
 
 export const approvalHandlers = [
   handle(myChangeRequests, async (ctx, { status }) => {
@@ -25,9 +26,9 @@ export const approvalHandlers = [
     const { counts } = await inbox(ctx, {});
     return { data: { counts, total: counts.reduce((n, c) => n + c.count, 0) } };
   }),
-  handle(decideChangeRequest, async (ctx, decision) => ({ data: await decideAny(ctx, decision) })),
+  handle(decideChangeRequest, async (ctx, decision) => ({ data: await decideAny(ctx, decision) }), { decides: changeRequestAreas.map((a) => a.type) }),
   handle(decideManyChangeRequests, async (ctx, { changeRequestIDs, actionTaken, comment }) => ({
     data: { results: await decideMany(ctx, changeRequestIDs, actionTaken, comment) },
-  })),
+  }), { decides: changeRequestAreas.map((a) => a.type) }),
   handle(changeRequestHistory, async (ctx, { changeRequestID }) => ({ data: { history: await requestHistory(ctx, changeRequestID) } })),
 ];

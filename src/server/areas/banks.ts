@@ -67,14 +67,14 @@ export const bankHandlers = [
   handle(bankCreate, async (ctx, body) => {
     const changeRequestId = await requestBank(ctx, body);
     return { data: { message: 'Bank sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: bankEntity.type, approve: bankApprove } }),
 
   handle(bankEdit, async (ctx, { id, ...body }) => {
     const changeRequestId = await requestBank(ctx, body, id);
     return { data: { message: 'Bank sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: bankEntity.type, approve: bankApprove } }),
 
-  handle(bankApprove, async (ctx, decision) => ({ data: await decideBank(ctx, decision) })),
+  handle(bankApprove, async (ctx, decision) => ({ data: await decideBank(ctx, decision) }), { decides: [bankEntity.type] }),
 ];
 
 /** Approves or rejects a bank request; a rejected one's uploaded logo is deleted. */

@@ -1,7 +1,8 @@
 /** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts), the large money actions' approvals (src/server/moneyApprovals.ts). */
 import { moneyApprovalApprove, moneyApprovalList, sodReport, verifyActivityLogCall } from '../../api/controls';
 import { segregationReport } from '../segregation';
-import { decideMoneyApproval, pendingMoneyApprovals } from '../moneyApprovals';
+import { decideMoneyApproval, MONEY_ENTITY, pendingMoneyApprovals } from '../moneyApprovals';
+import { manualFundTransferRefusal, refundRefusal, voidRefusal } from '../../domain/transactionGuards';
 import { verifyActivityLog } from '../activityLogChain';
 import { handle, type Handler } from '../http/handle';
 
@@ -18,6 +19,6 @@ export const controlHandlers: readonly Handler[] = [
     return { data: report };
   }),
   handle(moneyApprovalList, async (ctx) => ({ data: await pendingMoneyApprovals(ctx) })),
-  handle(moneyApprovalApprove, async (ctx, body) => ({ data: await decideMoneyApproval(ctx, body) })),
+  handle(moneyApprovalApprove, async (ctx, body) => ({ data: await decideMoneyApproval(ctx, body) }), { guards: [manualFundTransferRefusal, voidRefusal, refundRefusal], decides: [MONEY_ENTITY] }),
   handle(sodReport, async (ctx, { threshold, days }) => ({ data: await segregationReport(ctx.db, ctx.clock(), threshold, days) })),
 ];

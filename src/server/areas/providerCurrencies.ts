@@ -75,9 +75,9 @@ export const providerCurrencyHandlers = [
       payload: { provider_bank_code: provider.provider_bank_code, currencies: body.currencies },
     });
     return { data: { message: 'IPG provider currencies saved', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: providerCurrencyEntity.type, approve: currencyApprove } }),
 
-  handle(currencyApprove, async (ctx, decision) => ({ data: await decideProviderCurrencies(ctx, decision) })),
+  handle(currencyApprove, async (ctx, decision) => ({ data: await decideProviderCurrencies(ctx, decision) }), { decides: [providerCurrencyEntity.type] }),
 ];
 
 /** The provider whose currency requests this user may decide: any (null) for a super user, else their own branch's (undefined: none). */

@@ -54,7 +54,7 @@ export const providerHandlers = [
       return submit(t, providerEntity, { action: 'EDIT', recordId: id, payload: { ...current, disabled: wanted } });
     });
     return { data: { message: 'IPG Provider sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: providerEntity.type, approve: providerApprove } }),
 
-  handle(providerApprove, async (ctx, decision) => ({ data: await decide(ctx, providerEntity, decision) })),
+  handle(providerApprove, async (ctx, decision) => ({ data: await decide(ctx, providerEntity, decision) }), { decides: [providerEntity.type] }),
 ];

@@ -91,7 +91,7 @@ export const reportHandlers = [
       after: { screen: screen.id, fileName, rows },
     });
     return { data: { message: 'Export logged' } };
-  }),
+  }, { guards: [canOpen] }),
 
   ...settlementHandlers,
 ];

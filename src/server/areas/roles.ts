@@ -3,6 +3,7 @@ import { roleApprove, roleCreate, roleEdit, roleGetForEdit, roleInitialData, rol
 import { permissionList } from '../auth/sessionUser';
 import { decide, pendingChangeRequests, statusText, submit } from '../changeRequests';
 import { roleEntity } from '../entities/role';
+import { grantRefusal } from '../../domain/privilege';
 import { handle } from '../http/handle';
 import { notFound } from '../http/httpError';
 import { permissionsList } from '../permissionOptions';
@@ -59,7 +60,7 @@ export const roleHandlers = [
   handle(roleCreate, async (ctx, payload) => {
     const changeRequestId = await submit(ctx, roleEntity, { action: 'CREATE', payload });
     return { data: { message: 'Role sent for approval', changeRequestId } };
-  }),
+  }, { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } }),
 
   handle(roleGetForEdit, async (ctx, { id }) => ({ data: { role: await findRole(ctx.db, id) } })),
 
@@ -67,7 +68,7 @@ export const roleHandlers = [
     const { id, ...payload } = body;
     const changeRequestId = await submit(ctx, roleEntity, { action: 'EDIT', recordId: id, payload });
     return { data: { message: 'Role sent for approval', changeRequestId } };
-  }),
+  }, { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } }),
 
-  handle(roleApprove, async (ctx, decision) => ({ data: await decide(ctx, roleEntity, decision) })),
+  handle(roleApprove, async (ctx, decision) => ({ data: await decide(ctx, roleEntity, decision) }), { decides: [roleEntity.type] }),
 ];

@@ -17,6 +17,8 @@
  * answered with 422 and the network's message; a network that cannot be reached changes nothing (502).
  */
 import { ceftHold, ceftManualFundTransfer, ceftRefund, ceftVoid } from '../../api/transactions';
+import { moneyApprovalApprove } from '../../api/controls';
+import { isLocked } from '../../domain/guards';
 import { holdRefusal, manualFundTransferRefusal, refundRefusal, voidRefusal, type CeftActionRow } from '../../domain/transactionGuards';
 import { HOLD, overallStatusOf, SUCCESS } from '../../domain/transactionStatus';
 import type { Db } from '../db/db';
@@ -251,8 +253,8 @@ async function answer(ctx: Ctx, action: ActionName, by: { id: number } | { trace
 }
 
 export const transactionActionHandlers: readonly Handler[] = [
-  handle(ceftHold, (ctx, body) => answer(ctx, 'HOLD', { id: body.id }, body.description.trim())),
-  handle(ceftManualFundTransfer, (ctx, body) => answer(ctx, 'MANUAL_FUND_TRANSFER', { trace: body.trace.trim() })),
-  handle(ceftVoid, (ctx, body) => answer(ctx, 'VOID', { id: body.transactionID })),
-  handle(ceftRefund, (ctx, body) => answer(ctx, 'REFUND', { id: body.transactionID })),
+  handle(ceftHold, (ctx, body) => answer(ctx, 'HOLD', { id: body.id }, body.description.trim()), { guards: [isLocked, holdRefusal] }),
+  handle(ceftManualFundTransfer, (ctx, body) => answer(ctx, 'MANUAL_FUND_TRANSFER', { trace: body.trace.trim() }), { guards: [isLocked, manualFundTransferRefusal], fourEyes: { approve: moneyApprovalApprove } }),
+  handle(ceftVoid, (ctx, body) => answer(ctx, 'VOID', { id: body.transactionID }), { guards: [isLocked, voidRefusal], fourEyes: { approve: moneyApprovalApprove } }),
+  handle(ceftRefund, (ctx, body) => answer(ctx, 'REFUND', { id: body.transactionID }), { guards: [isLocked, refundRefusal], fourEyes: { approve: moneyApprovalApprove } }),
 ];

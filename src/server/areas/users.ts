@@ -11,7 +11,8 @@ import {
   userUnlock,
   type UserRow,
 } from '../../api/users';
-import { isPrivileged } from '../../domain/privilege';
+import { grantRefusal, isPrivileged, passwordResetRefusal } from '../../domain/privilege';
+import { isLocked } from '../../domain/guards';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
 import { decide, pendingChangeRequests, statusText, submit, submitOperation } from '../changeRequests';
 import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
@@ -119,7 +120,7 @@ export const userHandlers = [
     const payload: UserPayload = { ...fields, password_hash: await ctx.auth.hashPassword(password) };
     const changeRequestId = await submit(ctx, userEntity, { action: 'CREATE', payload });
     return { data: { message: 'User sent for approval', changeRequestId } };
-  }),
+  }, { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } }),
 
   handle(userGetForEdit, async (ctx, { id }) => {
     const row = await ctx.db.one<{
@@ -143,7 +144,7 @@ export const userHandlers = [
     const { id, ...payload } = body;
     const changeRequestId = await submit(ctx, userEntity, { action: 'EDIT', recordId: id, payload });
     return { data: { message: 'User sent for approval', changeRequestId } };
-  }),
+  }, { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } }),
 
   /**
    * Another user's password, by the rule of src/domain/privilege.ts: only a user whose permissions the
@@ -174,12 +175,12 @@ export const userHandlers = [
       await t.log(done);
       return { data: { message: `Password changed for user "${now.username}" successfully` } };
     });
-  }),
+  }, { guards: [isLocked, passwordResetRefusal], changeRequest: { entity: userEntity.type, approve: userApprove, onlyWhen: isPrivileged } }),
 
   handle(userUnlock, async (ctx, { id }) => {
     const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'UNLOCK', recordId: id, payload: {} });
     return { data: { message: 'Unlock sent for approval', changeRequestId } };
-  }),
+  }, { changeRequest: { entity: userEntity.type, approve: userApprove } }),
 
   // The old password is a password attempt like a sign-in: the same counters, locks and back-off
   // (src/server/areas/auth.ts). A password set by someone else ends here: the flag is cleared, and the
@@ -203,5 +204,5 @@ export const userHandlers = [
     return { data: { message: 'Password reset successful', token } };
   }),
 
-  handle(userApprove, async (ctx, decision) => ({ data: await decide(ctx, userEntity, decision) })),
+  handle(userApprove, async (ctx, decision) => ({ data: await decide(ctx, userEntity, decision) }), { decides: [userEntity.type] }),
 ];

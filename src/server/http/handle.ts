@@ -83,15 +83,35 @@ export type PublicCtx = CtxOf<undefined>;
 export type BodyOf<C> = C extends CallContract<string, infer R, z.ZodType, z.ZodType> ? z.output<R> : never;
 export type HandlerResult<C> = { data: DataOf<C>; top?: TopOf<C> };
 
+/**
+ * What a handler checks and how it acts beyond the contract's access rule, declared beside it so the
+ * generated screen specs and `npm run review` show it (src/server/callRules.ts collects them).
+ */
+export interface ServerRules {
+  /** The named predicates (src/domain/, src/server/) the handler runs before acting; a refusal answers 4xx. */
+  readonly guards?: readonly ((...args: never[]) => unknown)[];
+  /**
+   * The call stores a change request on `entity` (the entity's own checks first) instead of acting;
+   * an edit is refused (409) while the record is locked by a pending request; `approve` decides it.
+ * `onlyWhen`: the predicate that sends it for approval; otherwise the call acts at once.
+   */
+  readonly changeRequest?: { readonly entity: string; readonly approve: CallContract; readonly onlyWhen?: (...args: never[]) => unknown };
+  /** The call approves or rejects pending change requests of these entities, never the decider's own. */
+  readonly decides?: readonly string[];
+  /** Above MONEY_ACTION_APPROVAL_ABOVE_USD the call becomes a change request `approve` decides (four eyes). */
+  readonly fourEyes?: { readonly approve: CallContract };
+}
+
 export interface Handler {
   readonly contract: CallContract;
   readonly isPublic: boolean;
+  readonly rules?: ServerRules;
   run(ctx: Ctx | PublicCtx, body: unknown): Promise<{ data: unknown; top?: unknown }>;
 }
 
 /** A call for signed-in users (access 'authenticated' or `anyOf`). */
-export function handle<C extends CallContract>(contract: C, fn: (ctx: Ctx, body: BodyOf<C>) => Promise<HandlerResult<C>>): Handler {
-  return { contract, isPublic: false, run: (ctx, body) => fn(ctx as Ctx, body as BodyOf<C>) };
+export function handle<C extends CallContract>(contract: C, fn: (ctx: Ctx, body: BodyOf<C>) => Promise<HandlerResult<C>>, rules?: ServerRules): Handler {
+  return { contract, isPublic: false, ...(rules ? { rules } : {}), run: (ctx, body) => fn(ctx as Ctx, body as BodyOf<C>) };
 }
 
 /** A call anyone may make (access 'public'). */
