@@ -7,9 +7,8 @@
 import { Node } from 'ts-morph';
 import { exportFieldsOf } from '../src/console/exportFields';
 import { exportTypeOf, type CellKind } from '../src/console/definitions';
-import { exportFileName, FILE_STAMP_FORMAT } from '../src/console/exports/format';
+import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/console/exports/format';
 import { fetchCountOptions } from '../src/domain/validation';
-import { format } from 'date-fns';
 import { bool, items, num, sourceText, str, toPlain, unwrap, type Val, type Written } from './evaluate';
 import { code, document, GENERATED_MARK, table, text } from './markdown';
 import { accessOf, contractOf, type AccessInfo, type ContractInfo, type ScreenInfo, type Sources } from './read';
@@ -380,7 +379,7 @@ function exportsSection(v: ObjectVal): string[] {
   if (ev.kind !== 'object') return ['## Exports', '', asWritten(e)];
   const fileBase = str(p(ev, 'fileBase')?.value);
   const stamp = new Date(2000, 0, 2, 3, 4, 5);
-  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? asWritten(p(ev, 'fileBase')) : code(exportFileName({ fileBase, title: '', username: '', now: stamp }, ext).replace(format(stamp, FILE_STAMP_FORMAT), FILE_STAMP_FORMAT)));
+  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? asWritten(p(ev, 'fileBase')) : code(exportFileName({ fileBase, title: '', username: '', now: stamp, timeZone: 'UTC' }, ext).replace(fileStamp({ now: stamp, timeZone: 'UTC' }), FILE_STAMP_FORMAT)));
   const lines = [`- Excel: ${name('xlsx')}`, `- PDF: ${name('pdf')}`, `- Title: ${label(p(ev, 'title'))}`];
   const more = moreOf(ev, ['fileBase', 'title']);
   if (more) lines.push(`- ${more}`);

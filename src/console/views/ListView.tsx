@@ -12,6 +12,7 @@ import { fetchCountOptions } from '../../domain/validation';
 import { logExport } from '../../api/reports';
 import { exportFieldsFor } from '../exportFields';
 import { toast } from '../ui/toast';
+import { businessTimeZone } from '../businessTime';
 import { Button } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
@@ -279,6 +280,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       fileBase: exportsDef.fileBase,
       username: user.username,
       now: new Date(),
+      // the business time zone, not the browser's: the 'On' line, the file name and every DATE cell
+      timeZone: businessTimeZone(),
       duration: durationOf(screen, applied),
     };
     try {
