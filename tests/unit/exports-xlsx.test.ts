@@ -304,6 +304,9 @@ describe('formatDateValue', () => {
       // a text without an offset is the business zone's wall clock, shown as it is
       expect(formatDateValue('2026-11-19T22:18:00', 'Asia/Colombo')).toBe('2026-11-19 22:18:00');
       expect(formatDateValue('0999-12-31T23:59:59Z', 'UTC')).toBe('-');
+      // the placeholder time of a step not taken, west of UTC (year 0 there, which Intl calls 1 BC)
+      expect(formatDateValue('0001-01-01T00:00:00Z', 'America/New_York')).toBe('-');
+      expect(formatDateValue('0001-01-01T00:00:00.000Z', 'Asia/Colombo')).toBe('-');
     } finally {
       process.env.TZ = saved;
     }

@@ -171,6 +171,8 @@ export function formatDateValue(value: unknown, zone: string): string {
     t = parseIsoFast(s, zone) ?? parseIsoSlow(s, zone);
   } else return INVALID_DATE;
   if (t === null || !Number.isFinite(t) || Math.abs(t) > 8.64e15) return INVALID_DATE;
+  // a placeholder ('0001-01-01T00:00:00Z'), never a date: and Intl names years before 1 by their era
+  if (new Date(t).getUTCFullYear() < 1000) return INVALID_DATE;
   return formatInZone(t, zone) ?? INVALID_DATE;
 }
 
