@@ -166,10 +166,13 @@ describe('dashboards and the settlement batch: days of the business zone (server
     const now = new Date(`${day}T19:00:00Z`);
     const { app } = await appAt(now, COLOMBO);
     const adminToken = (await app.post('auth/login', { username: 'admin', password: DEMO_PASSWORD })).json.data.token as string;
-    const reply = await app.post('report/generate-settlement-report', { useYesterdaysRates: true }, { token: adminToken });
+    // the documented empty body (spec 002 §7): that day's rates are not approved, so the earlier ones are used, and the batch says so
+    const reply = await app.post('report/generate-settlement-report', {}, { token: adminToken });
     expect(reply.status, reply.text).toBe(200);
-    const batch = await server.db.one<{ day: string }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
+    expect(reply.json.data.usedEarlierRates).toBe(true);
+    const batch = await server.db.one<{ day: string; used_earlier_rates: boolean }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day, used_earlier_rates FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
     expect(batch!.day).toBe(nextDay(day));
+    expect(batch!.used_earlier_rates).toBe(true);
   });
 });
 

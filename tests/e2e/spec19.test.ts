@@ -64,6 +64,10 @@ describe('user form', () => {
       await page.goto(`${live.server.url}/users/create`);
       await page.getByLabel('User Type').selectOption('EXCHANGEHOUSE');
       await page.getByLabel('Name', { exact: true }).fill('x');
+      await page.getByLabel('Name', { exact: true }).press('Tab');
+      // the Name rule (on blur) has shown, and nothing about the exchange house yet
+      await page.getByText('Name can only have alphanumeric characters and should be at least 3 characters long').waitFor();
+      expect(await page.getByText('Please select an exchange house').count()).toBe(0);
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Please select an exchange house').waitFor({ timeout: 10_000 });
       // reported together with the other fields' errors, not once they are valid
