@@ -7,10 +7,9 @@
  */
 import { exportFieldsOf } from '../src/console/exportFields';
 import { exportTypeOf, type CellKind } from '../src/console/definitions';
-import { exportFileName, FILE_STAMP_FORMAT } from '../src/console/exports/format';
+import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/console/exports/format';
 import { fetchCountOptions } from '../src/domain/validation';
 import { describeAccess } from '../src/domain/access';
-import { format } from 'date-fns';
 import { code, document, GENERATED_MARK, table, text } from './markdown';
 import { serverRulesSection } from './serverRules';
 import { bool, isContract, isObj, items, num, p, shown, str, type Obj, type ShowContext } from './values';
@@ -301,7 +300,7 @@ function exportsSection(v: Obj, ctx: ShowContext): string[] {
   if (!isObj(e)) return ['## Exports', '', shown(e, ctx)];
   const fileBase = str(e.fileBase);
   const stamp = new Date(2000, 0, 2, 3, 4, 5);
-  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? shown(e.fileBase, ctx) : code(exportFileName({ fileBase, title: '', username: '', now: stamp }, ext).replace(format(stamp, FILE_STAMP_FORMAT), FILE_STAMP_FORMAT)));
+  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? shown(e.fileBase, ctx) : code(exportFileName({ fileBase, title: '', username: '', now: stamp, timeZone: 'UTC' }, ext).replace(fileStamp({ now: stamp, timeZone: 'UTC' }), FILE_STAMP_FORMAT)));
   const lines = [`- Excel: ${name('xlsx')}`, `- PDF: ${name('pdf')}`, `- Title: ${label(e.title, ctx)}`];
   const more = moreOf(e, ['fileBase', 'title'], ctx);
   if (more) lines.push(`- ${more}`);

@@ -110,7 +110,7 @@ function makeRows(n: number): Record<string, unknown>[] {
   return rows;
 }
 
-const CTX = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'bench', now: new Date(2026, 10, 22, 12, 0, 0), duration: '2026-11-21 00:00:00 to 2026-11-21 23:59:59' };
+const CTX = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'bench', now: new Date(2026, 10, 22, 12, 0, 0), timeZone: 'Asia/Colombo', duration: '2026-11-21 00:00:00 to 2026-11-21 23:59:59' };
 
 // ---- one case, in this (child) process ----------------------------------------------------------------
 

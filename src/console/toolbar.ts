@@ -14,12 +14,14 @@ import type { CallContract } from '../api/contract';
 import type { Permission } from '../domain/permissions';
 import type { FilterValues, ListScreen, WholeReply } from './definitions';
 
-/** What a toolbar predicate reads: the applied filters, the last reply and its rows, and now. */
+/** What a toolbar predicate reads: the applied filters, the last reply and its rows, now, and the business time zone. */
 export interface ToolbarContext {
   readonly filters: FilterValues;
   readonly reply: WholeReply | undefined;
   readonly rows: readonly unknown[];
   readonly now: Date;
+  /** The business time zone (README "Business time zone"): what "today" means, never the browser's day. */
+  readonly timeZone: string;
 }
 
 export interface ToolbarAction {

@@ -30,34 +30,55 @@ export function parseLocal(value: string): Date | null {
   return isValid(d) ? d : null;
 }
 
-export function todayRange(now: Date, afterClear = false): { from: string; to: string } {
-  const day = format(now, LOCAL_DATE);
-  return { from: `${day}T00:00:${afterClear ? '01' : '00'}`, to: `${day}T23:59:59` };
+/**
+ * A wall-clock value 'yyyy-MM-ddTHH:mm[:ss]' as 'yyyy-MM-ddTHH:mm:ss', checked without any zone (a
+ * business-zone wall clock that falls in a daylight-saving gap of the browser's zone is still itself);
+ * null when it is no such date-time.
+ */
+export function wallClock(value: string): string | null {
+  const m = LOCAL_PARTS.exec(value);
+  if (!m || Number(m[1]) < 1000) return null;
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return null;
+  if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  return value.length === 16 ? `${value}:00` : value;
 }
 
 /** The From value as sent: its seconds set to 1. */
 export function wireFrom(value: string): string {
+  const w = wallClock(value);
+  if (w) return `${w.slice(0, 16)}:01`;
   const d = parseLocal(value);
   return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:01` : value;
 }
 
 /** The To value as sent: its seconds set to 0. */
 export function wireTo(value: string): string {
+  const w = wallClock(value);
+  if (w) return `${w.slice(0, 16)}:00`;
   const d = parseLocal(value);
   return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:00` : value;
 }
 
-/** Changing From to a later time than To moves To to equal From. */
+/** Changing From to a later time than To moves To to equal From (wall clocks of one zone compare as they read). */
 export function followFrom(from: string, to: string): string {
-  const f = parseLocal(from);
-  const t = parseLocal(to);
-  return f && t && f > t ? from : to;
+  const f = wallClock(from);
+  const t = wallClock(to);
+  if (f && t) return f > t ? from : to;
+  const fd = parseLocal(from);
+  const td = parseLocal(to);
+  return fd && td && fd > td ? from : to;
 }
 
-/** A picker value capped at `now` (pickers cannot go into the future). */
-export function capAtNow(value: string, now: Date): string {
-  const d = parseLocal(value);
-  return d && d > now ? format(now, LOCAL_DATE_TIME) : value;
+/**
+ * A picker value capped at `latest`, a wall-clock 'yyyy-MM-ddTHH:mm:ss' of the business time zone
+ * (pickers cannot go into the future: From at the business zone's now, To at the end of its day).
+ * Both are wall clocks of the same zone, so they compare as they read; the browser's own zone, whose
+ * day may be another, takes no part.
+ */
+export function capAt(value: string, latest: string): string {
+  const w = wallClock(value);
+  return w && w > latest ? latest : value;
 }
 
 /**

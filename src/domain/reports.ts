@@ -1,4 +1,5 @@
 /** Report texts and constants (spec 002 §5, §8, §9), shared by the console and the server. */
+import { businessDay } from './businessTime';
 
 export const reportMessages = {
   invalidDateTime: 'Please enter a valid date and time',
@@ -29,14 +30,12 @@ interface SettlementReplyView {
 function ratesUpdated(reply: SettlementReplyView | undefined): boolean {
   return (reply?.data as { hasRatesUpdated?: boolean } | undefined)?.hasRatesUpdated !== false;
 }
-function localDateOf(now: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
-}
-
-/** Generate Report is offered only for today's date and only when the report has no rows. */
-export function canGenerateSettlement({ filters, reply, rows, now }: { filters: Record<string, string | number>; reply: SettlementReplyView | undefined; rows: readonly unknown[]; now: Date }): boolean {
-  return reply !== undefined && String(filters.date) === localDateOf(now) && rows.length === 0;
+/**
+ * Generate Report is offered only for today's date and only when the report has no rows. Today is the
+ * business day (the business time zone, as the server dates the batch), not the browser's.
+ */
+export function canGenerateSettlement({ filters, reply, rows, now, timeZone }: { filters: Record<string, string | number>; reply: SettlementReplyView | undefined; rows: readonly unknown[]; now: Date; timeZone: string }): boolean {
+  return reply !== undefined && String(filters.date) === businessDay(now, timeZone) && rows.length === 0;
 }
 
 /** Generating asks first when today's currency rates are not updated (yesterday's will be used). */

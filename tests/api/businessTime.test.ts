@@ -159,6 +159,46 @@ describe('dashboards and the settlement batch: days of the business zone (server
     }
   });
 
+  it("puts a transaction initiated at 18:45 UTC in Colombo's next day's period, and an app user in that month's bucket", async () => {
+    process.env.TZ = 'UTC';
+    const now = new Date('2026-10-31T19:00:00Z'); // 2026-11-01 00:30 in Colombo: a new day, a new month
+    const { app } = await appAt(now, COLOMBO);
+    const adminToken = (await app.post('auth/login', { username: 'admin', password: DEMO_PASSWORD })).json.data.token as string;
+    const row = (await server.db.one<{ id: number; initiated_time: Date }>('SELECT id, initiated_time FROM ceft_transactions ORDER BY id DESC LIMIT 1'))!;
+    const user = (await server.db.one<{ id: number; created_at: Date }>('SELECT id, created_at FROM app_users ORDER BY id DESC LIMIT 1'))!;
+    // the period is the business day 2026-11-01 (a custom range of one day): the app dashboard's table and count
+    const periodCount = async (initiatedAt: string) => {
+      await server.db.query('UPDATE ceft_transactions SET initiated_time = $2 WHERE id = $1', [row.id, initiatedAt]);
+      const reply = await app.post('dashboard/totalTransactionValues', { range: 0, fromDate: '2026-11-01', toDate: '2026-11-01' }, { token: adminToken });
+      expect(reply.status, reply.text).toBe(200);
+      const data = reply.json.data as { count: number; transactions: { id: number; type: string }[] };
+      return { count: data.count, listed: data.transactions.some((t) => t.id === row.id && t.type === 'Remittance') };
+    };
+    const monthBuckets = async (createdAt: string) => {
+      await server.db.query('UPDATE app_users SET created_at = $2 WHERE id = $1', [user.id, createdAt]);
+      const reply = await app.post('dashboard/getTotalAppUsersByMonth', {}, { token: adminToken });
+      expect(reply.status, reply.text).toBe(200);
+      return reply.json.data as { users: number[]; monthNames: string[] };
+    };
+    try {
+      // the day's first minutes: 00:15 on the 1st in Colombo is in, 23:45 on the 31st is not (the count)
+      expect((await periodCount('2026-10-31T18:45:00Z')).count - (await periodCount('2026-10-31T18:15:00Z')).count).toBe(1);
+      // its last minutes: 23:45 on the 1st in Colombo is listed (newest first), 00:15 on the 2nd is not
+      const lastMinutes = await periodCount('2026-11-01T18:15:00Z');
+      const nextDayStart = await periodCount('2026-11-01T18:45:00Z');
+      expect([lastMinutes.listed, nextDayStart.listed]).toEqual([true, false]);
+      expect(lastMinutes.count - nextDayStart.count).toBe(1);
+      const inside = await monthBuckets('2026-10-31T18:45:00Z'); // November in Colombo
+      const before = await monthBuckets('2026-10-31T18:15:00Z'); // October in Colombo
+      // the last bucket is Colombo's current month, November
+      expect(inside.users.at(-1)! - before.users.at(-1)!).toBe(1);
+      expect(inside.users.at(-2)! - before.users.at(-2)!).toBe(-1);
+    } finally {
+      await server.db.query('UPDATE ceft_transactions SET initiated_time = $2 WHERE id = $1', [row.id, row.initiated_time]);
+      await server.db.query('UPDATE app_users SET created_at = $2 WHERE id = $1', [user.id, user.created_at]);
+    }
+  });
+
   it("dates a batch generated at 19:00 UTC with Colombo's date (the next day)", async () => {
     process.env.TZ = 'UTC';
     // 19:00 UTC three days ahead (no batch of the seeded history is on that day): 00:30 the next day in Colombo
@@ -166,10 +206,13 @@ describe('dashboards and the settlement batch: days of the business zone (server
     const now = new Date(`${day}T19:00:00Z`);
     const { app } = await appAt(now, COLOMBO);
     const adminToken = (await app.post('auth/login', { username: 'admin', password: DEMO_PASSWORD })).json.data.token as string;
-    const reply = await app.post('report/generate-settlement-report', { useYesterdaysRates: true }, { token: adminToken });
+    // the documented empty body (spec 002 §7): that day's rates are not approved, so the earlier ones are used, and the batch says so
+    const reply = await app.post('report/generate-settlement-report', {}, { token: adminToken });
     expect(reply.status, reply.text).toBe(200);
-    const batch = await server.db.one<{ day: string }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
+    expect(reply.json.data.usedEarlierRates).toBe(true);
+    const batch = await server.db.one<{ day: string; used_earlier_rates: boolean }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day, used_earlier_rates FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
     expect(batch!.day).toBe(nextDay(day));
+    expect(batch!.used_earlier_rates).toBe(true);
   });
 });
 

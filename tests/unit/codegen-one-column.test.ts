@@ -25,7 +25,7 @@ const rows = [
   { id: 1, bank: 'Ceylon Bank', amount: 1250.5, commission: 12.5, settled_at: '2026-11-22T09:00:00', status: 'Active', locked: 0 },
   { id: 2, bank: 'Lanka Trust', amount: 80, commission: 0.8, settled_at: '2026-11-22T10:30:00', status: 'Held', locked: 0 },
 ];
-const ctx: ExportContext = { title: 'Settlements', fileBase: 'Settlements', username: 'analyst', now: new Date(2026, 10, 22, 12, 0, 0) };
+const ctx: ExportContext = { title: 'Settlements', fileBase: 'Settlements', username: 'analyst', now: new Date(2026, 10, 22, 12, 0, 0), timeZone: 'Asia/Colombo' };
 
 /** The lines only in `b` and only in `a` (a longest-common-subsequence diff). */
 function lineDiff(a: string[], b: string[]): { added: string[]; removed: string[] } {

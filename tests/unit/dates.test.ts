@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { isValid, parse } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_DATE_TIME, parseLocal } from '../../src/domain/dates';
+import { capAt, followFrom, LOCAL_DATE_TIME, parseLocal, wallClock, wireFrom, wireTo } from '../../src/domain/dates';
+import { businessDateTime, businessTodayRange } from '../../src/domain/businessTime';
 
 /** What parseLocal answered before its hand-written path: date-fns alone. */
 function reference(value: string): Date | null {
@@ -51,5 +52,46 @@ describe('parseLocal', () => {
     for (const v of ['2026-03-08T02:30:00', '2026-11-01T01:30:00', '2026-03-29T01:30:00', '2026-10-25T01:30:00']) {
       expect(parseLocal(v)?.getTime()).toBe(reference(v)?.getTime());
     }
+  });
+});
+
+describe('the filter bar caps and reshapes business-zone wall clocks, whatever the browser\'s zone', () => {
+  /** Runs `run` with the process (the browser) in `zone`. */
+  function inZone(zone: string, run: () => void) {
+    const saved = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      run();
+    } finally {
+      process.env.TZ = saved;
+    }
+  }
+
+  it("To may reach the end of the business day even where the browser's day is the day before", () => {
+    // 23:19 UTC on the 24th: 04:49 on the 25th in Colombo, 15:19 on the 24th in Los Angeles
+    const now = new Date('2026-11-24T23:19:02Z');
+    inZone('America/Los_Angeles', () => {
+      const latestTo = businessTodayRange(now, 'Asia/Colombo').to;
+      const latestFrom = businessDateTime(now, 'Asia/Colombo');
+      expect(latestTo).toBe('2026-11-25T23:59:59');
+      expect(capAt('2026-11-25T04:49:02', latestTo)).toBe('2026-11-25T04:49:02');
+      expect(capAt('2026-11-25T12:00', latestTo)).toBe('2026-11-25T12:00');
+      expect(capAt('2026-11-26T00:00:00', latestTo)).toBe('2026-11-25T23:59:59');
+      expect(capAt('2026-11-25T04:00:00', latestFrom)).toBe('2026-11-25T04:00:00');
+      expect(capAt('2026-11-25T05:00:00', latestFrom)).toBe('2026-11-25T04:49:02');
+      // not a value yet: left as typed
+      expect(capAt('2026-11-2', latestTo)).toBe('2026-11-2');
+    });
+  });
+
+  it("a business-zone time in the browser's daylight-saving gap is itself, sent and compared as it reads", () => {
+    inZone('America/New_York', () => {
+      expect(wallClock('2026-03-08T02:30')).toBe('2026-03-08T02:30:00');
+      expect(wallClock('2026-02-29T02:30')).toBeNull();
+      expect(wireFrom('2026-03-08T02:30:45')).toBe('2026-03-08T02:30:01');
+      expect(wireTo('2026-03-08T02:30:45')).toBe('2026-03-08T02:30:00');
+      expect(followFrom('2026-03-08T02:40:00', '2026-03-08T02:35:00')).toBe('2026-03-08T02:40:00');
+      expect(followFrom('2026-03-08T02:30:00', '2026-03-08T03:10:00')).toBe('2026-03-08T03:10:00');
+    });
   });
 });

@@ -20,7 +20,8 @@ import { insuranceScreen } from '@screens/transactions';
 import { exportFieldsOf } from '@/console/exportFields';
 import { itemFieldsOf } from '@/console/views/ExportProgress';
 
-const ctx = { title: 'Payments & <Refunds>', fileBase: 'payments', username: 'alice', now: new Date(2026, 10, 22, 9, 5, 7), duration: '2026-11-22 00:00:01 to 2026-11-22 23:59:59' };
+// 09:05:07 in the business time zone (Colombo, UTC+05:30), whatever the zone of the process
+const ctx = { title: 'Payments & <Refunds>', fileBase: 'payments', username: 'alice', now: new Date(Date.UTC(2026, 10, 22, 3, 35, 7)), timeZone: 'Asia/Colombo', duration: '2026-11-22 00:00:01 to 2026-11-22 23:59:59' };
 
 const fields: ExportField[] = [
   { header: 'ID', dataKey: 'id', type: 'INTEGER' },
@@ -86,7 +87,7 @@ describe('XlsxWriter', () => {
     expect(ws.getCell('A1').value).toBe('Payments & <Refunds>');
     expect(ws.getCell('A1').font?.bold).toBe(true);
     expect(ws.getCell('A1').font?.size).toBe(14);
-    expect(ws.getCell('A2').value).toBe('On 2026-11-22 09:05:07 by alice');
+    expect(ws.getCell('A2').value).toBe('On 2026-11-22 09:05:07 by alice. Times in Asia/Colombo (UTC+05:30)');
     expect(ws.getCell('A3').value).toBe('Duration: 2026-11-22 00:00:01 to 2026-11-22 23:59:59');
     expect(ws.getRow(4).cellCount).toBe(0);
     expect((ws.getRow(5).values as unknown[]).slice(1)).toEqual(['ID', 'Name', 'Amount', 'Created', 'Active']);
@@ -235,9 +236,20 @@ describe('stored blocks and CRC-32', () => {
 });
 
 describe('formatDateValue', () => {
-  const reference = (s: string) => {
-    const d = parseISO(s.trim());
-    return !isValid(d) || d.getFullYear() < 1000 ? '-' : format(d, 'yyyy-MM-dd HH:mm:ss');
+  /**
+   * date-fns in a process whose own zone IS the business zone: an instant (Z, an offset) shown in it,
+   * a text without an offset read as its wall clock. formatDateValue must give the same text whatever
+   * the zone of the process (the browser) that builds the file.
+   */
+  const reference = (s: string, zone: string) => {
+    const saved = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      const d = parseISO(s.trim());
+      return !isValid(d) || d.getFullYear() < 1000 ? '-' : format(d, 'yyyy-MM-dd HH:mm:ss');
+    } finally {
+      process.env.TZ = saved;
+    }
   };
   const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
   const isoText = fc
@@ -254,18 +266,47 @@ describe('formatDateValue', () => {
     )
     .map(([y, mo, d, sep, h, mi, s, f, z]) => `${y}-${mo}-${d}${sep}${h}:${mi}${s !== null ? `:${s}${f !== null ? `.${f}` : ''}` : ''}${z ?? ''}`);
 
-  it.each(['UTC', 'Asia/Colombo', 'America/New_York'])('reads ISO texts as date-fns does (%s)', (tz) => {
+  // business zone, and the process's (the browser's) zone: east of it, west of it
+  it.each([
+    ['Asia/Colombo', 'America/Los_Angeles'],
+    ['America/New_York', 'Asia/Colombo'],
+    ['UTC', 'Asia/Tokyo'],
+  ])('reads ISO texts in the business zone %s, in a process in %s', (zone, processZone) => {
     const saved = process.env.TZ;
-    process.env.TZ = tz;
     try {
       fc.assert(
         fc.property(isoText, (s) => {
-          expect(formatDateValue(s)).toBe(reference(s));
+          const want = reference(s, zone);
+          process.env.TZ = processZone;
+          expect(formatDateValue(s, zone)).toBe(want);
         }),
         { numRuns: 3000 },
       );
-      // a local time in a daylight-saving gap and an impossible day
-      for (const s of ['2026-03-08T02:30:00', '2026-02-29T10:00:00', '2024-02-29 10:00', '2026-11-19T00:02:55.000Z']) expect(formatDateValue(s)).toBe(reference(s));
+      // a local time in a daylight-saving gap and an impossible day, a date alone
+      for (const s of ['2026-03-08T02:30:00', '2026-11-01T01:30:00', '2026-02-29T10:00:00', '2024-02-29 10:00', '2026-11-19T00:02:55.000Z', '2026-11-19']) {
+        const want = reference(s, zone);
+        process.env.TZ = processZone;
+        expect(formatDateValue(s, zone)).toBe(want);
+      }
+    } finally {
+      process.env.TZ = saved;
+    }
+  });
+
+  it("shows an instant in the business zone, not the process's", () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      // 22:18 UTC is 03:48 the next day in Colombo (the issue's row)
+      expect(formatDateValue('2026-11-19T22:18:00Z', 'Asia/Colombo')).toBe('2026-11-20 03:48:00');
+      expect(formatDateValue(Date.UTC(2026, 10, 19, 22, 18), 'Asia/Colombo')).toBe('2026-11-20 03:48:00');
+      expect(formatDateValue(new Date(Date.UTC(2026, 10, 19, 22, 18)), 'America/New_York')).toBe('2026-11-19 17:18:00');
+      // a text without an offset is the business zone's wall clock, shown as it is
+      expect(formatDateValue('2026-11-19T22:18:00', 'Asia/Colombo')).toBe('2026-11-19 22:18:00');
+      expect(formatDateValue('0999-12-31T23:59:59Z', 'UTC')).toBe('-');
+      // the placeholder time of a step not taken, west of UTC (year 0 there, which Intl calls 1 BC)
+      expect(formatDateValue('0001-01-01T00:00:00Z', 'America/New_York')).toBe('-');
+      expect(formatDateValue('0001-01-01T00:00:00.000Z', 'Asia/Colombo')).toBe('-');
     } finally {
       process.env.TZ = saved;
     }

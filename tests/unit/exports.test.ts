@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { format } from 'date-fns';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ExportField } from '@/api/contract';
@@ -15,12 +14,13 @@ import {
   type ExportRow,
 } from '@/console/exports';
 
-const now = new Date(2026, 10, 22, 9, 5, 7); // 2026-11-22 09:05:07 local
+const now = new Date(Date.UTC(2026, 10, 22, 3, 35, 7)); // 2026-11-22 09:05:07 in Colombo (UTC+05:30)
 const ctx: ExportContext = {
   title: 'Users',
   fileBase: 'Users',
   username: 'alice',
   now,
+  timeZone: 'Asia/Colombo',
   duration: '2026-11-22 00:00:01 to 2026-11-22 23:59:59',
 };
 
@@ -52,11 +52,24 @@ describe('exportFileName', () => {
   it('replaces characters no file system accepts', () => {
     expect(exportFileName({ ...ctx, fileBase: 'a/b:c' }, 'pdf')).toBe('a_b_c_2026-11-22_09-05-07.pdf');
   });
+  it('stamps it in the business time zone, not the zone of the process', () => {
+    const saved = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect(exportFileName(ctx, 'xlsx')).toBe('Users_2026-11-22_09-05-07.xlsx');
+      // 22:18 UTC: the next day in Colombo, the same day in New York
+      const late = new Date(Date.UTC(2026, 10, 19, 22, 18, 0));
+      expect(exportFileName({ ...ctx, now: late }, 'pdf')).toBe('Users_2026-11-20_03-48-00.pdf');
+      expect(exportFileName({ ...ctx, now: late, timeZone: 'America/New_York' }, 'pdf')).toBe('Users_2026-11-19_17-18-00.pdf');
+    } finally {
+      process.env.TZ = saved;
+    }
+  });
 });
 
 describe('toExportTable', () => {
   it('formats cells by type, in fields order', () => {
-    const t = toExportTable(fields, rows);
+    const t = toExportTable(fields, rows, 'xlsx', 'Asia/Colombo');
     expect(t.headers).toEqual(['Name', 'Amount', 'Count', 'Created', 'Active', 'Roles']);
     expect(t.body[0]).toEqual(["'=1+2", 1234.5, 3, '2026-11-22 10:20:30', 'Yes', 'ADMIN, VIEWER']);
     // negative numbers stay numbers; year < 1000 → '-'; empty array → ''
@@ -64,13 +77,14 @@ describe('toExportTable', () => {
     expect(t.body[2]).toEqual(["'@x", '', '', '', '', '']);
     // unparseable date → '-'; arrays of objects → one line per object
     expect(t.body[3]).toEqual(["'-5", 0, 0, '-', 'Yes', 'code: A, level: 1\ncode: B']);
-    // numeric strings in number columns become numbers; UTC ISO rendered in local time; objects as key: value
-    expect(t.body[4]).toEqual(['Bob', 42.1, 7, format(new Date('2026-01-02T03:04:05Z'), 'yyyy-MM-dd HH:mm:ss'), 'No', 'team: Ops, site: HQ']);
+    // numeric strings in number columns become numbers; UTC ISO rendered in the business zone; objects as key: value
+    expect(t.body[4]).toEqual(['Bob', 42.1, 7, '2026-01-02 08:34:05', 'No', 'team: Ops, site: HQ']);
+    expect(toExportTable(fields, rows, 'xlsx', 'America/New_York').body[4][3]).toBe('2026-01-01 22:04:05');
     expect(t.body[5]).toEqual(["'\tcmd", 1, 1, '', 'Yes', "'\rx"]);
   });
 
   it('gives DOUBLE as a 2-decimal string with thousands separators for the PDF', () => {
-    const t = toExportTable(fields, rows, 'pdf');
+    const t = toExportTable(fields, rows, 'pdf', 'Asia/Colombo');
     expect(t.body.map((r) => r[1])).toEqual(['1,234.50', '-987.65', '', '0.00', '42.10', '1.00']);
     expect(t.body[1][2]).toBe(-4);
     expect(formatDouble(-0.001)).toBe('0.00');
@@ -81,6 +95,8 @@ describe('toExportTable', () => {
     const t = toExportTable(
       [{ header: 'Amount', dataKey: 'a', type: 'DOUBLE' }],
       [{ a: '=HYPERLINK("x")' }, { a: '-12.5' }, { a: -12.5 }],
+      'xlsx',
+      'Asia/Colombo',
     );
     expect(t.body).toEqual([[`'=HYPERLINK("x")`], [-12.5], [-12.5]]);
   });
@@ -107,7 +123,7 @@ describe('buildExcel', () => {
     expect(ws.name).toBe('Users');
 
     expect(ws.getCell('A1').value).toBe('Users');
-    expect(ws.getCell('A2').value).toBe('On 2026-11-22 09:05:07 by alice');
+    expect(ws.getCell('A2').value).toBe('On 2026-11-22 09:05:07 by alice. Times in Asia/Colombo (UTC+05:30)');
     expect(ws.getCell('A3').value).toBe('Duration: 2026-11-22 00:00:01 to 2026-11-22 23:59:59');
 
     // find the header row
@@ -208,7 +224,7 @@ describe('buildPdf', () => {
     const { pages, text } = await pdfText(bytes);
     expect(pages).toBe(1);
     expect(text).toContain('Users');
-    expect(text).toContain('On 2026-11-22 09:05:07 by alice');
+    expect(text).toContain('On 2026-11-22 09:05:07 by alice. Times in Asia/Colombo (UTC+05:30)');
     expect(text).toContain('Duration: 2026-11-22 00:00:01 to 2026-11-22 23:59:59');
     for (const f of fields) expect(text).toContain(f.header);
     expect(text).toContain('1,234.50');

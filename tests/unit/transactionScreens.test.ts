@@ -268,11 +268,11 @@ describe('the PDF of a wide table', () => {
       card_payment_description: 'Approved', ceft_payment_description: 'Response received too late from LankaPay', status: 'SUCCESS',
     };
     const fields = exportFieldsOf(ceftScreen);
-    const { headers, body } = toExportTable(fields, [row], 'pdf');
+    const { headers, body } = toExportTable(fields, [row], 'pdf', 'Asia/Colombo');
     const layout = pdfLayout(new jsPDF({ orientation: 'landscape', unit: 'pt', format: 'a4' }), headers, body);
     expect(layout.widths).toHaveLength(fields.length);
     expect(layout.split || layout.format !== 'a4').toBe(true);
-    const ctx = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'maker', now: new Date(2026, 10, 22, 9, 0, 0) };
+    const ctx = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'maker', now: new Date(2026, 10, 22, 9, 0, 0), timeZone: 'Asia/Colombo' };
     const wide = await pages(await buildPdf(fields, Array.from({ length: 30 }, (_, i) => ({ ...row, id: row.id + i })), ctx));
     expect(wide[0].width).toBeGreaterThan(842);
     const text = wide.map((p) => p.text).join(' ');

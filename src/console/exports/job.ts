@@ -88,7 +88,7 @@ export class ExportJob {
     }
     for (const values of rows) {
       const v = this.valuesOf(values);
-      this.pdfBody.push(fields.map((f, c) => formatCell(f, v[c], 'pdf')));
+      this.pdfBody.push(fields.map((f, c) => formatCell(f, v[c], 'pdf', this.spec.ctx.timeZone)));
     }
     this.received += rows.length;
     this.report((PDF_CELLS * this.received) / Math.max(1, total));

@@ -70,7 +70,7 @@ export function pdfLayout(doc: JsPDFType, headers: string[], body: readonly (rea
  * 'Duration: …', then the table; 'Page i of n' in the footer.
  */
 export async function buildPdf(fields: ExportField[], rows: readonly ExportRow[], ctx: ExportContext): Promise<Uint8Array> {
-  const { headers, body } = toExportTable(fields, rows as ExportRow[], 'pdf');
+  const { headers, body } = toExportTable(fields, rows as ExportRow[], 'pdf', ctx.timeZone);
   return pdfOfTable(fields, headers, body, ctx);
 }
 

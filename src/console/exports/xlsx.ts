@@ -297,7 +297,7 @@ export class XlsxWriter {
     this.ascii(rs);
     this.ascii('">');
     for (let c = 0; c < fields.length; c++) {
-      const cell = formatCell(fields[c], values[c], 'xlsx');
+      const cell = formatCell(fields[c], values[c], 'xlsx', this.ctx.timeZone);
       this.cellXml(c, letters[c], rs, cell);
     }
     this.reserve(8);

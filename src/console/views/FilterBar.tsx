@@ -1,12 +1,11 @@
 /** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports (with their progress). */
-import { format } from 'date-fns';
 import type { FilterDef, FilterValues } from '../definitions';
 import { fetchCountOptions } from '../../domain/validation';
-import { capAtNow, followFrom, LOCAL_DATE, parseLocal, todayRange } from '../../domain/dates';
+import { capAt, followFrom } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';
 import { DateTimeInput } from '../ui/DateTimeInput';
 import { ExportButtons, type OnExport } from './ExportProgress';
-import { businessDay, businessTodayRange } from '../../domain/businessTime';
+import { businessDateTime, businessDay, businessTodayRange } from '../../domain/businessTime';
 import { businessTimeZone } from '../businessTime';
 
 /**
@@ -27,10 +26,15 @@ export function defaultFilterValues(filters: readonly FilterDef[], now = new Dat
   return v;
 }
 
-/** To may reach the end of today (today's default range ends there), From no later than now. */
-function endOfToday(): Date {
-  const now = new Date();
-  return parseLocal(todayRange(now).to) ?? now;
+/**
+ * To may reach the end of the business day (today's default range ends there), From no later than the
+ * business zone's now: wall clocks of the business zone, as the values are (never the browser's day).
+ */
+function latestFrom(zone = businessTimeZone()): string {
+  return businessDateTime(new Date(), zone);
+}
+function latestTo(zone = businessTimeZone()): string {
+  return businessTodayRange(new Date(), zone).to;
 }
 
 /** The URL keys a filter owns. */
@@ -101,7 +105,7 @@ export function FilterBar({
                     id={`filter-${f.from}`}
                     value={from}
                     onChange={(typed) => {
-                      const next = capAtNow(typed, new Date());
+                      const next = capAt(typed, latestFrom());
                       onChange({ ...values, [f.from]: next, [f.to]: followFrom(next, to) });
                     }}
                   />
@@ -110,7 +114,7 @@ export function FilterBar({
                   <label htmlFor={`filter-${f.to}`} className="text-xs font-medium text-ink-soft">
                     {f.toLabel ?? 'To'}
                   </label>
-                  <DateTimeInput id={`filter-${f.to}`} value={to} onChange={(typed) => set(f.to, followFrom(from, capAtNow(typed, endOfToday())))} />
+                  <DateTimeInput id={`filter-${f.to}`} value={to} onChange={(typed) => set(f.to, followFrom(from, capAt(typed, latestTo())))} />
                 </div>
               </div>
             );
@@ -121,7 +125,7 @@ export function FilterBar({
                 <label htmlFor={id} className="text-xs font-medium text-ink-soft">
                   {f.label}
                 </label>
-                <input id={id} type="date" lang="en-CA" className={inputClass} max={format(now, LOCAL_DATE)} value={String(values[f.key] ?? '')} onChange={(e) => set(f.key, e.target.value)} />
+                <input id={id} type="date" lang="en-CA" className={inputClass} max={businessDay(now, businessTimeZone())} value={String(values[f.key] ?? '')} onChange={(e) => set(f.key, e.target.value)} />
               </div>
             );
           case 'text':

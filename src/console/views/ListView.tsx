@@ -12,6 +12,7 @@ import { fetchCountOptions } from '../../domain/validation';
 import { logExport } from '../../api/reports';
 import { exportFieldsFor } from '../exportFields';
 import { toast } from '../ui/toast';
+import { businessTimeZone } from '../businessTime';
 import { Button } from '../ui/primitives';
 import { DataTable } from './DataTable';
 import { defaultFilterValues, FilterBar, filterKeys } from './FilterBar';
@@ -310,6 +311,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       fileBase: exportsDef.fileBase,
       username: user.username,
       now: new Date(),
+      // the business time zone, not the browser's: the 'On' line, the file name and every DATE cell
+      timeZone: businessTimeZone(),
       duration: durationOf(screen, applied),
     };
     try {
@@ -329,7 +332,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen}>
         {screen.toolbarActions && (
-          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching || failed ? undefined : reply, rows, now: new Date() }} user={user} onDone={reload} />
+          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching || failed ? undefined : reply, rows, now: new Date(), timeZone: businessTimeZone() }} user={user} onDone={reload} />
         )}
         {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
           <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent-fill px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-fill-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
