@@ -15,7 +15,7 @@ import { toast } from '../console/ui/toast';
 import { Button, FieldRow, inputClass, Loader, Tag } from '../console/ui/primitives';
 import { formatDateTime } from '../console/format';
 import { PageHeader } from '../console/views/PageHeader';
-import { actionTone, ApprovalModal, CommentField, commentProblem } from '../console/views/ApprovalModal';
+import { ActionTag, ApprovalModal, CommentField, commentProblem } from '../console/views/ApprovalModal';
 
 const screen = { title: 'Approvals', breadcrumb: [{ label: 'Approvals' }] };
 
@@ -208,7 +208,7 @@ export default function Approvals() {
                   </td>
                   <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">
-                    <Tag tone={actionTone[r.pendingAction]}>{r.operation ? r.operation.toUpperCase() : r.pendingAction}</Tag>
+                    <ActionTag request={r} />
                   </td>
                   <td className="px-3 py-2">{r.record}</td>
                   <td className="px-3 py-2">{r.requestedBy}</td>

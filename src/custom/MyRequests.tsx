@@ -11,7 +11,7 @@ import { toast } from '../console/ui/toast';
 import { Button, ConfirmDialog, Loader, Tag } from '../console/ui/primitives';
 import { formatDateTime } from '../console/format';
 import { PageHeader } from '../console/views/PageHeader';
-import { actionTone, outcomeTone } from '../console/views/ApprovalModal';
+import { ActionTag, outcomeTone } from '../console/views/ApprovalModal';
 
 const screen = { title: 'My requests', breadcrumb: [{ label: 'My requests' }] };
 
@@ -84,7 +84,7 @@ export default function MyRequests() {
                   <td className="px-3 py-2 tabular-nums">{r.changeRequestId}</td>
                   <td className="px-3 py-2">{r.type}</td>
                   <td className="px-3 py-2">
-                    <Tag tone={actionTone[r.pendingAction]}>{r.operation ? r.operation.toUpperCase() : r.pendingAction}</Tag>
+                    <ActionTag request={r} />
                   </td>
                   <td className="px-3 py-2">{r.record}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(r.requestedTime)}</td>

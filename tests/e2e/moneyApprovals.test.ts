@@ -85,7 +85,8 @@ describe('a large refund in the approvals inbox', () => {
 
       // approve it in the same modal, with a comment: the refund runs then
       await row.getByRole('button', { name: `View request #${requestId}` }).click();
-      const dialog = cp.getByRole('dialog');
+      // the dialog names the action, not EDIT
+      const dialog = cp.getByRole('dialog', { name: /REFUND/ });
       await dialog.getByText('Refund').first().waitFor();
       await dialog.getByLabel(/^Comment/).fill('Customer confirmed by phone');
       await dialog.getByRole('button', { name: 'Approve' }).click();

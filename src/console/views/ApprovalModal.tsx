@@ -60,7 +60,7 @@ function History({ request }: { request: ChangeRequest }) {
       <ul className="space-y-1 text-sm">
         {history.map((h) => (
           <li key={h.changeRequestId} data-history={h.changeRequestId} className="flex flex-wrap items-center gap-2">
-            <Tag tone={actionTone[h.pendingAction]}>{h.pendingAction}</Tag>
+            <ActionTag request={h} />
             <Tag tone={outcomeTone[h.status]}>{h.status}</Tag>
             <span className="text-ink-soft">
               by {h.requestedBy}, {formatDateTime(h.requestedTime)}
@@ -78,6 +78,11 @@ function History({ request }: { request: ChangeRequest }) {
 export { HIDDEN_FIELDS } from '../changeRequestDiff';
 
 export const actionTone: Record<ChangeRequest['pendingAction'], TagTone> = { CREATE: 'green', EDIT: 'yellow', DELETE: 'red' };
+
+/** A request's action as a tag: its named operation when it has one (REFUND, VOID, PASSWORD RESET, ...), else CREATE/EDIT/DELETE. */
+export function ActionTag({ request }: { request: Pick<ChangeRequest, 'pendingAction'> & { operation?: string | null } }) {
+  return <Tag tone={actionTone[request.pendingAction]}>{request.operation ? request.operation.toUpperCase() : request.pendingAction}</Tag>;
+}
 
 export function ApprovalModal({
   request,
@@ -113,7 +118,7 @@ export function ApprovalModal({
       onOpenChange={(o) => !o && onClose()}
       title={
         <span className="flex items-center gap-2">
-          {request.type} <Tag tone={actionTone[request.pendingAction]}>{request.pendingAction}</Tag>
+          {request.type} <ActionTag request={request} />
         </span>
       }
       footer={
