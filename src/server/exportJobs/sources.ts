@@ -30,7 +30,7 @@ export function exportableListOf(path: string): ExportableList {
 /** The request body checked with the list call's own schema (defaults applied), or a 400 naming the field. */
 export function listBodyOf(list: ExportableList, body: unknown): ListFilters {
   const parsed = list.contract.request.safeParse(body);
-  if (!parsed.success) throw new HttpError(400, `body.${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw new HttpError(400, `body: ${describeIssues(parsed.error)}`);
   return parsed.data as ListFilters;
 }
 
