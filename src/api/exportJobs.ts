@@ -7,6 +7,17 @@
  */
 import { z } from 'zod';
 import { defineCall, emptyBody, MAX_ID } from './contract';
+import { billAuditList, billList, ceftAuditList, ceftList, ceftRefundedAuditList, eChannellingAuditList, eChannellingList, insuranceList, thyagaAuditList, thyagaList } from './transactions';
+
+/**
+ * The list calls a server export job can write (the transaction lists, the lists that grow past what
+ * a tab holds); the server refuses to start unless its export sources cover exactly these. Every other
+ * list is exported in the browser.
+ */
+export const serverExportCalls: readonly string[] = [ceftAuditList, ceftRefundedAuditList, billAuditList, eChannellingAuditList, thyagaAuditList, ceftList, billList, thyagaList, eChannellingList, insuranceList].map((c) => c.path);
+
+/** A list call's body with its fetch count lifted: a server export writes every matching row. */
+export const ALL_MATCHING_ROWS = 99_999_999;
 
 export const exportFormats = ['xlsx', 'csv', 'pdf'] as const;
 export type ExportFormat = (typeof exportFormats)[number];

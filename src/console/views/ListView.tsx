@@ -23,6 +23,7 @@ import { PageHeader } from './PageHeader';
 import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
 import { ListRowDrawer, useOpenListRow } from './RowDrawer';
+import { isServerExportable, ServerExportPanel, useServerExport } from './ServerExport';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -230,6 +231,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   );
 
   const openRow = useOpenListRow(screen);
+  // server export jobs (./ServerExport.tsx): lists larger than the tab should export go to the server
+  const serverExport = useServerExport(source.call.path);
+  const serverExportable = !!exportsDef && isServerExportable(source.call.path);
 
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
@@ -273,6 +277,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   /** Builds the file in the export worker (progress bar and Cancel meanwhile), downloads it, logs it. */
   async function runExport(kind: 'xlsx' | 'pdf', run: RunExport) {
     if (!exportsDef) return;
+    if (serverExportable && serverExport.runsOnServer(rows.length)) return serverExport.start(kind, source.request(applied) as Record<string, unknown>);
     const fields = exportFieldsFor(screen, data);
     const ctx = {
       title: exportsDef.title,
@@ -327,6 +332,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             <ExportButtons enabled={exportsEnabled} rowCount={rows.length} onExport={(k, run) => void runExport(k, run)} />
           </div>
         )
+      )}
+      {serverExportable && (
+        <ServerExportPanel controller={serverExport} request={source.request(applied) as Record<string, unknown>} enabled={exportsEnabled} rowCount={rows.length} truncated={truncated} />
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error.message} kept={!!loaded} onRetry={() => void query.refetch()} />}

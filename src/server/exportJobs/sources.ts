@@ -6,6 +6,7 @@
  */
 import type { ExportField } from '../../api/contract';
 import { findCall } from '../../api/index';
+import { serverExportCalls } from '../../api/exportJobs';
 import type { ListFilters } from '../../api/transactions';
 import { mayCall, refusalOf } from '../../domain/access';
 import type { ItemFields } from '../../domain/exportFormat';
@@ -17,6 +18,11 @@ import type { Db } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions';
 import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactionsQuery';
+
+{
+  const ours = exportableLists.map((l) => l.contract.path).sort().join();
+  if (ours !== [...serverExportCalls].sort().join()) throw new Error('The server export sources do not cover exactly serverExportCalls (src/api/exportJobs.ts)');
+}
 
 /** The list a job names, or a 400 naming `call`. */
 export function exportableListOf(path: string): ExportableList {
