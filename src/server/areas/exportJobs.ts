@@ -46,6 +46,11 @@ export const exportJobHandlers: readonly Handler[] = [
       const other = await activeJobOf(ctx.db, ctx.user.id);
       throw new HttpError(409, other ? busyMessage(other) : 'You already have an export running: wait for it to finish or cancel it.');
     }
+    await ctx.log({
+      type: 'EXPORT_REQUESTED',
+      description: `Requested a server export of ${list.exports.title} (${source.total} row${source.total === 1 ? '' : 's'}, ${format}): job ${job.id}`,
+      after: { jobId: job.id, call: list.contract.path, request: filters, format, rows: source.total },
+    });
     return { data: jobView(job) };
   }),
 
@@ -77,6 +82,11 @@ export const exportJobHandlers: readonly Handler[] = [
     if (!signer) throw new Error('No export link signer configured');
     const link = signer.sign(job.id, settings.linkTtlSeconds);
     await ctx.db.query('UPDATE export_jobs SET downloaded_at = coalesce(downloaded_at, $2) WHERE id = $1', [job.id, ctx.clock()]);
+    await ctx.log({
+      type: 'EXPORT_DOWNLOAD',
+      description: `Downloaded ${job.file_name} (${job.rows_written} rows of ${job.title}, server export job ${job.id}${job.user_id === ctx.user.id ? '' : ` of ${job.username}`})`,
+      after: { jobId: job.id, fileName: job.file_name, rows: job.rows_written, owner: job.username },
+    });
     return { data: { url: link.url, fileName: job.file_name!, linkExpiresAt: link.expiresAt.toISOString() } };
   }),
 ];
