@@ -6,7 +6,9 @@
  * - EXPORT_LEASE_SECONDS (default 60): a worker that has not reported for this long is taken for dead,
  *   and its job is claimed again by another (and written from the start);
  * - EXPORT_POLL_MS (default 2000): how often an idle worker looks for a job (a new job also wakes the
- *   workers through NOTIFY at once).
+ *   workers through NOTIFY at once);
+ * - EXPORT_BATCH_ROWS (default 2000): rows read from the database per batch (the progress moves, the
+ *   lease is renewed and other calls are served between two batches).
  * A value that is not a positive whole number stops the start.
  */
 import { StartupRefusal } from '../environment';
@@ -46,5 +48,6 @@ export function readExportSettings(env: NodeJS.ProcessEnv = process.env): Export
     fileHours: positive(env, 'EXPORT_FILE_HOURS', DEFAULT_EXPORT_SETTINGS.fileHours, 24 * 365),
     leaseMs: positive(env, 'EXPORT_LEASE_SECONDS', DEFAULT_EXPORT_SETTINGS.leaseMs / 1000, 3600) * 1000,
     pollMs: positive(env, 'EXPORT_POLL_MS', DEFAULT_EXPORT_SETTINGS.pollMs, 600_000),
+    batchRows: positive(env, 'EXPORT_BATCH_ROWS', DEFAULT_EXPORT_SETTINGS.batchRows, 100_000),
   };
 }
