@@ -3,7 +3,8 @@
  * Excel button of a list above it starts a job on the server; the page shows the job's progress bar
  * and Cancel, a reload finds the job again and its progress continues, and once done the file is
  * downloaded through its signed link and read back with exceljs: the lines, the header and every row.
- * One row per batch (EXPORT_BATCH_ROWS=1) makes the job slow enough to reload in the middle of it.
+ * One row per batch (EXPORT_BATCH_ROWS=1) over 90 days of demo rows makes the job slow enough to
+ * reload in the middle of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
@@ -43,7 +44,7 @@ const progress = () => panel().getByRole('progressbar', { name: 'Export progress
 describe('an export above the threshold runs on the server', () => {
   it('shows its progress, survives a reload, and downloads a file that reads back', async () => {
     const now = new Date();
-    const from = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 7, 0, 0, 0);
+    const from = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 90, 0, 0, 0);
     await page.getByLabel('From', { exact: true }).fill(format(from, LOCAL));
     await page.getByLabel('To', { exact: true }).fill(format(now, LOCAL));
     await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
