@@ -7,7 +7,7 @@
  *   and its job is claimed again by another (and written from the start);
  * - EXPORT_POLL_MS (default 2000): how often an idle worker looks for a job (a new job also wakes the
  *   workers through NOTIFY at once);
- * - EXPORT_BATCH_ROWS (default 2000): rows read from the database per batch (the progress moves, the
+ * - EXPORT_BATCH_ROWS (default 500): rows read from the database per batch (the progress moves, the
  *   lease is renewed and other calls are served between two batches).
  * A value that is not a positive whole number stops the start.
  */
@@ -29,7 +29,7 @@ export const DEFAULT_EXPORT_SETTINGS: Readonly<ExportSettings> = {
   fileHours: 24,
   leaseMs: 60_000,
   pollMs: 2_000,
-  batchRows: 2_000,
+  batchRows: 500,
   linkTtlSeconds: 5 * 60,
 };
 

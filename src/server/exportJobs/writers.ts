@@ -46,7 +46,7 @@ export interface WriterSpec {
 }
 
 /** Rows written between two turns of the event loop (other calls are answered in between). */
-const YIELD_ROWS = 100;
+const YIELD_ROWS = 25;
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Sink chunks of about this size. */
@@ -104,7 +104,7 @@ function csvWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
       started = true;
       for (let i = 0; i < rows.length; i++) {
         text += csvRecord(cellsOf(spec, rows[i]!, 'xlsx'));
-        if (i % (YIELD_ROWS * 5) === YIELD_ROWS * 5 - 1) await breathe();
+        if (i % (YIELD_ROWS * 4) === YIELD_ROWS * 4 - 1) await breathe();
       }
       await chunker.write(encoder.encode(text));
     },
