@@ -16,7 +16,7 @@ import { COMMENT_MAX, COMMENT_TOO_LONG_MESSAGE } from '../domain/approvals';
 export type Access = CallAccess;
 
 /** A status a handler may answer besides 200 (see CallContract.answers). */
-export type HandlerStatus = 401 | 403 | 404 | 406 | 409 | 422 | 429 | 502;
+export type HandlerStatus = 401 | 403 | 404 | 406 | 409 | 410 | 422 | 429 | 502;
 
 export interface CallContract<
   Path extends string = string,

@@ -12,8 +12,9 @@ import { configCalls } from './config';
 import { finderCalls } from './finder';
 import { approvalCalls } from './approvals';
 import { controlCalls } from './controls';
+import { exportJobCalls } from './exportJobs';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls, ...controlCalls];
+export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls, ...controlCalls, ...exportJobCalls];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

@@ -33,6 +33,7 @@ const ERROR_RESPONSES: Record<number, { readonly name: string; readonly descript
   404: { name: 'NotFound', description: 'The record the body names does not exist.' },
   406: { name: 'NotAcceptable', description: 'The old password is wrong.' },
   409: { name: 'Conflict', description: 'The record is in a state that forbids this now (already decided, withdrawn, expired, locked by a pending request, changed meanwhile, already generated).' },
+  410: { name: 'Gone', description: 'The export file has expired and was deleted (EXPORT_FILE_HOURS after it was written): start the export again.' },
   413: { name: 'PayloadTooLarge', description: 'The request body is larger than the server accepts.' },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not `application/json`, or is compressed.' },
   422: { name: 'UnprocessableContent', description: 'A business rule refuses the request; `data.message` says which (and `data.code` where the specification gives one).' },

@@ -22,6 +22,10 @@ import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { registerChangeRequestEvents } from './http/changeRequestEvents';
 import { imageUrlSigner } from './http/imageUrls';
+import { exportLinkSigner } from './exportJobs/links';
+import { registerExportFiles } from './http/exportFiles';
+import { startExportWorker } from './exportJobs/worker';
+import { readExportSettings, type ExportSettings } from './exportJobs/settings';
 import { isValidTimeZone } from '../domain/businessTime';
 import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
@@ -78,6 +82,12 @@ export interface AppOptions {
    * (src/server/moneyApprovals.ts); null: never. Default: MONEY_ACTION_APPROVAL_ABOVE_USD (unset: never).
    */
   moneyActionApprovalAboveUsd?: number | null;
+  /**
+   * This process's export worker (src/server/exportJobs/worker.ts): true to run server export jobs
+   * with the settings of the environment (EXPORT_*), or the settings to run them with (tests); unset
+   * or false: this process runs none (another process's worker does; tests run the queue themselves).
+   */
+  exportWorker?: boolean | Partial<ExportSettings> & { sheetRows?: number };
 }
 
 /**
@@ -189,9 +199,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moneyApprovalAboveUsd,
   });
   registerOpenApi(app);
+  registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
   registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
+  if (options.exportWorker) {
+    const { sheetRows, ...overrides } = options.exportWorker === true ? {} : options.exportWorker;
+    const settings = { ...readExportSettings(process.env), ...overrides };
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stop = startExportWorker({ db: options.db, clock, businessTimeZone, settings, sheetRows, log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  }
   if (schedule) {
     // started once the server is ready (listening or injected), stopped (its running look awaited) before the database closes
     const auth = authServices(options, clock);
@@ -270,6 +292,7 @@ function authServices(options: AppOptions, clock: () => Date): AuthServices {
     inAddressTurn: (job) => attempts.run(address, job),
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
     imageUrls: imageUrlSigner(secret, clock),
+    exportLinks: exportLinkSigner(secret, clock),
     sessionMaxHours,
   });
   return { ...servicesFor('unknown'), forClient: servicesFor };

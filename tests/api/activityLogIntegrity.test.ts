@@ -121,6 +121,10 @@ function expectedLog(path: string, description: string): { type: RegExp; before:
   if (path.startsWith('kyc/')) return { type: /^KYC_(APPROVED|REJECTED)$/, before: false, after: true };
   if (path.startsWith('report/generate-')) return { type: /^SETTLEMENT_GENERATED$/, before: false, after: true };
   if (path === 'report/log-export') return { type: /^EXPORT$/, before: false, after: true };
+  // issue 22: server export jobs (the finished export itself is logged by the worker as EXPORT)
+  if (path === 'export/start-job') return { type: /^EXPORT_REQUESTED$/, before: false, after: true };
+  if (path === 'export/cancel-job') return { type: /^EXPORT_CANCELLED$/, before: false, after: true };
+  if (path === 'export/download-link') return { type: /^EXPORT_DOWNLOAD$/, before: false, after: true };
   if (path === 'report/verify-activity-log') return { type: /^ACTIVITY_LOG_VERIFIED$/, before: false, after: false };
   if (path.startsWith('Transaction/ceft/')) return { type: /^TRANSACTION_(VOID|REFUND|MANUAL_FUND_TRANSFER|HOLD)$/, before: true, after: true };
   // issue 20: withdrawal by the maker, decisions from the approvals inbox (one, or several with one summary entry)

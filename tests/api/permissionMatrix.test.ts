@@ -282,6 +282,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // demands an approve permission itself, and sends only "an area changed" (tests/api/approvals.test.ts: 401, 403)
   'GET /api/changeRequest/events': 'event stream with its own token and permission check',
   'HEAD /api/changeRequest/events': 'event stream with its own token and permission check',
+  // a server export job's file (issue 22): only with the short-lived signature export/download-link
+  // hands its owner or an administrator (tests/api/exportJobs.test.ts: forged 403, expired 410)
+  'GET /api/export-file/:id': 'signed short-lived download link',
+  'HEAD /api/export-file/:id': 'signed short-lived download link',
   // the built console (static files, history routing to index.html): code, no data
   'GET /*': 'static console files',
   'HEAD /*': 'static console files',

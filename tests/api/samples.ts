@@ -5,11 +5,13 @@
 import { kycReportsSamples } from './samplesKycReports';
 import { masterDataSamples } from './samplesMasterData';
 import { transactionSamples } from './samplesTransactions';
+import { exportJobSamples } from './samplesExportJobs';
 
 export const sampleBodies: Record<string, unknown> = {
   ...kycReportsSamples,
   ...masterDataSamples,
   ...transactionSamples,
+  ...exportJobSamples,
   'auth/login': { username: 'admin', password: 'Demo@Pass1' },
   'auth/token': {},
   'auth/logout': {},

@@ -24,6 +24,7 @@ import { PageHeader } from './PageHeader';
 import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
 import { ListRowDrawer, useOpenListRow } from './RowDrawer';
+import { isServerExportable, ServerExportPanel, useServerExport } from './ServerExport';
 
 function sameFilters(a: FilterValues, b: FilterValues): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -242,6 +243,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   );
 
   const openRow = useOpenListRow(screen);
+  // server export jobs (./ServerExport.tsx): lists larger than the tab should export go to the server
+  const serverExport = useServerExport(source.call.path);
+  const serverExportable = !!exportsDef && isServerExportable(source.call.path);
 
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
@@ -296,6 +300,12 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
    */
   async function runExport(kind: ExportKind, run: RunExport, all = false) {
     if (!exportsDef) return;
+    // more rows than the tab should hold: a server job instead (of every matching row with `all`)
+    const wanted = all ? (allMatching ?? rows.length) : rows.length;
+    if (serverExportable && serverExport.runsOnServer(wanted)) {
+      const request = all && countKey ? { ...applied, [countKey]: ALL_ROWS } : applied;
+      return serverExport.start(kind, source.request(request) as Record<string, unknown>);
+    }
     let toExport = { data, rows };
     if (all) {
       try {
@@ -362,6 +372,9 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={allMatching} onExport={runExport} />
           </div>
         )
+      )}
+      {serverExportable && (
+        <ServerExportPanel controller={serverExport} request={source.request(applied) as Record<string, unknown>} enabled={exportsEnabled} rowCount={rows.length} truncated={truncated} />
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error.message} kept={!!loaded} onRetry={() => void query.refetch()} />}

@@ -12,5 +12,6 @@ import { configHandlers } from './config';
 import { finderHandlers } from './finder';
 import { approvalHandlers } from './approvals';
 import { controlHandlers } from './controls';
+import { exportJobHandlers } from './exportJobs';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers, ...controlHandlers];
+export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...dashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers, ...controlHandlers, ...exportJobHandlers];

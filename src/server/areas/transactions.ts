@@ -4,6 +4,7 @@
  * provider's transactions only (../providerScope.ts), filtered in the queries.
  */
 import type { z } from 'zod';
+import type { CallContract } from '../../api/contract';
 import {
   billAuditList,
   billCount,
@@ -188,6 +189,37 @@ function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): H
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
+
+
+/**
+ * The lists a server export job can write (src/server/exportJobs/): each call with the list spec its
+ * handler runs (the same query, scope and columns) and the title and file name of its exports.
+ */
+export interface ExportableList {
+  readonly contract: CallContract;
+  readonly spec: ListSpec;
+  readonly exports: { readonly title: string; readonly fileBase: string };
+}
+
+const refundedTab = ceftAuditScreen.tabs?.find((t) => t.id === 'refunded');
+
+function exportable(contract: CallContract, spec: ListSpec, exports = spec.screen.exports): ExportableList {
+  if (!exports) throw new Error(`${contract.path}: the screen has no exports`);
+  return { contract, spec, exports };
+}
+
+export const exportableLists: readonly ExportableList[] = [
+  exportable(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
+  exportable(ceftRefundedAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, refundedTab?.exports),
+  exportable(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
+  exportable(eChannellingAuditList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingAuditScreen }),
+  exportable(thyagaAuditList, { kind: 'thyaga', row: thyagaRow, screen: thyagaAuditScreen }),
+  exportable(ceftList, { kind: 'ceft', row: ceftRow, screen: ceftScreen }),
+  exportable(billList, { kind: 'bill', row: billRow, screen: billScreen }),
+  exportable(thyagaList, { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen }),
+  exportable(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
+  exportable(insuranceList, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }),
+];
 
 export const transactionHandlers: readonly Handler[] = [
   handle(ceftCount, async (ctx) => ({ data: await countsOf(ctx.db, 'ceft', await providerScopeOf(ctx.db, ctx.user)) })),

@@ -328,3 +328,27 @@ export function countsSql(kind: TransactionKind, provider?: string): Sql {
 /** The keys of a row schema (the columns a list selects). */
 /** The row schema's keys, in order: the columns a list selects (one array per schema, so what is made of it can be kept). */
 export const keysOf = madeOnce((row: z.ZodObject): readonly string[] => Object.freeze(Object.keys(row.shape)));
+
+/** How many rows a list has under its filters and fetch count (a server export job's total). */
+export function listCountSql(spec: KindSpec, f: ResolvedFilters): Sql {
+  const ps = new Params();
+  const where = whereOf(spec, f, ps);
+  return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.table} t WHERE ${where} LIMIT ${ps.p(f.fetchCount)}) c`, params: ps.values };
+}
+
+/**
+ * One batch of a list's rows in the list's order (initiated time, then id), each as its JSON text
+ * (column `j`) with its place in that order (`at`: the initiated time as text, exact to the
+ * microsecond, and `id`): the rows after `after`, at most `limit` of them. A server export job reads
+ * a list this way, batch after batch, each an index range scan, holding no connection or snapshot
+ * between batches (src/server/exportJobs/sources.ts).
+ */
+export function listRowsAfterSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[], after: { at: string; id: number } | null, limit: number): Sql {
+  const ps = new Params();
+  let where = whereOf(spec, f, ps);
+  if (after) where += ` AND (t.initiated_time, t.id) > (${ps.p(after.at)}::timestamptz, ${ps.p(after.id)})`;
+  return {
+    sql: `SELECT t.initiated_time::text AS at, t.id, ${rowJson(keys)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(limit)}`,
+    params: ps.values,
+  };
+}

@@ -11,6 +11,7 @@ import type { Db } from '../db/db';
 import type { SessionUser } from '../auth/sessionUser';
 import type { TokenSubject } from '../auth/tokens';
 import type { ImageUrlSigner } from './imageUrls';
+import type { ExportLinkSigner } from '../exportJobs/links';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../../domain/approvals';
 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
@@ -37,6 +38,8 @@ export interface AuthServices {
   forClient?(address: string): AuthServices;
   /** Signs the identity documents' image paths the KYC and app-user lists hand out (src/server/http/imageUrls.ts). */
   imageUrls: ImageUrlSigner;
+  /** Signs the download links of server export files (src/server/exportJobs/links.ts). */
+  exportLinks?: ExportLinkSigner;
 }
 
 export type LogEntry = Omit<Activity, 'username'> & { username?: string };

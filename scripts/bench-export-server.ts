@@ -1,0 +1,177 @@
+/**
+ * `tsx scripts/bench-export-server.ts [--transactions 100000] [--runs 40] [--formats xlsx,csv] [--reseed] [--json FILE]`
+ *
+ * Issue 22, server export jobs: seeds (or reuses) N transactions in PostgreSQL (BENCH_DATABASE_URL,
+ * default postgres://postgres@127.0.0.1:5432/test) in a schema of its own (`bench_export`, so the other
+ * benches' data set is left alone), starts the real server (`node --import tsx src/server/main.ts`, one
+ * process, its export worker on), and for each format:
+ * - starts a server export of every send-money row of the data set as admin, and times it from the
+ *   start call until the job reports done (the worker writes the file into the database);
+ * - samples the server process's RSS every 100 ms meanwhile: the peak above its idle RSS (measured
+ *   just before, after the warm-up calls);
+ * - times another call (the send-money list of the day, fetch count 10) over and over, idle before the
+ *   export and while it runs: p50 and p95 of each.
+ * Then downloads the file once and reports its size. Not to be run at 1,000,000 rows on a shared
+ * machine (that is the issue's target size; run it where the machine is yours).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { format as formatDate } from 'date-fns';
+import { openDb, type Db } from '../src/server/db/db';
+import { migrate } from '../src/server/db/migrate';
+import { seedDemo } from '../src/server/seed/demo';
+import { replaceTransactions } from '../src/server/seed/transactions';
+import { DEMO_PASSWORD } from '../src/server/seed/demo';
+import { exportFieldsOf } from '../src/console/exportFields';
+import { ceftScreen } from '../screens/transactions';
+import { freePort } from '../src/server/freePort';
+import { jsonArg, numberArg, type BenchRow } from './benchArgs';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = 'bench_export';
+const N = numberArg('transactions', 100_000);
+const RUNS = numberArg('runs', 40);
+const formatsArg = process.argv.indexOf('--formats');
+const FORMATS = (formatsArg >= 0 ? process.argv[formatsArg + 1]! : 'xlsx,csv').split(',') as ('xlsx' | 'csv' | 'pdf')[];
+
+function log(line: string) {
+  console.log(line);
+}
+
+async function seeded(): Promise<Db> {
+  const db = await openDb({ databaseUrl: DATABASE_URL, schema: SCHEMA });
+  await migrate(db);
+  process.env.SEED_TRANSACTIONS = '0';
+  await seedDemo(db, { scryptN: 2 ** 10 });
+  const wanted = JSON.stringify({ count: N, day: formatDate(new Date(), 'yyyy-MM-dd') });
+  const stored = await db.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'bench_export_transactions'`);
+  if (stored?.value === wanted && !process.argv.includes('--reseed')) {
+    log(`Reusing ${N.toLocaleString('en-US')} transactions in schema ${SCHEMA}.`);
+    return db;
+  }
+  log(`Generating ${N.toLocaleString('en-US')} transactions in schema ${SCHEMA} ...`);
+  const t0 = Date.now();
+  await replaceTransactions(db, { now: new Date(), count: N });
+  await db.exec('VACUUM (ANALYZE) ceft_transactions, bill_transactions, echannelling_transactions, thyaga_transactions, insurance_transactions');
+  await db.query(`INSERT INTO app_settings (key, value) VALUES ('bench_export_transactions', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [wanted]);
+  log(`  in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return db;
+}
+
+/** The RSS of a process, in MB (Linux). */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+
+async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${SCHEMA}`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: url.toString(), SESSION_SECRET: 'bench-export-secret-0123456789abcdef0123', EXPORT_POLL_MS: '200', SETTLEMENT_SCHEDULE: 'off' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${base}/api/openapi.json`);
+      if (res.ok) return { child, url: base };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('the server did not start');
+}
+
+async function main() {
+  const db = await seeded();
+  const ceftRows = Number((await db.one<{ n: number }>('SELECT count(*) AS n FROM ceft_transactions'))!.n);
+  const span = (await db.one<{ first: Date; last: Date }>('SELECT min(initiated_time) AS first, max(initiated_time) AS last FROM ceft_transactions'))!;
+  await db.close();
+  const columns = exportFieldsOf(ceftScreen).length;
+  const day = (d: Date) => formatDate(d, 'yyyy-MM-dd');
+  const allRows = { from_date: `${day(span.first)}T00:00:00`, to_date: `${day(span.last)}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 };
+  const today = { from_date: `${day(new Date())}T00:00:01`, to_date: `${day(new Date())}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 };
+
+  const { child, url } = await startServer();
+  const rows: BenchRow[] = [];
+  try {
+    const call = async (path: string, body: unknown, token?: string) => {
+      const res = await fetch(`${url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      return (await res.json()) as { statusCode: number; data: any };
+    };
+    const login = await call('auth/login', { username: 'admin', password: DEMO_PASSWORD });
+    if (login.statusCode !== 200) throw new Error(`sign-in: ${JSON.stringify(login.data)}`);
+    const token = login.data.token as string;
+    const other = async () => {
+      const t = performance.now();
+      const r = await call('Transaction/get-ceftTransaction', today, token);
+      if (r.statusCode !== 200) throw new Error(`list: ${r.statusCode}`);
+      return performance.now() - t;
+    };
+    // an earlier run's job may be left: cancel it
+    const left = await call('export/my-job', {}, token);
+    if (left.data.job && ['queued', 'running'].includes(left.data.job.state)) await call('export/cancel-job', { jobId: left.data.job.id }, token);
+
+    log(`\nserver export of ${ceftRows.toLocaleString('en-US')} send-money rows x ${columns} columns (PostgreSQL, ${N.toLocaleString('en-US')} transactions seeded)`);
+    for (const format of FORMATS) {
+      for (let i = 0; i < 10; i++) await other();
+      const idleMs: number[] = [];
+      for (let i = 0; i < RUNS; i++) idleMs.push(await other());
+      idleMs.sort((a, b) => a - b);
+      if (global.gc) global.gc();
+      const idleRss = rssMb(child.pid!);
+
+      const t0 = performance.now();
+      const started = await call('export/start-job', { call: 'Transaction/get-ceftTransaction', body: allRows, format }, token);
+      if (started.statusCode !== 200) throw new Error(`start: ${JSON.stringify(started.data)}`);
+      const jobId = started.data.id as number;
+      let peakRss = idleRss;
+      const sampler = setInterval(() => {
+        peakRss = Math.max(peakRss, rssMb(child.pid!));
+      }, 100);
+      const busyMs: number[] = [];
+      let state = 'queued';
+      let job: any;
+      while (state === 'queued' || state === 'running') {
+        busyMs.push(await other());
+        const s = await call('export/job-status', { jobId }, token);
+        job = s.data;
+        state = job.state;
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      clearInterval(sampler);
+      if (state !== 'done') throw new Error(`job ${jobId}: ${state} ${job.message ?? ''}`);
+      const link = await call('export/download-link', { jobId }, token);
+      const file = await fetch(`${url}${link.data.url}`);
+      const bytes = (await file.arrayBuffer()).byteLength;
+      busyMs.sort((a, b) => a - b);
+      const p95Idle = quantile(idleMs, 0.95);
+      const p95Busy = quantile(busyMs, 0.95);
+      const target = format === 'xlsx' ? 60 * (job.rowsWritten / 1_000_000) : format === 'csv' ? 15 * (job.rowsWritten / 1_000_000) : Infinity;
+      log(`  .${format}: ${job.rowsWritten.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s (${Math.round(job.rowsWritten / seconds).toLocaleString('en-US')} rows/s), file ${(bytes / 2 ** 20).toFixed(1)} MB`);
+      log(`    server RSS: idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB, ${(peakRss - idleRss).toFixed(0)} MB above idle`);
+      log(`    another call (send-money list, 10 rows): idle p50 ${quantile(idleMs, 0.5).toFixed(1)} ms p95 ${p95Idle.toFixed(1)} ms; during the export p50 ${quantile(busyMs, 0.5).toFixed(1)} ms p95 ${p95Busy.toFixed(1)} ms (${busyMs.length} calls), ${(p95Busy / p95Idle).toFixed(2)}x`);
+      rows.push(
+        { goal: 22, measure: `server export, ${job.rowsWritten} rows x ${columns} columns, .${format}`, ours: Number(seconds.toFixed(1)), baseline: null, unit: 's', target: `<= ${target.toFixed(1)} s (the 1M target pro rata)`, met: seconds <= target },
+        { goal: 22, measure: `server RSS above idle during the .${format} export`, ours: Math.round(peakRss - idleRss), baseline: null, unit: 'MB', target: '<= 300 MB', met: peakRss - idleRss <= 300 },
+        { goal: 22, measure: `other calls' p95 during the .${format} export vs idle`, ours: Number((p95Busy / p95Idle).toFixed(2)), baseline: null, unit: 'x', target: '<= 1.5x', met: p95Busy / p95Idle <= 1.5 },
+      );
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const file = jsonArg();
+  if (file) writeFileSync(file, JSON.stringify(rows, null, 2));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,108 @@
+/**
+ * Server-side export jobs (issue 22; README "Exports"): a list too large for a browser tab (more
+ * matching rows than EXPORT_SERVER_ABOVE_ROWS), or any list the user chooses to, is exported by the
+ * server as a job: streamed from the database in batches, written as .xlsx, .csv or .pdf, kept until it
+ * expires (EXPORT_FILE_HOURS), downloaded through a short-lived signed link that only its owner (or an
+ * administrator) is given. One queued or running job per user: a second start answers 409.
+ */
+import { z } from 'zod';
+import { defineCall, emptyBody, MAX_ID } from './contract';
+import { billAuditList, billList, ceftAuditList, ceftList, ceftRefundedAuditList, eChannellingAuditList, eChannellingList, insuranceList, thyagaAuditList, thyagaList } from './transactions';
+
+/**
+ * The list calls a server export job can write (the transaction lists, the lists that grow past what
+ * a tab holds); the server refuses to start unless its export sources cover exactly these. Every other
+ * list is exported in the browser.
+ */
+export const serverExportCalls: readonly string[] = [ceftAuditList, ceftRefundedAuditList, billAuditList, eChannellingAuditList, thyagaAuditList, ceftList, billList, thyagaList, eChannellingList, insuranceList].map((c) => c.path);
+
+/** A list call's body with its fetch count lifted: a server export writes every matching row. */
+export const ALL_MATCHING_ROWS = 99_999_999;
+
+export const exportFormats = ['xlsx', 'csv', 'pdf'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+export const exportJobStates = ['queued', 'running', 'done', 'failed', 'cancelled', 'expired'] as const;
+export type ExportJobState = (typeof exportJobStates)[number];
+
+/** A job as its owner sees it. */
+export const exportJob = z.object({
+  id: z.number(),
+  /** Who started it. */
+  username: z.string(),
+  /** The list call whose rows it writes, e.g. 'Transaction/get-ceftTransaction'. */
+  call: z.string(),
+  format: z.enum(exportFormats),
+  /** The export's title (the list's), e.g. 'Send Money Transactions'. */
+  title: z.string(),
+  state: z.enum(exportJobStates),
+  rowsWritten: z.number(),
+  /** How many rows it will write; null until a worker has counted them. */
+  rowsTotal: z.number().nullable(),
+  /** Whole percents, 0 to 100. */
+  percent: z.number(),
+  /** Why it failed (state 'failed'), else null. */
+  message: z.string().nullable(),
+  fileName: z.string().nullable(),
+  fileBytes: z.number().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** When the file is deleted (state 'done'). */
+  expiresAt: z.string().nullable(),
+});
+export type ExportJobView = z.infer<typeof exportJob>;
+
+const jobIdBody = z.strictObject({ jobId: z.number().int().positive().max(MAX_ID) });
+
+export const startExportJob = defineCall({
+  path: 'export/start-job',
+  access: 'authenticated',
+  answers: [403, 409, 422],
+  summary:
+    'Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. The caller needs the list call\'s own permission (checked again when the job runs), and the rows are that call\'s rows for the caller (an IPG bank user: their provider\'s). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.',
+  request: z.strictObject({
+    call: z.string().min(1).max(100),
+    body: z.record(z.string(), z.unknown()),
+    format: z.enum(exportFormats),
+  }),
+  data: exportJob,
+});
+
+export const myExportJob = defineCall({
+  path: 'export/my-job',
+  access: 'authenticated',
+  summary:
+    "The caller's current export job: the one queued or running, else the last one finished and not yet downloaded (while its file is kept), else null; and the settings the console needs: above how many rows a list is exported on the server, how long a file is kept.",
+  request: emptyBody,
+  data: z.object({ job: exportJob.nullable(), serverAboveRows: z.number(), fileHours: z.number() }),
+});
+
+export const exportJobStatus = defineCall({
+  path: 'export/job-status',
+  access: 'authenticated',
+  answers: [404],
+  summary: 'One export job, its state and progress: only its owner or an administrator (super-permission) may see it (anyone else: 404).',
+  request: jobIdBody,
+  data: exportJob,
+});
+
+export const cancelExportJob = defineCall({
+  path: 'export/cancel-job',
+  access: 'authenticated',
+  answers: [404, 409],
+  summary: 'Cancels a queued or running export job (its owner or an administrator): the worker stops at its next batch and nothing is kept. A finished job is 409.',
+  request: jobIdBody,
+  data: exportJob,
+});
+
+export const exportDownloadLink = defineCall({
+  path: 'export/download-link',
+  access: 'authenticated',
+  answers: [404, 409, 410],
+  summary:
+    "A link to download a finished export job's file (its owner or an administrator; anyone else: 404), signed and valid for a few minutes: `GET url`. A job not finished yet is 409; an expired file is 410.",
+  request: jobIdBody,
+  data: z.object({ url: z.string(), fileName: z.string(), linkExpiresAt: z.string() }),
+});
+
+export const exportJobCalls = [startExportJob, myExportJob, exportJobStatus, cancelExportJob, exportDownloadLink] as const;

@@ -1,0 +1,53 @@
+/**
+ * The settings of server export jobs (README "Exports"), read from the environment:
+ * - EXPORT_SERVER_ABOVE_ROWS (default 100000): a list with more matching rows than this is exported
+ *   on the server (the console's own exports build at most this many rows in the tab);
+ * - EXPORT_FILE_HOURS (default 24): how long a finished file is kept for download;
+ * - EXPORT_LEASE_SECONDS (default 60): a worker that has not reported for this long is taken for dead,
+ *   and its job is claimed again by another (and written from the start);
+ * - EXPORT_POLL_MS (default 2000): how often an idle worker looks for a job (a new job also wakes the
+ *   workers through NOTIFY at once);
+ * - EXPORT_BATCH_ROWS (default 500): rows read from the database per batch (the progress moves, the
+ *   lease is renewed and other calls are served between two batches).
+ * A value that is not a positive whole number stops the start.
+ */
+import { StartupRefusal } from '../environment';
+
+export interface ExportSettings {
+  serverAboveRows: number;
+  fileHours: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Rows per batch read from the database. */
+  batchRows: number;
+  /** How long a download link works. */
+  linkTtlSeconds: number;
+}
+
+export const DEFAULT_EXPORT_SETTINGS: Readonly<ExportSettings> = {
+  serverAboveRows: 100_000,
+  fileHours: 24,
+  leaseMs: 60_000,
+  pollMs: 2_000,
+  batchRows: 500,
+  linkTtlSeconds: 5 * 60,
+};
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const text = (env[name] ?? '').trim();
+  if (text === '') return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > max) throw new StartupRefusal(`${name}: "${text}" is not a whole number from 1 to ${max}`);
+  return n;
+}
+
+export function readExportSettings(env: NodeJS.ProcessEnv = process.env): ExportSettings {
+  return {
+    ...DEFAULT_EXPORT_SETTINGS,
+    serverAboveRows: positive(env, 'EXPORT_SERVER_ABOVE_ROWS', DEFAULT_EXPORT_SETTINGS.serverAboveRows, 99_999_999),
+    fileHours: positive(env, 'EXPORT_FILE_HOURS', DEFAULT_EXPORT_SETTINGS.fileHours, 24 * 365),
+    leaseMs: positive(env, 'EXPORT_LEASE_SECONDS', DEFAULT_EXPORT_SETTINGS.leaseMs / 1000, 3600) * 1000,
+    pollMs: positive(env, 'EXPORT_POLL_MS', DEFAULT_EXPORT_SETTINGS.pollMs, 600_000),
+    batchRows: positive(env, 'EXPORT_BATCH_ROWS', DEFAULT_EXPORT_SETTINGS.batchRows, 100_000),
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The export worker of a server process: looks for a job (at once when a job is queued, through
+ * NOTIFY export_jobs; else every EXPORT_POLL_MS), claims it (./queue.ts), checks again that its owner
+ * may still read the list (an account disabled or a permission withdrawn since the start fails the
+ * job), reads the rows as the list call does for that user (./sources.ts), writes the file
+ * (./writers.ts) into the database chunk by chunk, renewing its lease after every batch, and writes
+ * the finished export to the activity log with its row count. One job at a time per process.
+ */
+import type { ExportFormat } from '../../api/exportJobs';
+import { PDF_MAX_ROWS } from '../../console/exports/limits';
+import { exportFileName } from '../../domain/exportFormat';
+import { writeActivity } from '../activityLog';
+import { loadSessionUser } from '../auth/sessionUser';
+import type { Db } from '../db/db';
+import { HttpError } from '../http/httpError';
+import { claimJob, expireFiles, failWornOut, heartbeat, markDone, markFailed, storeChunk, type Claim } from './queue';
+import type { ExportSettings } from './settings';
+import { assertMayList, durationOfBody, exportableListOf, listBodyOf, openListSource } from './sources';
+import { createFileWriter, EXPORT_MIME, type FileWriter } from './writers';
+
+export interface WorkerDeps {
+  db: Db;
+  clock: () => Date;
+  businessTimeZone: string;
+  settings: ExportSettings;
+  /** Rows per xlsx sheet (tests). */
+  sheetRows?: number;
+  log?: { warn(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void };
+  /** True once the process is stopping: the job stops at its next batch (its lease runs out, another process takes it). */
+  stopping?: () => boolean;
+}
+
+/** The user as they are now (current role and permissions), or undefined when they may no longer act. */
+async function currentUser(db: Db, userId: number) {
+  const row = await db.one<{ session_version: number }>('SELECT session_version FROM console_users WHERE id = $1', [userId]);
+  return row ? loadSessionUser(db, userId, row.session_version) : undefined;
+}
+
+/** Why a job stopped without a file. */
+class Stopped extends Error {}
+
+/** Lets the server answer other calls between two batches. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Runs one claimed job to its end: done, failed, or stopped (cancelled / claimed by another worker). */
+export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' | 'failed' | 'stopped'> {
+  const { db, clock, settings } = deps;
+  const { job } = claim;
+  if (await failWornOut(db, claim, clock())) return 'failed';
+  let writer: FileWriter | undefined;
+  try {
+    const list = exportableListOf(job.call_path);
+    const user = await currentUser(db, job.user_id);
+    if (!user) throw new HttpError(403, 'Your account can no longer export: it is disabled or was removed');
+    assertMayList(list, user.permissions);
+    const body = listBodyOf(list, job.request);
+    const source = await openListSource(db, list, body, user, deps.businessTimeZone);
+    if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
+    if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
+
+    const ctx = { title: list.exports.title, fileBase: list.exports.fileBase, username: job.username, now: job.created_at, duration: durationOfBody(body), timeZone: deps.businessTimeZone };
+    let seq = 0;
+    let bytes = 0;
+    writer = createFileWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx, sheetRows: deps.sheetRows }, async (chunk) => {
+      if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
+      bytes += chunk.byteLength;
+    });
+    let written = 0;
+    for await (const rows of source.batches(settings.batchRows)) {
+      await writer.addRows(rows);
+      written += rows.length;
+      if (deps.stopping?.() || !(await heartbeat(db, claim, written, null, clock(), settings.leaseMs))) throw new Stopped();
+      await breathe();
+    }
+    await writer.finish();
+    const fileName = exportFileName(ctx, job.format);
+    const done = await db.tx(async (tx) => {
+      const row = await markDone(tx, claim, { name: fileName, bytes, mime: EXPORT_MIME[job.format], rows: written }, clock(), settings.fileHours);
+      if (!row) return undefined;
+      await writeActivity(
+        tx,
+        {
+          type: 'EXPORT',
+          username: job.username,
+          description: `Exported ${written} row${written === 1 ? '' : 's'} of ${list.exports.title} as ${fileName} (server export job ${job.id})`,
+          after: { call: list.contract.path, fileName, rows: written, format: job.format, jobId: job.id },
+        },
+        clock(),
+      );
+      return row;
+    });
+    return done ? 'done' : 'stopped';
+  } catch (err) {
+    writer?.abort();
+    if (err instanceof Stopped || (err instanceof Error && err.message === 'aborted')) return 'stopped';
+    const message = err instanceof HttpError ? err.message : 'The export failed on the server';
+    if (!(err instanceof HttpError)) deps.log?.warn({ err, jobId: job.id }, 'export job failed');
+    await markFailed(db, claim, message, clock()).catch(() => {});
+    return 'failed';
+  }
+}
+
+/** Claims and runs jobs until none is left; returns how many it ran. */
+export async function drainQueue(deps: WorkerDeps): Promise<number> {
+  let ran = 0;
+  for (;;) {
+    const claim = await claimJob(deps.db, deps.clock(), deps.settings.leaseMs);
+    if (!claim) return ran;
+    if (deps.stopping?.()) return ran;
+    await runClaim(deps, claim);
+    ran++;
+  }
+}
+
+/** How often expired files are looked for. */
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** Starts this process's worker; the returned function stops it (awaiting the job it runs, if any). */
+export function startExportWorker(deps: WorkerDeps): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let lastSweep = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    const withStop = { ...deps, stopping: () => stopped };
+    running = (async () => {
+      do {
+        again = false;
+        const now = deps.clock().getTime();
+        if (now - lastSweep >= EXPIRY_SWEEP_MS) {
+          lastSweep = now;
+          await expireFiles(deps.db, deps.clock());
+        }
+        await drainQueue(withStop);
+      } while (again && !stopped);
+    })()
+      .catch((err: unknown) => deps.log?.warn({ err }, 'export worker: a look for jobs failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
+  timer = setInterval(tick, deps.settings.pollMs);
+  timer.unref();
+  void deps.db
+    .listen?.('export_jobs', () => tick())
+    .then((stop) => {
+      if (stopped) void stop();
+      else unlisten = stop;
+    })
+    .catch(() => {});
+  tick();
+
+  return async () => {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    await unlisten?.().catch(() => {});
+    await running;
+  };
+}
