@@ -37,7 +37,7 @@ describe('KYC review', () => {
     await page.getByLabel('UID/Email/Contact Number', { exact: true }).fill(`  ${target.uid} `);
     await page.getByLabel('UID/Email/Contact Number', { exact: true }).blur();
     expect(await page.getByLabel('UID/Email/Contact Number', { exact: true }).inputValue()).toBe(target.uid); // trimmed on blur
-    await page.getByLabel('KYC Status', { exact: true }).selectOption({ label: 'Pending' });
+    await page.getByRole('combobox', { name: 'KYC Status', exact: true }).selectOption({ label: 'Pending' });
     await page.getByRole('button', { name: 'Search' }).click();
     const row = page.getByRole('row').filter({ hasText: target.uid });
     await row.getByText('PENDING', { exact: true }).waitFor();
@@ -87,7 +87,7 @@ describe('KYC review', () => {
     await page.getByRole('dialog').filter({ hasText: 'KYC Information' }).waitFor({ state: 'detached' });
 
     // the list reloads: the record is no longer pending
-    await page.getByLabel('KYC Status', { exact: true }).selectOption({ label: 'All' });
+    await page.getByRole('combobox', { name: 'KYC Status', exact: true }).selectOption({ label: 'All' });
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('row').filter({ hasText: target.uid }).getByText('REJECTED', { exact: true }).waitFor();
     await screenshot(page, 'kyc-after-reject');
@@ -172,7 +172,7 @@ describe('activity log report', () => {
     const { context, page } = await newPage(live.browser, live.server.url);
     await signIn(page, 'admin');
     await page.goto('/activityLogs');
-    await page.getByLabel('Username', { exact: true }).fill('checker');
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill('checker');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: 'KYC_REJECTED', exact: true }).first().waitFor();
     await screenshot(page, 'activity-logs');

@@ -16,7 +16,8 @@ import { signIn, useServerAndBrowser } from './harness';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/console/definitions';
 
-const live = useServerAndBrowser();
+// with MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount), so Money Action Approvals is among the lists checked
+const live = useServerAndBrowser({ MONEY_ACTION_APPROVAL_ABOVE_USD: '100000000' });
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots-lists';
 const WIDTH = 1280;
 const HEIGHT = 800;

@@ -281,8 +281,8 @@ describe('app users: images, and a hold approved by the checker', () => {
       await page.goto('/appUsers');
       // the countries come with the first reply
       await page.getByRole('button', { name: 'Search' }).click();
-      await page.getByLabel('Country', { exact: true }).locator('option', { hasText: 'Saudi Arabia' }).waitFor({ state: 'attached' });
-      await page.getByLabel('Country', { exact: true }).selectOption({ label: 'Saudi Arabia' });
+      await page.getByRole('combobox', { name: 'Country', exact: true }).locator('option', { hasText: 'Saudi Arabia' }).waitFor({ state: 'attached' });
+      await page.getByRole('combobox', { name: 'Country', exact: true }).selectOption({ label: 'Saudi Arabia' });
       await page.getByRole('button', { name: 'Search' }).click();
       await page.waitForURL(/countryCode=SA/);
       // The table keeps the previous (all countries) rows until the Saudi Arabia reply arrives: wait
