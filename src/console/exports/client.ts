@@ -69,9 +69,8 @@ function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Makes the browser download a Blob under a file name (Blob + `<a download>`). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
+/** Makes the browser download what `url` points at under a file name (`<a download>`). */
+export function saveUrl(url: string, fileName: string): void {
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -82,6 +81,15 @@ export function saveBlob(blob: Blob, fileName: string): void {
     a.click();
   } finally {
     a.remove();
+  }
+}
+
+/** Makes the browser download a Blob under a file name (Blob + `<a download>`). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  try {
+    saveUrl(url, fileName);
+  } finally {
     // give the browser time to start the download before the object URL goes
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }

@@ -102,6 +102,23 @@ export function useExportRunner() {
 }
 
 /** The progress bar and Cancel button of a running export. */
+/** The exports' progress bar (browser and server exports alike), named "Export progress". */
+export function ProgressBar({ percent, valueText }: { percent: number; valueText: string }) {
+  return (
+    <span
+      role="progressbar"
+      aria-label="Export progress"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-valuetext={valueText}
+      className="block h-2 w-32 overflow-hidden rounded-full bg-muted ring-1 ring-inset ring-line"
+    >
+      <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
+    </span>
+  );
+}
+
 export function ExportProgress({ state, onCancel }: { state: ExportState; onCancel: () => void }) {
   const percent = useSyncExternalStore(state.progress.subscribe, state.progress.get, state.progress.get);
   return (
@@ -109,17 +126,7 @@ export function ExportProgress({ state, onCancel }: { state: ExportState; onCanc
       <span className="whitespace-nowrap text-xs text-ink-soft tabular-nums" aria-hidden="true">
         Building {KIND_LABEL[state.kind]}… {percent}%
       </span>
-      <span
-        role="progressbar"
-        aria-label="Export progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`${KIND_LABEL[state.kind]} export ${percent}%`}
-        className="block h-2 w-32 overflow-hidden rounded-full bg-muted ring-1 ring-inset ring-line"
-      >
-        <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
-      </span>
+      <ProgressBar percent={percent} valueText={`${KIND_LABEL[state.kind]} export ${percent}%`} />
       <Button onClick={onCancel}>Cancel</Button>
     </span>
   );

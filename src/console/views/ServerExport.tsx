@@ -10,6 +10,8 @@ import { ALL_MATCHING_ROWS, cancelExportJob, exportDownloadLink, exportJobStatus
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button } from '../ui/primitives';
+import { saveUrl } from '../exports/client';
+import { ProgressBar } from './ExportProgress';
 
 /** How often a running job's progress is asked for. */
 const POLL_MS = 1000;
@@ -96,17 +98,7 @@ export function useServerExport(callPath: string): ServerExportController {
       if (res.statusCode === 410 || res.statusCode === 404) setJob(null);
       return;
     }
-    const a = document.createElement('a');
-    a.href = res.data.url;
-    a.download = res.data.fileName;
-    a.rel = 'noopener';
-    a.style.display = 'none';
-    document.body.appendChild(a);
-    try {
-      a.click();
-    } finally {
-      a.remove();
-    }
+    saveUrl(res.data.url, res.data.fileName);
     setJob(null);
   }, [job]);
 
@@ -153,17 +145,7 @@ export function ServerExportPanel({
           {label}
           {job.rowsTotal !== null ? ` ${job.rowsWritten.toLocaleString('en-US')} of ${job.rowsTotal.toLocaleString('en-US')} rows` : ''}
         </span>
-        <span
-          role="progressbar"
-          aria-label="Export progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          aria-valuetext={`${FORMAT_LABEL[job.format]} server export ${percent}%`}
-          className="block h-2 w-32 overflow-hidden rounded-full bg-muted ring-1 ring-inset ring-line"
-        >
-          <span className="block h-full bg-accent transition-[width] duration-200" style={{ width: `${percent}%` }} />
-        </span>
+        <ProgressBar percent={percent} valueText={`${FORMAT_LABEL[job.format]} server export ${percent}%`} />
         <Button onClick={() => void controller.cancel()}>Cancel</Button>
       </div>
     );

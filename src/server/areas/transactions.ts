@@ -208,17 +208,31 @@ function exportable(contract: CallContract, spec: ListSpec, exports = spec.scree
   return { contract, spec, exports };
 }
 
+/** Each list call's rows: one spec, for its handler below and for the server's export jobs. */
+const specs = {
+  ceftAudit: { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen },
+  ceftRefundedAudit: { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true },
+  billAudit: { kind: 'bill', row: billRow, screen: billAuditScreen },
+  eChannellingAudit: { kind: 'echannelling', row: eChannellingRow, screen: eChannellingAuditScreen },
+  thyagaAudit: { kind: 'thyaga', row: thyagaRow, screen: thyagaAuditScreen },
+  ceft: { kind: 'ceft', row: ceftRow, screen: ceftScreen },
+  bill: { kind: 'bill', row: billRow, screen: billScreen },
+  thyaga: { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen },
+  eChannelling: { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen },
+  insurance: { kind: 'insurance', row: insuranceRow, screen: insuranceScreen },
+} as const satisfies Record<string, ListSpec>;
+
 export const exportableLists: readonly ExportableList[] = [
-  exportable(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
-  exportable(ceftRefundedAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, refundedTab?.exports),
-  exportable(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
-  exportable(eChannellingAuditList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingAuditScreen }),
-  exportable(thyagaAuditList, { kind: 'thyaga', row: thyagaRow, screen: thyagaAuditScreen }),
-  exportable(ceftList, { kind: 'ceft', row: ceftRow, screen: ceftScreen }),
-  exportable(billList, { kind: 'bill', row: billRow, screen: billScreen }),
-  exportable(thyagaList, { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen }),
-  exportable(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
-  exportable(insuranceList, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }),
+  exportable(ceftAuditList, specs.ceftAudit),
+  exportable(ceftRefundedAuditList, specs.ceftRefundedAudit, refundedTab?.exports),
+  exportable(billAuditList, specs.billAudit),
+  exportable(eChannellingAuditList, specs.eChannellingAudit),
+  exportable(thyagaAuditList, specs.thyagaAudit),
+  exportable(ceftList, specs.ceft),
+  exportable(billList, specs.bill),
+  exportable(thyagaList, specs.thyaga),
+  exportable(eChannellingList, specs.eChannelling),
+  exportable(insuranceList, specs.insurance),
 ];
 
 export const transactionHandlers: readonly Handler[] = [
@@ -236,21 +250,21 @@ export const transactionHandlers: readonly Handler[] = [
     return { data: counts };
   }),
 
-  topLevelList(ceftAuditList, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen }),
+  topLevelList(ceftAuditList, specs.ceftAudit),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'ceft', row: ceftAuditRow, screen: ceftAuditScreen, refunded: true }, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.db, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, true) as AnyData, top: { matching: r.matching } };
   }),
-  topLevelList(billAuditList, { kind: 'bill', row: billRow, screen: billAuditScreen }),
-  topLevelList(eChannellingAuditList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingAuditScreen }),
-  topLevelList(thyagaAuditList, { kind: 'thyaga', row: thyagaRow, screen: thyagaAuditScreen }),
+  topLevelList(billAuditList, specs.billAudit),
+  topLevelList(eChannellingAuditList, specs.eChannellingAudit),
+  topLevelList(thyagaAuditList, specs.thyagaAudit),
 
-  topLevelList(ceftList, { kind: 'ceft', row: ceftRow, screen: ceftScreen }),
-  topLevelList(billList, { kind: 'bill', row: billRow, screen: billScreen }),
-  topLevelList(thyagaList, { kind: 'thyaga', row: thyagaRow, screen: thyagaScreen }),
-  topLevelList(eChannellingList, { kind: 'echannelling', row: eChannellingRow, screen: eChannellingScreen }),
+  topLevelList(ceftList, specs.ceft),
+  topLevelList(billList, specs.bill),
+  topLevelList(thyagaList, specs.thyaga),
+  topLevelList(eChannellingList, specs.eChannelling),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.db, { kind: 'insurance', row: insuranceRow, screen: insuranceScreen }, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.db, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, false, true) as AnyData, top: { matching: r.matching } };
   }),
 
