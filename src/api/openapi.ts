@@ -183,6 +183,34 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
     };
   }
 
+  // the other GET: a finished server export's file, through the signed link export/download-link hands out
+  if (calls === allCalls) {
+    const errorOf = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorReply' } } } });
+    paths['/api/export-file/{id}'] = {
+      get: {
+        operationId: 'exportFile',
+        summary: 'The file of a finished server export job',
+        description:
+          'Only through the link `export/download-link` answers (to the job\'s owner or an administrator): the signature covers the job id and the expiry, minutes ahead. No bearer token.',
+        tags: ['export'],
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,10}$' } },
+          { name: 'exp', in: 'query', required: true, schema: { type: 'string' }, description: 'The link\'s expiry, in Unix seconds' },
+          { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, description: 'The HMAC of the job id and the expiry' },
+        ],
+        responses: {
+          '200': {
+            description: 'The file (.xlsx, .csv or .pdf), with Content-Disposition naming it.',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
+          '403': errorOf('The link is not valid or has expired (ask for a new one)'),
+          '410': errorOf('The file has expired or no longer exists (start the export again)'),
+          '500': { $ref: '#/components/responses/InternalServerError' },
+        },
+      },
+    };
+  }
+
   const tags = [...new Set(sorted.map((c) => c.path.split('/')[0].toLowerCase()))].sort().map((name) => ({ name }));
   const responses: Record<string, unknown> = {};
   for (const [status, e] of Object.entries(ERROR_RESPONSES)) {
