@@ -181,7 +181,7 @@ describe('an xlsx export job, end to end', () => {
     const [sheet, ...more] = await readXlsx(file.bytes);
     expect(more).toHaveLength(0);
     expect(sheet!.lead[0]).toBe('Send Money Transactions');
-    expect(sheet!.lead[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by admin$/);
+    expect(sheet!.lead[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by admin\. Times in \S+ \(UTC[+-]\d{2}:\d{2}\)$/);
     expect(sheet!.lead[2]).toBe(`Duration: ${day(-30)} 00:00:01 to ${day(0)} 23:59:00`);
     expect(sheet!.header).toEqual(fields.map((f) => f.header));
     expect(sheet!.rows).toHaveLength(expected.rows);
