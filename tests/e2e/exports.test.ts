@@ -8,12 +8,9 @@
  * needs no large seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ExcelJS from 'exceljs';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { format } from 'date-fns';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import { pdfText, sheetLines } from './downloads';
 import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
 
 let server: RunningServer;
@@ -109,28 +106,6 @@ function installInflater() {
       return new Response(JSON.stringify(json), { status: response.status, headers: { 'content-type': 'application/json' } });
     };
   }, LIST_PATH);
-}
-
-async function sheetLines(download: Download): Promise<string[]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(readFileSync(await download.path()) as never);
-  const lines: string[] = [];
-  wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
-  return lines;
-}
-
-async function pdfText(download: Download): Promise<{ pages: number; text: string }> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(await download.path())), isEvalSupported: false, standardFontDataUrl: join(root, 'standard_fonts') + '/' }).promise;
-  const parts: string[] = [];
-  for (let p = 1; p <= doc.numPages; p++) {
-    const content = await (await doc.getPage(p)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str + (item.hasEOL ? '\n' : ' '));
-  }
-  const pages = doc.numPages;
-  await doc.destroy();
-  return { pages, text: parts.join('') };
 }
 
 describe('exports built in a worker', () => {
