@@ -5,8 +5,8 @@
  * call. Properties the generator does not know are shown as they are, so a new capability of the
  * runtime appears in the spec before this file learns it.
  */
-import { exportFieldsOf } from '../src/console/exportFields';
-import { exportTypeOf, type CellKind } from '../src/console/definitions';
+import { exportFieldsOf } from '../src/definitions/exportFields';
+import { exportTypeOf, type CellKind } from '../src/definitions/definitions';
 import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/console/exports/format';
 import { fetchCountOptions } from '../src/domain/validation';
 import { describeAccess } from '../src/domain/access';

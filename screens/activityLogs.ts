@@ -1,5 +1,5 @@
 /** The Activity Log Report and the User Activity Log Report (spec 002 §2). */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { activityReport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../src/api/reports';
 import { wireFrom, wireTo } from '../src/domain/dates';
 import { limits } from '../src/domain/validation';

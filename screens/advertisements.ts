@@ -1,5 +1,5 @@
 /** Advertisements: list, create and edit (spec 002 §2 "Advertisements list", "Advertisement create / edit"). */
-import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
+import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
 import {
   ALL_COUNTRIES,
   advertisementApprove,

@@ -1,5 +1,5 @@
 /** App users (spec 002 §2 "App Users list"). */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { appUserApprove, appUserDisable, appUserHold, appUserLimits, appUserList, appUserMessages, type AppUserRow } from '../src/api/appUsers';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';

@@ -1,5 +1,5 @@
 /** App versions: list and create (spec 002 §2 "App Versions list", "Create App Version"). */
-import { defineFormScreen, defineListScreen } from '../src/console/definitions';
+import { defineFormScreen, defineListScreen } from '../src/definitions/definitions';
 import { appVersionApprove, appVersionCreate, appVersionFormSchema, appVersionList, platformLabels, platforms, versionLimits, type AppVersionRow, type Platform } from '../src/api/appVersions';
 
 export const appVersionsScreen = defineListScreen<AppVersionRow>()({

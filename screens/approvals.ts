@@ -4,7 +4,7 @@
  * second person among them; its menu entry carries the live count per area) and My requests (the user's own requests and their outcome, with Withdraw). Hand-written
  * components (Approvals, MyRequests) on the runtime's approval modal.
  */
-import type { CustomScreen } from '../src/console/definitions';
+import type { CustomScreen } from '../src/definitions/definitions';
 import { approvalCounts } from '../src/api/approvals';
 import { approvePermissionsAlways, makePermissionsAlways, moneyActionPermissions } from '../src/domain/approvals';
 

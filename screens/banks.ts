@@ -1,5 +1,5 @@
 /** Banks: list, create and edit (spec 002 §2 "Banks list", "Create Bank / Edit Bank"). */
-import { defineFormScreen, defineListScreen } from '../src/console/definitions';
+import { defineFormScreen, defineListScreen } from '../src/definitions/definitions';
 import { bankApprove, bankCreate, bankEdit, bankFormSchema, bankGetForEdit, bankLimits, bankList, bankMessages, type BankRow } from '../src/api/banks';
 import { logoRule } from '../src/api/imageUpload';
 import type { DataOf } from '../src/api/contract';

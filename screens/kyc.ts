@@ -1,5 +1,5 @@
 /** KYC User Information (spec 002 §2): the list of KYC records; Review opens the KYC review modal. */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { kycList, type KycRow } from '../src/api/kyc';
 import { kycMessages } from '../src/domain/kyc';
 import { limits } from '../src/domain/validation';

@@ -5,7 +5,7 @@
  * same requests are in the approvals inbox (/approvals, area Transaction), decided by the same call's
  * function (src/server/moneyApprovals.ts decideMoneyApproval). Shown only while the setting is on.
  */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { moneyApprovalApprove, moneyApprovalList, type MoneyApprovalRow } from '../src/api/controls';
 
 export const moneyApprovalsScreen = defineListScreen<MoneyApprovalRow>()({

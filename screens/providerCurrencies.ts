@@ -3,7 +3,7 @@
  * ProviderCurrencies component) on two routes. Without an id, a user sees the provider of their own
  * branch (the menu entry, hidden from super users); with an id, a super user sees that provider.
  */
-import type { CustomScreen } from '../src/console/definitions';
+import type { CustomScreen } from '../src/definitions/definitions';
 
 export const providerCurrenciesScreen: CustomScreen = {
   kind: 'custom',

@@ -1,5 +1,5 @@
 /** IPG providers (spec 002 §2 "IPG Providers list"). */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { providerApprove, providerDisable, providerList, type ProviderRow } from '../src/api/providers';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 

@@ -1,6 +1,6 @@
 /** Roles: list, create and edit (spec 000 §2 "Roles"). */
 import { z } from 'zod';
-import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
+import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
 import { roleApprove, roleCreate, roleEdit, roleFields, roleGetForEdit, roleInitialData, roleList, type RoleRow } from '../src/api/roles';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';

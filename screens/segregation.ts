@@ -3,7 +3,7 @@
  * area, requests approved by their own maker (must be none), and pairs of users approving each other.
  * The same findings for the roles as defined are in generated/segregation-of-duties.md.
  */
-import { defineListScreen } from '../src/console/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
 import { sodReport, type SodFinding } from '../src/api/controls';
 import { DEFAULT_MUTUAL_SHARE, DEFAULT_SOD_DAYS } from '../src/domain/segregation';
 

@@ -1,5 +1,5 @@
 /** Sign-in, reset password and the two dashboards (spec 000 §2). */
-import type { CustomScreen } from '../src/console/definitions';
+import type { CustomScreen } from '../src/definitions/definitions';
 import { canSeeAppDashboard, canSeeAuditDashboard, isSignedIn } from '../src/domain/access';
 
 export const loginScreen: CustomScreen = { kind: 'custom', id: 'login', route: '/login', title: 'Login', component: 'Login', bare: true, access: { rule: () => true, permissions: [] } };

@@ -2,11 +2,11 @@
  * The Scheduled and the Instant Settlement Report (spec 002 §2, §4, §8; README "Settlement").
  *
  * Each is a list definition with a toolbar action (Generate Report) and notices (the rate messages),
- * rendered by the generic list view (src/console/toolbar.ts).
+ * rendered by the generic list view (src/definitions/toolbar.ts).
  */
-import type { Column } from '../src/console/definitions';
-import { defineListScreen } from '../src/console/definitions';
-import type { ToolbarAction, ToolbarListScreen } from '../src/console/toolbar';
+import type { Column } from '../src/definitions/definitions';
+import { defineListScreen } from '../src/definitions/definitions';
+import type { ToolbarAction, ToolbarListScreen } from '../src/definitions/toolbar';
 import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../src/api/reports';
 import {
   canGenerateSettlement,

@@ -4,7 +4,7 @@
  * Transaction/... calls) and the auditor variant (Audit Reports menu, dashboard/... calls). The
  * variants differ in data, not in code.
  */
-import { defineListScreen, defineListSource, type FilterDef, type FilterValues, type RowAction, type TotalsFooter, type WholeReply } from '../src/console/definitions';
+import { defineListScreen, defineListSource, type FilterDef, type FilterValues, type RowAction, type TotalsFooter, type WholeReply } from '../src/definitions/definitions';
 import {
   billAuditList,
   billCount,

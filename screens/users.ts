@@ -1,5 +1,5 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
-import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
+import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
 import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, type UserRow, type UserType } from '../src/api/users';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';

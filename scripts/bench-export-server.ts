@@ -22,7 +22,7 @@ import { migrate } from '../src/server/db/migrate';
 import { seedDemo } from '../src/server/seed/demo';
 import { replaceTransactions } from '../src/server/seed/transactions';
 import { DEMO_PASSWORD } from '../src/server/seed/demo';
-import { exportFieldsOf } from '../src/console/exportFields';
+import { exportFieldsOf } from '../src/definitions/exportFields';
 import { ceftScreen } from '../screens/transactions';
 import { freePort } from '../src/server/freePort';
 import { jsonArg, numberArg, type BenchRow } from './benchArgs';

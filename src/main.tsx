@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { screens } from '../screens';
 import { buildRouter } from './console/router';
-import { assertDefinitions } from './console/checks';
+import { assertDefinitions } from './definitions/checks';
 import { hasRowModal } from './console/views/RowActions';
 import { applyTheme, currentTheme } from './console/shell';
 import './styles.css';

@@ -3,8 +3,8 @@
  * user (its column definitions label the drawer's fields, its row actions are the drawer's), and the
  * URL's names for an open row. Pure.
  */
-import type { AnyListScreen, AnyScreen } from './definitions';
-import { canOpen } from './access';
+import type { AnyListScreen, AnyScreen } from '../definitions/definitions';
+import { canOpen } from '../definitions/access';
 import { findServices, type FindService } from '../domain/transactionFinder';
 
 /** The list screens of each service: the operational one first, then the auditor's. */

@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { currencyList } from '../api/providerCurrencies';
 import { hasAnyPermission, isSuperUser } from '../domain/permissions';
-import type { SessionUser } from './definitions';
+import type { SessionUser } from '../definitions/definitions';
 import { callApi } from './request';
 
 export function useOwnProvider(user: SessionUser): boolean | undefined {

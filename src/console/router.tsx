@@ -1,8 +1,8 @@
 /** The router, built from the screen registry: one route per screen, every screen behind its access rule. */
 import { lazy, Suspense, useEffect } from 'react';
 import { createRootRoute, createRoute, createRouter, Navigate, Outlet, redirect, useRouter } from '@tanstack/react-router';
-import type { AnyScreen } from './definitions';
-import { canOpen } from './access';
+import type { AnyScreen } from '../definitions/definitions';
+import { canOpen } from '../definitions/access';
 import { useServerSettings } from './serverSettings';
 import { checkSession, CHECK_INTERVAL_MS, currentUser, getToken, mustChangePassword, SESSION_EXPIRED_MESSAGE, tokenState, useMustChangePassword, useSession } from './session';
 import { callApi, setUnauthorizedHandler } from './request';

@@ -3,7 +3,7 @@
  * periodic re-check. Framework-free so it can be unit-tested; React reads it through useSession().
  */
 import { useSyncExternalStore } from 'react';
-import type { SessionUser } from './definitions';
+import type { SessionUser } from '../definitions/definitions';
 
 export const TOKEN_KEY = 'token';
 export const REFRESH_FLAG_KEY = 'tokenRefreshing';

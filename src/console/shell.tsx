@@ -1,8 +1,8 @@
 /** The layout: top bar (logo, username, Logout), sidebar built from the registry, main area. */
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import type { AnyScreen, SessionUser } from './definitions';
-import { menuFor, type MenuItem } from './access';
+import type { AnyScreen, SessionUser } from '../definitions/definitions';
+import { menuFor, type MenuItem } from '../definitions/access';
 import { useQuery } from '@tanstack/react-query';
 import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';

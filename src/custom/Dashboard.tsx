@@ -18,7 +18,7 @@ import { BarChart, formatCount, formatMoney, LineChart, PieChart } from '../cons
 import { DataTable } from '../console/views/DataTable';
 import { PageHeader } from '../console/views/PageHeader';
 import { defaultPeriod, PeriodFilter, periodBodyOf } from '../console/ui/PeriodFilter';
-import type { Column } from '../console/definitions';
+import type { Column } from '../definitions/definitions';
 import { formatAmount } from '../console/format';
 import { Figures, Panel, shown, StatCard } from './dashboard/parts';
 import { useDashboardCall } from './dashboard/useDashboardCall';

@@ -1,6 +1,6 @@
 /**
  * The permission catalogue: every permission string the console and the server know.
- * A permission not in this list is a start-up error (see src/console/checks.ts).
+ * A permission not in this list is a start-up error (see src/definitions/checks.ts).
  */
 export const SUPER_PERMISSION = 'super-permission' as const;
 

@@ -20,7 +20,7 @@
  * own provider's rows and rate messages only (./providerScope.ts).
  */
 import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../api/reports';
-import { exportFieldsOf } from '../console/exportFields';
+import { exportFieldsOf } from '../definitions/exportFields';
 import { NO_PENDING_SEND_MONEY_CODE, reportMessages } from '../domain/reports';
 import { instantSettlementScreen, settlementScreen } from '../../screens/settlement';
 import { localDay } from './areas/transactionsStats';

@@ -1,12 +1,12 @@
 /**
- * The server's start-up checks. The screen definitions (src/console/checks.ts): the same checks the
+ * The server's start-up checks. The screen definitions (src/definitions/checks.ts): the same checks the
  * console runs, without the modal registry (the server has no modals). Throws, listing every problem
  * with its stable code, so a server with inconsistent definitions does not start. And, in
  * production, the deployment: a session secret of its own and no demo accounts.
  */
 import type { ExportField } from '../api/contract';
 import { screens } from '../../screens';
-import { checkDefinitions, describeProblems, type CheckProblem } from '../console/checks';
+import { checkDefinitions, describeProblems, type CheckProblem } from '../definitions/checks';
 import type { Db } from './db/db';
 import { demoAccountUsernames, REMOVE_DEMO_ACCOUNTS_COMMAND } from './demoAccounts';
 import { StartupRefusal } from './environment';

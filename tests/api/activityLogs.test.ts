@@ -4,7 +4,7 @@
  */
 import { format } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../screens/activityLogs';
 import { startServer, type TestServer } from './harness';
 import { sampleBody } from './samples';

@@ -1,6 +1,6 @@
 /** App users through HTTP: search, and deactivate/activate and hold/unhold through maker-checker (spec 002 §2, §5, §7, §8). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { appUsersScreen } from '../../screens/appUsers';
 import { startServer, type TestServer } from './harness';
 import { counts, fetchImage, pendingIn, requestStatus } from './masterDataHelpers';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { format } from 'date-fns';
 import ExcelJS from 'exceljs';
 import { startServer, type TestServer } from './harness';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { ceftScreen } from '../../screens/transactions';
 import { claimJob, storeChunk } from '../../src/server/exportJobs/queue';
 import { drainQueue, runClaim, type WorkerDeps } from '../../src/server/exportJobs/worker';

@@ -6,7 +6,7 @@
  */
 import { format } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { settlementScreen } from '../../screens/settlement';
 import { startServer, type TestServer } from './harness';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { format } from 'date-fns';
 import { startServer, type ApiReply, type TestServer } from './harness';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { ceftAuditScreen, ceftScreen, billScreen, insuranceScreen, eChannellingAuditScreen, thyagaScreen } from '../../screens/transactions';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';

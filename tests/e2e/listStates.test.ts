@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { signIn, useServerAndBrowser } from './harness';
 import { screens } from '../../screens';
-import type { AnyListScreen } from '../../src/console/definitions';
+import type { AnyListScreen } from '../../src/definitions/definitions';
 
 // with MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount), so Money Action Approvals is among the lists checked
 const live = useServerAndBrowser({ MONEY_ACTION_APPROVAL_ABOVE_USD: '100000000' });

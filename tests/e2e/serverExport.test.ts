@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { format } from 'date-fns';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { ceftScreen } from '../../screens/transactions';
 
 let server: RunningServer;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appUsersScreen } from '../../screens/appUsers';
 import { providersScreen } from '../../screens/providers';
 import { banksScreen } from '../../screens/banks';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { actionsOnLockedRow, visibleActions } from '../../src/console/views/RowActions';
 import { imagesToShow } from '../../src/console/views/RowImagesModal';
 import { PLACEHOLDER_IMAGE } from '../../src/console/views/cells';

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
 import { usersScreen } from '../../screens/users';
-import { assertDefinitions, checkCodes, checkDefinitions, checkDescriptions, routeKey } from '../../src/console/checks';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { assertDefinitions, checkCodes, checkDefinitions, checkDescriptions, routeKey } from '../../src/definitions/checks';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { hasRowModal } from '../../src/console/views/RowActions';
 import '../../src/custom'; // registers the console's row modals, as src/main.tsx's imports do
 import { runStartupChecks } from '../../src/server/startupChecks';
@@ -78,7 +78,7 @@ describe('details', () => {
   });
 
   it('checks.ts imports neither Node nor React nor the views (the browser and the server both run it)', () => {
-    const source = readFileSync('src/console/checks.ts', 'utf8');
+    const source = readFileSync('src/definitions/checks.ts', 'utf8');
     const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(imports.filter((i) => /^node:|^react|\/views\//.test(i))).toEqual([]);
   });

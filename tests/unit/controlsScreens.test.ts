@@ -8,9 +8,9 @@ import { screens } from '../../screens';
 import { ceftScreen } from '../../screens/transactions';
 import { moneyApprovalsScreen } from '../../screens/moneyApprovals';
 import { segregationScreen } from '../../screens/segregation';
-import { canOpen, menuFor } from '../../src/console/access';
+import { canOpen, menuFor } from '../../src/definitions/access';
 import { SETTINGS_OFF } from '../../src/domain/approvals';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 
 const row = { id: 42, trace: '261122100000042' } as never;
 

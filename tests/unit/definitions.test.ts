@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
-import { checkDefinitions, checkCodes } from '../../src/console/checks';
-import { menuFor } from '../../src/console/access';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { checkDefinitions, checkCodes } from '../../src/definitions/checks';
+import { menuFor } from '../../src/definitions/access';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { usersScreen } from '../../screens/users';
 import { visibleActions } from '../../src/console/views/RowActions';
 import { sortedIndexes } from '../../src/console/views/DataTable';

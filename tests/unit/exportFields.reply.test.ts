@@ -1,6 +1,6 @@
 /** Exports are built from the reply's `fields` (spec 001 §7, 002 §7), not recomputed from the console's own definition. */
 import { describe, expect, it } from 'vitest';
-import { exportFieldsFor, exportFieldsOf } from '../../src/console/exportFields';
+import { exportFieldsFor, exportFieldsOf } from '../../src/definitions/exportFields';
 import { usersScreen } from '../../screens/users';
 
 describe('the columns of an export', () => {

@@ -17,7 +17,7 @@ import { ExportJob } from '@/console/exports/job';
 import { valueChunks } from '@/console/exports/client';
 import { exportRowsOf } from '@/console/views/ListView';
 import { insuranceScreen } from '@screens/transactions';
-import { exportFieldsOf } from '@/console/exportFields';
+import { exportFieldsOf } from '@/definitions/exportFields';
 import { itemFieldsOf } from '@/console/views/ExportProgress';
 
 // 09:05:07 in the business time zone (Colombo, UTC+05:30), whatever the zone of the process

@@ -8,7 +8,7 @@ import { orderedColumns, pinOffsets } from '../../src/console/views/DataTable';
 import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
 import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/views/ListView';
 import { screens } from '../../screens';
-import type { AnyListScreen } from '../../src/console/definitions';
+import type { AnyListScreen } from '../../src/definitions/definitions';
 
 const cols = ['id', 'name', 'email', 'username', 'status'].map((key) => ({ key, header: key }));
 

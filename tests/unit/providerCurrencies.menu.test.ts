@@ -1,6 +1,6 @@
 /** IPG Provider Currencies (spec 002 §2): the menu entry of a user with no linked provider, and the note of a route naming another provider. */
 import { describe, expect, it } from 'vitest';
-import { menuFor } from '../../src/console/access';
+import { menuFor } from '../../src/definitions/access';
 import { screens } from '../../screens';
 import { demoRoles } from '../../src/server/seed/demo';
 import { ownProviderNote } from '../../src/custom/ProviderCurrencies';

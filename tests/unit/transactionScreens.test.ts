@@ -15,13 +15,13 @@ import {
   statusRequest,
   transactionScreens,
 } from '../../screens/transactions';
-import { menuFor } from '../../src/console/access';
-import { exportFieldsOf } from '../../src/console/exportFields';
+import { menuFor } from '../../src/definitions/access';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { visibleActions } from '../../src/console/views/RowActions';
 import * as guards from '../../src/domain/transactionGuards';
 import { exportRowsOf } from '../../src/console/views/ListView';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
-import { checkDefinitions } from '../../src/console/checks';
+import { checkDefinitions } from '../../src/definitions/checks';
 import { paymentStatusTone } from '../../src/console/views/cells';
 import type { CeftRow } from '../../src/api/transactions';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { branchLabelFor, branchOptionsFor, permissionGroupsFor, roleOptionsFor, userTypeOptionsFor, type UserFormValues } from '../../screens/users';
 import { userCreateBody, userEditFormSchema, type userInitialData } from '../../src/api/users';
 import type { DataOf } from '../../src/api/contract';
-import type { FieldContext } from '../../src/console/definitions';
+import type { FieldContext } from '../../src/definitions/definitions';
 import { permissionsList } from '../../src/server/permissionOptions';
 
 const options: DataOf<typeof userInitialData> = {

@@ -25,4 +25,4 @@ export type { ExportCell, ExportContext, ExportRow, ExportTable, ExportTarget, I
 export { buildExcel } from './excel';
 export { buildPdf } from './pdf';
 export { ExportJob, EXPORT_MIME, type ExportJobSpec, type ExportKind, type ExportResult } from './job';
-export { PDF_MAX_ROWS } from './limits';
+export { PDF_MAX_ROWS } from '../../definitions/exportLimits';

@@ -5,7 +5,7 @@
  */
 import { decodeBase64, imageDimensions, imageFormatOf, isImagePath } from '../../api/imageUpload';
 import { pixelBudgetProblem } from '../../domain/imageBudget';
-import type { ImageSpec } from '../definitions';
+import type { ImageSpec } from '../../definitions/definitions';
 import { imageUrl } from '../views/cells';
 
 /** The MIME type of a base64 image, from its first bytes. */

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ChangeRequest } from '../../api/contract';
-import type { ChangeRequestPanel as PanelDef } from '../definitions';
+import type { ChangeRequestPanel as PanelDef } from '../../definitions/definitions';
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, Tag } from '../ui/primitives';

@@ -4,7 +4,7 @@
  * and stay first; the chooser orders the others.
  */
 import { useCallback, useState } from 'react';
-import type { Column } from '../definitions';
+import type { Column } from '../../definitions/definitions';
 import { Button, Modal } from '../ui/primitives';
 
 export interface ColumnPrefs {

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
-import type { Column, PanelField } from '../definitions';
+import type { Column, PanelField } from '../../definitions/definitions';
 import { sortKeyOf } from '../format';
 import { isNumericKind, ListCell, PanelCell, renderCell } from './cells';
 import { Button } from '../ui/primitives';

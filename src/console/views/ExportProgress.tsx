@@ -6,10 +6,10 @@
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExportField } from '../../api/contract';
-import type { AnyListScreen } from '../definitions';
+import type { AnyListScreen } from '../../definitions/definitions';
 import type { ExportContext, ItemFields } from '../exports/format';
 import type { ExportOutcome, RunningExport } from '../exports/client';
-import { PDF_MAX_ROWS } from '../exports/limits';
+import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { Button, Modal } from '../ui/primitives';
 
 export type ExportKind = 'xlsx' | 'pdf';

@@ -1,5 +1,5 @@
 /** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports (with their progress). */
-import type { FilterDef, FilterValues } from '../definitions';
+import type { FilterDef, FilterValues } from '../../definitions/definitions';
 import { fetchCountOptions } from '../../domain/validation';
 import { capAt, followFrom } from '../../domain/dates';
 import { Button, inputClass } from '../ui/primitives';

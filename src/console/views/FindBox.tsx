@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import type { SessionUser } from '../definitions';
+import type { SessionUser } from '../../definitions/definitions';
 import { findTransactions, FIND_ROWS_PER_SERVICE, FIND_VALUE_MAX, type FindData, type FindMatch } from '../../api/finder';
 import { findServiceLabels, viewableFindServices } from '../../domain/transactionFinder';
 import { callApi, failureMessage } from '../request';

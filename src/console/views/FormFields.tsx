@@ -4,7 +4,7 @@
  * it the value, a setter and its error messages; none knows which screen it is on.
  */
 import { useState, type ReactNode } from 'react';
-import type { ImageSpec, Option, RateSpec } from '../definitions';
+import type { ImageSpec, Option, RateSpec } from '../../definitions/definitions';
 import { Button, FieldRow, Tag, inputClass } from '../ui/primitives';
 import { RateInput } from '../ui/RateInput';
 import { imageSource, readImageFile } from '../ui/images';

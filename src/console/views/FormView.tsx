@@ -8,7 +8,7 @@ import { useForm, type FieldValues, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import type { AnyFormScreen, FieldContext, FormField } from '../definitions';
+import type { AnyFormScreen, FieldContext, FormField } from '../../definitions/definitions';
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, FieldRow, LockIcon, Loader, inputClass } from '../ui/primitives';

@@ -1,6 +1,6 @@
 /** Count cards above a list and the totals footer under it: general parts any list definition can use. */
 import { useQuery } from '@tanstack/react-query';
-import type { CountCards, TotalsFooter, WholeReply } from '../definitions';
+import type { CountCards, TotalsFooter, WholeReply } from '../../definitions/definitions';
 import { callApi } from '../request';
 import { formatAmount } from '../format';
 

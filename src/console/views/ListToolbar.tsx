@@ -1,10 +1,10 @@
 /**
- * Toolbar actions and notices of a list (src/console/toolbar.ts): buttons that make one call for the
+ * Toolbar actions and notices of a list (src/definitions/toolbar.ts): buttons that make one call for the
  * list as a whole, with an optional confirmation and toasts, and the lines the reply carries.
  */
 import { useState } from 'react';
-import type { SessionUser, WholeReply } from '../definitions';
-import type { ListNotices, ToolbarAction, ToolbarContext } from '../toolbar';
+import type { SessionUser, WholeReply } from '../../definitions/definitions';
+import type { ListNotices, ToolbarAction, ToolbarContext } from '../../definitions/toolbar';
 import { hasPermission } from '../../domain/permissions';
 import { callApi } from '../request';
 import { toast } from '../ui/toast';

@@ -5,12 +5,12 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions';
+import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../../definitions/definitions';
 import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { callApi, failureMessage } from '../request';
 import { fetchCountOptions } from '../../domain/validation';
 import { logExport } from '../../api/reports';
-import { exportFieldsFor } from '../exportFields';
+import { exportFieldsFor } from '../../definitions/exportFields';
 import { toast } from '../ui/toast';
 import { businessTimeZone } from '../businessTime';
 import { Button } from '../ui/primitives';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import type { AnyScreen } from '../definitions';
+import type { AnyScreen } from '../../definitions/definitions';
 
 /** Breadcrumb and title of a screen, with room for its main buttons. */
 export function PageHeader({ screen, children }: { screen: Pick<AnyScreen, 'title' | 'breadcrumb'>; children?: ReactNode }) {

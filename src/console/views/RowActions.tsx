@@ -4,7 +4,7 @@
  */
 import { Suspense, useState, type ComponentType } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import type { RowAction, SessionUser } from '../definitions';
+import type { RowAction, SessionUser } from '../../definitions/definitions';
 import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';

@@ -13,7 +13,7 @@ import { useCallback, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnyListScreen, AnyScreen, Column, PanelField, RowAction, SessionUser } from '../definitions';
+import type { AnyListScreen, AnyScreen, Column, PanelField, RowAction, SessionUser } from '../../definitions/definitions';
 import { findTransactions, type FindMatch } from '../../api/finder';
 import { findServiceLabels, type FindService } from '../../domain/transactionFinder';
 import { callApi } from '../request';

@@ -1,5 +1,5 @@
 /** The images of a row in a dialog (row action kind 'images'), e.g. 'User Images': selfie, UID front, UID back. */
-import type { ImageOfRow } from '../definitions';
+import type { ImageOfRow } from '../../definitions/definitions';
 import { Button, Modal } from '../ui/primitives';
 import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
 

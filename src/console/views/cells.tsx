@@ -1,6 +1,6 @@
 /** Cell renderers by column kind. Text is always rendered as text (React escapes it), never as HTML. */
 import { useState, type ReactNode } from 'react';
-import type { CellKind, PanelField } from '../definitions';
+import type { CellKind, PanelField } from '../../definitions/definitions';
 import { formatAmount, formatDateTime, formatRate } from '../format';
 import { Tag, statusTone, type TagTone } from '../ui/primitives';
 

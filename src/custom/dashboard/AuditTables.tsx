@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import { topBillers, topUsers } from '../../api/dashboard';
 import { DataTable } from '../../console/views/DataTable';
-import type { Column } from '../../console/definitions';
+import type { Column } from '../../definitions/definitions';
 import { defaultPeriod, PeriodFilter, periodBodyOf } from '../../console/ui/PeriodFilter';
 import { inputClass } from '../../console/ui/primitives';
 import { limits } from '../../domain/validation';

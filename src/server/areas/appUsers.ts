@@ -1,6 +1,6 @@
 /** App users: search, and activate/deactivate and hold/unhold through maker-checker. */
 import { appUserApprove, appUserDisable, appUserHold, appUserList, type AppUserRow } from '../../api/appUsers';
-import { exportFieldsOf } from '../../console/exportFields';
+import { exportFieldsOf } from '../../definitions/exportFields';
 import { hasPermission } from '../../domain/permissions';
 import { decide, pendingChangeRequests, submit, type SubmitRequest } from '../changeRequests';
 import { appUserEntity, type AppUserPayload } from '../entities/appUser';

@@ -6,7 +6,7 @@
  */
 import { cancelExportJob, exportDownloadLink, exportJobStatus, myExportJob, startExportJob } from '../../api/exportJobs';
 import { isSuperUser } from '../../domain/permissions';
-import { PDF_MAX_ROWS } from '../../console/exports/limits';
+import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { handle, type Ctx, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { activeJobOf, cancelJob, currentJobOf, enqueueJob, expireFiles, jobById, jobView, type ExportJobRow } from '../exportJobs/queue';

@@ -4,9 +4,9 @@
  */
 import { activityReport, logExport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../../api/reports';
 import { instantOf } from '../../domain/businessTime';
-import { canOpen } from '../../console/access';
+import { canOpen } from '../../definitions/access';
 import { serverSettingsOf } from '../approvals';
-import { exportFieldsOf } from '../../console/exportFields';
+import { exportFieldsOf } from '../../definitions/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
 import { screens } from '../../../screens';
 import { handle } from '../http/handle';

@@ -28,8 +28,8 @@ import {
   thyagaRow,
   type ListFilters,
 } from '../../api/transactions';
-import { exportFieldsOf } from '../../console/exportFields';
-import type { AnyListScreen } from '../../console/definitions';
+import { exportFieldsOf } from '../../definitions/exportFields';
+import type { AnyListScreen } from '../../definitions/definitions';
 import { SUCCESS, type TransactionKind } from '../../domain/transactionStatus';
 import {
   billAuditScreen,

@@ -24,7 +24,7 @@ import { NEW_PASSWORD_UNCHANGED } from '../../api/auth';
 import { refreshSession } from '../auth/sessions';
 import { passwordAttempt } from './auth';
 import { permissionsList } from '../permissionOptions';
-import { exportFieldsOf } from '../../console/exportFields';
+import { exportFieldsOf } from '../../definitions/exportFields';
 import { usersScreen } from '../../../screens/users';
 
 /** The export columns of the users list: the screen definition's, so table, exports and reply agree. */

@@ -7,7 +7,7 @@
  * the finished export to the activity log with its row count. One job at a time per process.
  */
 import type { ExportFormat } from '../../api/exportJobs';
-import { PDF_MAX_ROWS } from '../../console/exports/limits';
+import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { exportFileName } from '../../domain/exportFormat';
 import { writeActivity } from '../activityLog';
 import { loadSessionUser } from '../auth/sessionUser';

@@ -115,7 +115,7 @@ export function routeKey(route: string): string {
   return r === '' ? '/' : r;
 }
 
-/** The sidebar link of a menu entry, as menuFor (src/console/access.ts) builds it. */
+/** The sidebar link of a menu entry, as menuFor (src/definitions/access.ts) builds it. */
 export function menuLinkOf(route: string): string {
   return route.replace(/\/\$\w+$/, '');
 }
