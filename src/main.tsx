@@ -6,14 +6,18 @@ import { RouterProvider } from '@tanstack/react-router';
 import { screens } from '../screens';
 import { buildRouter } from './console/router';
 import { assertDefinitions } from './definitions/checks';
-import { hasRowModal } from './console/views/RowActions';
+import type { Registries } from './console/registries';
+import { customComponents, rowModals } from './custom';
 import { applyTheme, currentTheme } from './console/shell';
 import './styles.css';
 
 applyTheme(currentTheme());
 
-assertDefinitions(screens, { hasModal: hasRowModal, menuRoutes: ['/resetPassword'] });
-const router = buildRouter(screens);
+// the typed registries of hand-written parts: a definition naming a component or modal not here does not compile
+const registries: Registries = { customComponents, rowModals };
+
+assertDefinitions(screens, { hasModal: (name) => Object.hasOwn(registries.rowModals, name), menuRoutes: ['/resetPassword'] });
+const router = buildRouter(screens, registries);
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 0 } } });
 
 createRoot(document.getElementById('root')!).render(

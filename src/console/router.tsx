@@ -11,7 +11,7 @@ import { homeRouteFor } from '../domain/access';
 import { Shell } from './shell';
 import { Toasts, toast } from './ui/toast';
 import { Loader } from './ui/primitives';
-import { customComponents } from '../custom';
+import { RegistriesProvider, type Registries } from './registries';
 
 // The views are lazy chunks of their own (with TanStack Table, react-hook-form and their cells), so the
 // first load carries only the shell, the router and the screen definitions.
@@ -56,7 +56,7 @@ function Forbidden() {
 
 const RESET_PASSWORD_ROUTE = '/resetPassword';
 
-function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly AnyScreen[] }) {
+function ScreenHost({ screen, screens, customComponents }: { screen: AnyScreen; screens: readonly AnyScreen[]; customComponents: Registries['customComponents'] }) {
   const user = useSession();
   const forcedChange = useMustChangePassword();
   const settings = useServerSettings();
@@ -77,7 +77,7 @@ function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly 
   else if (screen.kind === 'form') body = <FormView key={screen.id} screen={screen} />;
   else {
     const C = customComponents[screen.component];
-    body = C ? <C /> : <Forbidden />;
+    body = <C />;
   }
   return (
     <Shell user={user} screens={forcedChange ? [] : screens}>
@@ -86,14 +86,15 @@ function ScreenHost({ screen, screens }: { screen: AnyScreen; screens: readonly 
   );
 }
 
-export function buildRouter(screens: readonly AnyScreen[]) {
+/** The router of these screens; `registries` (composed by src/main.tsx) holds the hand-written components and row modals. */
+export function buildRouter(screens: readonly AnyScreen[], registries: Registries) {
   const rootRoute = createRootRoute({
     component: () => (
-      <>
+      <RegistriesProvider value={registries}>
         <SessionWatcher />
         <Outlet />
         <Toasts />
-      </>
+      </RegistriesProvider>
     ),
     notFoundComponent: () => <Navigate to="/" replace />,
   });
@@ -112,7 +113,7 @@ export function buildRouter(screens: readonly AnyScreen[]) {
       getParentRoute: () => rootRoute,
       path: screen.route,
       validateSearch: (s: Record<string, unknown>) => s,
-      component: () => <ScreenHost screen={screen} screens={screens} />,
+      component: () => <ScreenHost screen={screen} screens={screens} customComponents={registries.customComponents} />,
     }),
   );
   return createRouter({ routeTree: rootRoute.addChildren([indexRoute, ...screenRoutes]), defaultPreload: false });

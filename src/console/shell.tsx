@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type Keyb
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { AnyScreen, SessionUser } from '../definitions/definitions';
 import { menuFor, type MenuItem } from '../definitions/access';
+import { menuSections } from '../../screens/menu';
 import { useQuery } from '@tanstack/react-query';
 import { useOwnProvider } from './ownProvider';
 import { logout } from '../api/auth';
@@ -349,7 +350,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
   const foundRow = useRouterState({ select: (s) => (s.location.search as Record<string, unknown>)[FOUND_ROW_PARAM] !== undefined });
   const ownProvider = useOwnProvider(user);
   const settings = useServerSettings();
-  const groups = menuFor(screens, user.permissions, { ownProvider, settings });
+  const groups = menuFor(screens, menuSections, user.permissions, { ownProvider, settings });
   const screenTitle = screenAtPath(screens, path)?.title;
   useEffect(() => {
     document.title = documentTitle(screenTitle);

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { userChangePassword } from '../api/users';
 import { callApi } from '../console/request';
-import type { RowModalProps } from '../console/views/RowActions';
+import type { RowModalProps } from '../console/registries';
 import { toast } from '../console/ui/toast';
 import { Button, FieldRow, Modal, inputClass } from '../console/ui/primitives';
 import { generatePassword } from '../domain/password';

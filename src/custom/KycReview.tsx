@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { kycCreateRequest, kycUpdateStatus, type KycRow } from '../api/kyc';
 import { callApi } from '../console/request';
 import { useSession } from '../console/session';
-import type { RowModalProps } from '../console/views/RowActions';
+import type { RowModalProps } from '../console/registries';
 import { approvalTone } from '../console/views/cells';
 import { formatDateTime } from '../console/format';
 import { toast } from '../console/ui/toast';

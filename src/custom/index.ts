@@ -1,8 +1,12 @@
-/** The hand-written screens, by the component name their definitions use. Each is its own lazy chunk. */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { registerRowModal } from '../console/views/RowActions';
+/**
+ * The hand-written screens and row modals, by the names their definitions use
+ * (src/definitions/registries.ts). src/main.tsx passes these maps into the runtime; `satisfies` makes a
+ * missing or unknown name a compile error. Each entry is its own lazy chunk.
+ */
+import { lazy } from 'react';
+import type { Registries } from '../console/registries';
 
-export const customComponents: Record<string, LazyExoticComponent<ComponentType<Record<string, never>>>> = {
+export const customComponents = {
   Login: lazy(() => import('./Login')),
   ResetPassword: lazy(() => import('./ResetPassword')),
   Dashboard: lazy(() => import('./Dashboard')),
@@ -10,7 +14,9 @@ export const customComponents: Record<string, LazyExoticComponent<ComponentType<
   ProviderCurrencies: lazy(() => import('./ProviderCurrencies')),
   Approvals: lazy(() => import('./Approvals')),
   MyRequests: lazy(() => import('./MyRequests')),
-};
+} satisfies Registries['customComponents'];
 
-registerRowModal('changePassword', lazy(() => import('./ChangePasswordModal')));
-registerRowModal('kycReview', lazy(() => import('./KycReview')));
+export const rowModals = {
+  changePassword: lazy(() => import('./ChangePasswordModal')),
+  kycReview: lazy(() => import('./KycReview')),
+} satisfies Registries['rowModals'];

@@ -58,7 +58,7 @@ export interface CheckOptions {
   menuRoutes?: readonly string[];
   /** Skip the modal check (the server has no modals). */
   skipModals?: boolean;
-  /** The console's modal registry (`hasRowModal` from src/console/views/RowActions.tsx); without it the modal check is skipped. */
+  /** Whether the console's row-modal map (passed in by src/main.tsx) holds this name; without it the modal check is skipped. */
   hasModal?: (name: string) => boolean;
   /** The registered contracts (default: allCalls of src/api). */
   calls?: readonly CallContract[];

@@ -9,6 +9,7 @@ import type { CallContract, ChangeRequest, DataOf, ExportField, RequestOf } from
 import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
 import type { ListNotices, ToolbarAction } from './toolbar';
+import type { CustomComponentName, RowModalName } from './registries';
 
 /** Who is looking: what guards and visibility rules read. */
 export interface SessionUser {
@@ -40,6 +41,15 @@ export interface SettingAccess {
 }
 
 export type MenuSection = 'Main' | 'Administrator' | 'Reports' | 'Audit Reports';
+
+/**
+ * A section of the sidebar, in the order of the list (screens/menu.ts). With `shownWith`, the section
+ * shows only to a user holding one of these permissions, on top of each entry's own access.
+ */
+export interface MenuSectionDef {
+  readonly section: MenuSection;
+  readonly shownWith?: readonly Permission[];
+}
 
 export interface MenuEntry {
   readonly section: MenuSection;
@@ -150,8 +160,8 @@ export type RowActionRun<Row> =
       /** Default true: a failure shows the server's message when it sends one; false: always `failure`. */
       readonly serverMessage?: boolean;
     }
-  /** A modal registered with the runtime by name (e.g. 'changePassword'). */
-  | { readonly kind: 'modal'; readonly modal: string }
+  /** A modal of the console's row-modal registry, by name (e.g. 'changePassword'; src/definitions/registries.ts). */
+  | { readonly kind: 'modal'; readonly modal: RowModalName }
   /**
    * The row's images in a dialog titled `title` (e.g. 'User Images'): each image field of the row with
    * its label; a missing image shows the placeholder, an `optional` one is left out when missing.
@@ -413,10 +423,10 @@ export function defineFormScreen<Values extends Record<string, unknown>, Options
 
 // ---- hand-written screens ---------------------------------------------------------------------
 
-/** A hand-written screen: the runtime looks its component up by `component` name. */
+/** A hand-written screen: the runtime looks its component up by `component` name (src/definitions/registries.ts). */
 export interface CustomScreen extends ScreenBase {
   readonly kind: 'custom';
-  readonly component: string;
+  readonly component: CustomComponentName;
   /** Rendered without the shell (Login). */
   readonly bare?: boolean;
 }

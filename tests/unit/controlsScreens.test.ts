@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
+import { menuSections } from '../../screens/menu';
 import { ceftScreen } from '../../screens/transactions';
 import { moneyApprovalsScreen } from '../../screens/moneyApprovals';
 import { segregationScreen } from '../../screens/segregation';
@@ -31,7 +32,7 @@ describe('money actions sent for approval', () => {
 
 describe('the controls screens', () => {
   const on = { moneyActionApproval: true };
-  const items = (permissions: string[], settings = on) => menuFor(screens, permissions, { settings }).flatMap((g) => g.items.map((i) => i.to));
+  const items = (permissions: string[], settings = on) => menuFor(screens, menuSections, permissions, { settings }).flatMap((g) => g.items.map((i) => i.to));
   it('Money Action Approvals: while MONEY_ACTION_APPROVAL_ABOVE_USD is set, for transaction-refund or transaction-retry holders, with the approval panel for both', () => {
     expect(items(['transaction-refund'])).toContain('/transactions/money-approvals');
     expect(items(['transaction-retry'])).toContain('/transactions/money-approvals');

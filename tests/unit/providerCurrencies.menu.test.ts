@@ -2,11 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { menuFor } from '../../src/definitions/access';
 import { screens } from '../../screens';
+import { menuSections } from '../../screens/menu';
 import { demoRoles } from '../../src/server/seed/demo';
 import { ownProviderNote } from '../../src/custom/ProviderCurrencies';
 
 const permissionsOf = (name: string) => [...demoRoles.find((r) => r.name === name)!.permissions];
-const labels = (permissions: string[], ownProvider?: boolean) => menuFor(screens, permissions, { ownProvider }).flatMap((g) => g.items.map((i) => i.label));
+const labels = (permissions: string[], ownProvider?: boolean) => menuFor(screens, menuSections, permissions, { ownProvider }).flatMap((g) => g.items.map((i) => i.label));
 
 describe('IPG Provider Currencies in the menu', () => {
   it('is hidden from a user with no linked provider (the checker), shown to an IPG bank user', () => {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
+import { menuSections } from '../../screens/menu';
 import {
   ceftAuditScreen,
   ceftScreen,
@@ -206,7 +207,7 @@ describe('routes and menus', () => {
   it('passes the start-up checks', () => expect(checkDefinitions(screens, { skipModals: true })).toEqual([]));
 
   it('puts the operational screens under Reports and the auditor screens under Audit Reports', () => {
-    const section = (perms: string[], name: string) => menuFor(screens, perms).find((g) => g.section === name)?.items.filter((i) => transactionScreens.some((s) => s.route === i.to));
+    const section = (perms: string[], name: string) => menuFor(screens, menuSections, perms).find((g) => g.section === name)?.items.filter((i) => transactionScreens.some((s) => s.route === i.to));
     expect(section(['send-money-report-view', 'bill-payment-report-view', 'thyaga-report-view', 'echannelling-report-view', 'insurance-report-view'], 'Reports')!.map((i) => i.to)).toEqual([
       '/transaction/ceft',
       '/transaction/bill',

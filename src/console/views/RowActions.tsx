@@ -1,8 +1,8 @@
 /**
  * Row actions: one runtime function decides which actions a row shows (permission and guard), and one
- * component runs them (navigate, call with confirm or comment, or a registered modal).
+ * component runs them (navigate, call with confirm or comment, or a modal of the entry's registry).
  */
-import { Suspense, useState, type ComponentType } from 'react';
+import { Suspense, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { RowAction, SessionUser } from '../../definitions/definitions';
 import { hasAnyPermission, hasPermission } from '../../domain/permissions';
@@ -11,6 +11,7 @@ import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
 import { businessTimeZone } from '../businessTime';
+import { useRegistries } from '../registries';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
@@ -22,27 +23,13 @@ export function actionsOnLockedRow<Row>(actions: readonly RowAction<Row>[], row:
   return visibleActions(actions, row, user).filter((a) => a.showWhenLocked);
 }
 
-export interface RowModalProps {
-  row: Record<string, unknown>;
-  close: () => void;
-  reload: () => void;
-}
-const rowModals = new Map<string, ComponentType<RowModalProps>>();
-
-/** Registers a modal a definition can open by name (`run: { kind: 'modal', modal: name }`). */
-export function registerRowModal(name: string, component: ComponentType<RowModalProps>) {
-  rowModals.set(name, component);
-}
-export function hasRowModal(name: string): boolean {
-  return rowModals.has(name);
-}
-
 function labelOf<Row>(a: RowAction<Row>, row: Row): string {
   return typeof a.label === 'function' ? a.label(row) : a.label;
 }
 
 export function RowActions<Row>({ actions, row, user, locked, reload }: { actions: readonly RowAction<Row>[]; row: Row; user: SessionUser; locked: boolean; reload: () => void }) {
   const navigate = useNavigate();
+  const { rowModals } = useRegistries();
   const [active, setActive] = useState<RowAction<Row> | null>(null);
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | null>(null);
@@ -81,7 +68,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
     setActive(a);
   }
 
-  const ActiveModal = active?.run.kind === 'modal' ? rowModals.get(active.run.modal) : undefined;
+  const ActiveModal = active?.run.kind === 'modal' ? rowModals[active.run.modal] : undefined;
   const callRun = active?.run.kind === 'call' ? active.run : null;
   const imagesRun = active?.run.kind === 'images' ? active.run : null;
 
