@@ -15,7 +15,7 @@ import { crc32, crc32Combine } from '@/console/exports/crc32';
 import { formatDateValue } from '@/console/exports/format';
 import { ExportJob } from '@/console/exports/job';
 import { valueChunks } from '@/console/exports/client';
-import { exportRowsOf } from '@/console/views/ListView';
+import { exportRowsOf } from '@/console/listController';
 import { insuranceScreen } from '@screens/transactions';
 import { exportFieldsOf } from '@/definitions/exportFields';
 import { itemFieldsOf } from '@/console/views/ExportProgress';

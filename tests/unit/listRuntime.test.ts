@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderedColumns, pinOffsets } from '../../src/console/views/DataTable';
 import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
-import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/views/ListView';
+import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/listController';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/definitions/definitions';
 

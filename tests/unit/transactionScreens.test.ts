@@ -20,7 +20,7 @@ import { menuFor } from '../../src/definitions/access';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { visibleActions } from '../../src/console/views/RowActions';
 import * as guards from '../../src/domain/transactionGuards';
-import { exportRowsOf } from '../../src/console/views/ListView';
+import { exportRowsOf } from '../../src/console/listController';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
 import { checkDefinitions } from '../../src/definitions/checks';
 import { paymentStatusTone } from '../../src/console/views/cells';
