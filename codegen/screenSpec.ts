@@ -7,6 +7,7 @@
  */
 import { exportFieldsOf } from '../src/definitions/exportFields';
 import { exportTypeOf, type CellKind } from '../src/definitions/definitions';
+import { cellKinds, isCellKind } from '../src/definitions/cellKinds';
 import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/console/exports/format';
 import { fetchCountOptions } from '../src/domain/validation';
 import { describeAccess } from '../src/domain/access';
@@ -27,20 +28,6 @@ export interface ScreenInfo {
 }
 
 /** How the runtime shows each cell kind (src/console/views/cells.tsx, src/console/format.ts). */
-const CELL_FORMATS: Record<string, string> = {
-  text: "as text; '-' when empty",
-  integer: "whole number, right-aligned; '-' when empty",
-  amount: "2 decimals with thousands separators, right-aligned; '-' when empty",
-  datetime: "yyyy-MM-dd HH:mm:ss, local time; '-' when empty or unreadable",
-  status: 'coloured tag (Active green, anything else red)',
-  approval: 'coloured tag (APPROVED green, PENDING yellow, anything else red)',
-  rate: "4 decimals with thousands separators, right-aligned; '-' when empty",
-  paymentStatus: "coloured tag (SUCCESS green, PENDING and HOLD yellow, REFUNDED blue, anything else red); '-' when empty",
-  tags: 'one tag per item',
-  image: 'image (a placeholder when missing)',
-  yesNo: 'Yes or No',
-  list: 'expandable list of items; exported as one text line per item',
-};
 
 const SCREEN_COMMON = ['kind', 'id', 'route', 'title', 'breadcrumb', 'access', 'menu'];
 const LIST_KNOWN = ['source', 'rowKey', 'columns', 'pinnedColumns', 'filters', 'pageSize', 'defaultSort', 'emptyMessage', 'lockedWhen', 'clearButton', 'createButton', 'changeRequests', 'rowActions', 'exports', 'countCards', 'footer', 'tabs'];
@@ -151,7 +138,7 @@ function columnsSection(v: Obj, withExport: boolean, ctx: ShowContext): string[]
   const rows = items(v.columns).map((c) => {
     if (!isObj(c)) return [shown(c, ctx), '', '', '', '', ...(withExport ? [''] : []), ''];
     const kind = str(c.kind) ?? 'text';
-    let fmt = CELL_FORMATS[kind] ?? '—';
+    let fmt = isCellKind(kind) ? cellKinds[kind].spec : '—';
     if (c.zeroAsDash === true) fmt += "; '-' for zero";
     const panel = items(c.panel);
     const panelLabels = panel.map((f) => label(p(f, 'label'), ctx)).join(', ');

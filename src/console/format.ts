@@ -2,6 +2,7 @@
 import { isValid, parseISO } from 'date-fns';
 import { businessDay, displayDateTime } from '../domain/businessTime';
 import { businessTimeZone } from './businessTime';
+import { cellKindOf } from '../definitions/cellKinds';
 
 const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -47,12 +48,13 @@ export function formatDate(value: unknown, zone: string = businessTimeZone()): s
 
 /** A comparable key for sorting a cell: numbers as numbers, dates as epoch ms, the rest as lower-case text. */
 export function sortKeyOf(value: unknown, kind: string | undefined): number | string {
-  if (value === null || value === undefined) return kind === 'integer' || kind === 'amount' || kind === 'rate' || kind === 'datetime' ? -Infinity : '';
-  if (kind === 'integer' || kind === 'amount' || kind === 'rate') {
+  const sortAs = cellKindOf(kind).sortAs;
+  if (value === null || value === undefined) return sortAs === 'text' ? '' : -Infinity;
+  if (sortAs === 'number') {
     const n = Number(value);
     return Number.isNaN(n) ? -Infinity : n;
   }
-  if (kind === 'datetime') {
+  if (sortAs === 'time') {
     const t = Date.parse(String(value));
     return Number.isNaN(t) ? -Infinity : t;
   }

@@ -84,7 +84,7 @@ interface ScreenBase {
 
 // ---- list screens -----------------------------------------------------------------------------
 
-/** How a cell is shown; the runtime maps each kind to a renderer and an export type. */
+/** How a cell is shown; each kind is declared once in ./cellKinds.ts (alignment, sort, export type, spec text). */
 export type CellKind =
   | 'text'
   | 'integer'
@@ -437,18 +437,5 @@ export type AnyListScreen = ListScreen<any, any>;
 export type AnyFormScreen = FormScreen<any, any>;
 export type AnyScreen = AnyListScreen | AnyFormScreen | CustomScreen;
 
-/** The export type a cell kind maps to. */
-export function exportTypeOf(kind: CellKind | undefined): ExportField['type'] {
-  switch (kind) {
-    case 'integer':
-      return 'INTEGER';
-    case 'amount':
-      return 'DOUBLE';
-    case 'datetime':
-      return 'DATE';
-    case 'yesNo':
-      return 'BOOLEAN';
-    default:
-      return 'STRING';
-  }
-}
+/** The export type a cell kind maps to (declared with the kind in ./cellKinds.ts). */
+export { exportTypeOf } from './cellKinds';

@@ -1,6 +1,7 @@
-/** Cell renderers by column kind. Text is always rendered as text (React escapes it), never as HTML. */
+/** Cell renderers by column kind (cellRenderers). Text is always rendered as text (React escapes it), never as HTML. */
 import { useState, type ReactNode } from 'react';
 import type { CellKind, PanelField } from '../../definitions/definitions';
+import { cellKindOf, isCellKind } from '../../definitions/cellKinds';
 import { formatAmount, formatDateTime, formatRate } from '../format';
 import { Tag, statusTone, type TagTone } from '../ui/primitives';
 
@@ -37,50 +38,54 @@ export function paymentStatusTone(value: unknown): TagTone {
   }
 }
 
-export function renderCell(kind: CellKind | undefined, value: unknown): ReactNode {
-  switch (kind) {
-    case 'rate':
-      return formatRate(value);
-    case 'amount':
-      return formatAmount(value);
-    case 'integer':
-      return value === null || value === undefined ? '-' : String(value);
-    case 'datetime':
-      return formatDateTime(value);
-    case 'status':
-      return <Tag tone={statusTone(value)}>{String(value ?? '')}</Tag>;
-    case 'paymentStatus':
-      return value === null || value === undefined || value === '' ? '-' : <Tag tone={paymentStatusTone(value)}>{String(value)}</Tag>;
-    case 'approval':
-      return <Tag tone={approvalTone(value)}>{String(value ?? '')}</Tag>;
-    case 'yesNo':
-      return value === true || value === 1 || value === 'yes' || value === 'Yes' ? 'Yes' : 'No';
-    case 'tags': {
-      const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
-      return (
-        <span className="flex max-w-md flex-wrap gap-1">
-          {list.map((v, i) => (
-            <Tag key={i} tone="blue">
-              {String(v)}
-            </Tag>
-          ))}
-        </span>
-      );
-    }
-    case 'image': {
-      const src = imageUrl(value) ?? PLACEHOLDER_IMAGE;
-      return <img src={src} alt="" className="h-10 w-auto max-w-[120px] rounded border border-line object-contain" onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />;
-    }
-    default:
-      if (value === null || value === undefined || value === '') return '-';
-      if (Array.isArray(value)) return value.join(', ');
-      if (typeof value === 'object') return JSON.stringify(value);
-      return String(value);
-  }
+function asText(value: unknown): ReactNode {
+  if (value === null || value === undefined || value === '') return '-';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
+/**
+ * The renderer of each cell kind (the kinds and the rest of what they declare: src/definitions/cellKinds.ts).
+ * `satisfies` makes a kind without a renderer a compile error.
+ */
+export const cellRenderers = {
+  text: asText,
+  rate: (value) => formatRate(value),
+  amount: (value) => formatAmount(value),
+  integer: (value) => (value === null || value === undefined ? '-' : String(value)),
+  datetime: (value) => formatDateTime(value),
+  status: (value) => <Tag tone={statusTone(value)}>{String(value ?? '')}</Tag>,
+  paymentStatus: (value) => (value === null || value === undefined || value === '' ? '-' : <Tag tone={paymentStatusTone(value)}>{String(value)}</Tag>),
+  approval: (value) => <Tag tone={approvalTone(value)}>{String(value ?? '')}</Tag>,
+  yesNo: (value) => (value === true || value === 1 || value === 'yes' || value === 'Yes' ? 'Yes' : 'No'),
+  tags: (value) => {
+    const list = Array.isArray(value) ? value : typeof value === 'string' && value ? value.split(',') : [];
+    return (
+      <span className="flex max-w-md flex-wrap gap-1">
+        {list.map((v, i) => (
+          <Tag key={i} tone="blue">
+            {String(v)}
+          </Tag>
+        ))}
+      </span>
+    );
+  },
+  image: (value) => {
+    const src = imageUrl(value) ?? PLACEHOLDER_IMAGE;
+    return <img src={src} alt="" className="h-10 w-auto max-w-[120px] rounded border border-line object-contain" onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />;
+  },
+  // a list column is drawn by ListCell (DataTable); elsewhere, as text
+  list: asText,
+} satisfies Record<CellKind, (value: unknown) => ReactNode>;
+
+export function renderCell(kind: CellKind | undefined, value: unknown): ReactNode {
+  return (isCellKind(kind) ? cellRenderers[kind] : asText)(value);
+}
+
+/** Right-aligned (and sorted high to low first): the kinds that declare it. */
 export function isNumericKind(kind: CellKind | undefined): boolean {
-  return kind === 'amount' || kind === 'integer' || kind === 'rate';
+  return cellKindOf(kind).align === 'right';
 }
 
 /** The arrow button of expandable panels (tooltip 'Click to view'). */
