@@ -2,9 +2,9 @@
  * The generic form screen: fields and zod rules from the definition (validated on blur with the
  * specification's messages), option lists and edit values loaded by their calls, submit as a call.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useUnsavedChangesGuard } from '../ui/unsavedChanges';
-import { useForm, type FieldValues, type Resolver } from 'react-hook-form';
+import { useForm, type FieldErrors, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -58,6 +58,280 @@ function useCallData(call: AnyFormScreen['options'] extends infer O ? O : never,
       return call!.select(res.data);
     },
   });
+}
+
+/** What a field kind's component is handed by the form view. */
+interface FieldKindProps<K extends FormField<Values, unknown>['kind']> {
+  readonly f: Extract<FormField<Values, unknown>, { kind: K }>;
+  readonly id: string;
+  /** Shown but not editable (readOnlyOnEdit on an edit form). */
+  readonly readOnly: boolean;
+  readonly ctx: FieldContext<Values, unknown>;
+  readonly values: Values;
+  readonly form: UseFormReturn<FieldValues>;
+  readonly errors: FieldErrors<FieldValues>;
+  /** The field's error message, if any. */
+  readonly err: (key: string) => string | undefined;
+  /** Sets a value from a custom control (revalidating once the field was validated, or with `validate`). */
+  readonly put: (key: string, value: unknown, validate?: boolean) => void;
+  /** The date fields that follow this one (their minimum is its value). */
+  readonly followersOf: (key: string) => string[];
+}
+
+/**
+ * One component per form field kind (replacing the switch over kinds). The mapped type makes a kind of
+ * FormField without a component here (or a component for no kind) a compile error.
+ */
+const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: FieldKindProps<K>) => ReactNode } = {
+  text: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+        <input id={id} type={f.inputType ?? 'text'} className={inputClass} maxLength={f.maxLength} readOnly={readOnly} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
+      </FieldRow>
+    );
+  },
+  password: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+        <div className="flex gap-2">
+          <input id={id} type="text" autoComplete="new-password" className={`${inputClass} font-mono`} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
+          {f.generate && (
+            <>
+              <Button onClick={() => form.setValue(f.key, generatePassword(), { shouldValidate: true })}>Generate</Button>
+              <Button
+                onClick={() => {
+                  void navigator.clipboard?.writeText(String(form.getValues(f.key) ?? ''));
+                  toast('success', 'Copied to Clipboard');
+                }}
+              >
+                Copy
+              </Button>
+            </>
+          )}
+        </div>
+      </FieldRow>
+    );
+  },
+  select: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    const opts = f.options(ctx);
+    const label = f.dynamicLabel ? f.dynamicLabel(ctx) : f.label;
+    const reg = form.register(f.key, { setValueAs: (v: string) => (f.valueType === 'number' ? (v === '' ? '' : Number(v)) : v) });
+    return (
+      <FieldRow key={id} label={label} htmlFor={id} error={err(f.key)} required={f.required}>
+        <select
+          id={id}
+          className={inputClass}
+          disabled={readOnly}
+          aria-invalid={!!err(f.key)}
+          {...reg}
+          value={String(values[f.key] ?? '')}
+          onChange={(e) => {
+            void reg.onChange(e);
+            for (const c of f.clears ?? []) form.setValue(c, Array.isArray(values[c]) ? [] : '');
+          }}
+        >
+          <option value="">Select {label}</option>
+          {opts.map((o) => (
+            <option key={String(o.value)} value={String(o.value)}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </FieldRow>
+    );
+  
+  },
+  radio: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <fieldset key={id} className="flex flex-col gap-1">
+        <legend className="text-sm font-medium">{f.label}</legend>
+        <div className="flex gap-4">
+          {f.options.map((o) => (
+            <label key={String(o.value)} className="flex items-center gap-1.5 text-sm">
+              <input type="radio" name={f.key} checked={values[f.key] === o.value} onChange={() => form.setValue(f.key, o.value, { shouldDirty: true })} />
+              {o.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    );
+  },
+  checkboxGroups: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    const groups = f.groups(ctx);
+    const derived = f.derived?.(ctx);
+    const selected = derived ?? ((values[f.key] as string[] | undefined) ?? []);
+    const toggle = (p: string) => {
+      const next = selected.includes(p) ? selected.filter((x) => x !== p) : [...selected, p];
+      form.setValue(f.key, next, { shouldValidate: true, shouldDirty: true });
+    };
+    return (
+      <fieldset key={id} className="col-span-full flex flex-col gap-2" aria-describedby={err(f.key) ? `${id}-error` : undefined}>
+        <legend className="text-sm font-medium">
+          {f.label}
+          {f.required && <span aria-hidden="true" className="text-red-600"> *</span>}
+          {derived && <span className="ml-2 text-xs font-normal text-ink-soft">(follow the role)</span>}
+        </legend>
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {groups.map((g) => (
+            <div key={g.title} className="rounded border border-line p-2">
+              <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-ink-soft">{g.title}</p>
+              {g.items.map((p) => (
+                <label key={p} className="flex items-center gap-1.5 text-sm">
+                  <input type="checkbox" checked={selected.includes(p)} disabled={!!derived} onChange={() => toggle(p)} />
+                  {p}
+                </label>
+              ))}
+            </div>
+          ))}
+        </div>
+        {!derived && err(f.key) && (
+          <p role="alert" id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
+            {err(f.key)}
+          </p>
+        )}
+      </fieldset>
+    );
+  
+  },
+  image: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <ImagePicker
+        key={id}
+        id={id}
+        label={f.label}
+        value={String(values[f.key] ?? '')}
+        spec={f}
+        required={f.required}
+        error={err(f.key)}
+        disabled={readOnly}
+        onValue={(v) => put(f.key, v, true)}
+        onInvalid={(message) => form.setError(f.key, { message })}
+      />
+    );
+  },
+  imageSlots: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    const slotErrors = Array.from({ length: f.count }, (_, n) => {
+      const e = (errors[f.key] as unknown as Record<number, { image?: { message?: string }; link?: { message?: string } }> | undefined)?.[n];
+      return { image: e?.image?.message, link: e?.link?.message };
+    });
+    return (
+      <ImageSlots
+        key={id}
+        id={id}
+        label={f.label}
+        count={f.count}
+        slots={(values[f.key] as ImageSlot[] | undefined) ?? []}
+        spec={f.image}
+        linkLabel={f.linkLabel}
+        linkMaxLength={f.linkMaxLength}
+        required={f.required}
+        error={err(f.key)}
+        slotErrors={slotErrors}
+        onSlots={(v) => put(f.key, v)}
+        onSlotInvalid={(n, message) => form.setError(`${f.key}.${n}.image`, { message })}
+        onLinkBlur={() => void form.trigger(f.key)}
+      />
+    );
+  
+  },
+  tags: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <TagPicker
+        key={id}
+        id={id}
+        label={f.label}
+        values={(values[f.key] as string[] | undefined) ?? []}
+        options={f.options(ctx)}
+        exclusive={f.exclusive}
+        required={f.required}
+        error={err(f.key)}
+        disabled={readOnly}
+        onValues={(v) => put(f.key, v, true)}
+      />
+    );
+  },
+  date: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    const min = f.follows ? String(values[f.follows] ?? '') || undefined : undefined;
+    return (
+      <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
+        <input
+          id={id}
+          type="date"
+          lang="en-CA"
+          className={inputClass}
+          min={min}
+          readOnly={readOnly}
+          aria-invalid={!!err(f.key)}
+          value={String(values[f.key] ?? '')}
+          onChange={(e) => {
+            const v = e.target.value;
+            put(f.key, v, true);
+            // the dates that follow this one move up to it when it passes them
+            for (const k of followersOf(f.key)) if (v && String(values[k] ?? '') && String(values[k]) < v) put(k, v, true);
+          }}
+        />
+      </FieldRow>
+    );
+  
+  },
+  version: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    const parts = String(values[f.key] ?? '').split(/[.+]/);
+    return (
+      <VersionBoxes
+        key={id}
+        id={id}
+        label={f.label}
+        labels={f.parts}
+        parts={f.parts.map((_, n) => parts[n] ?? '')}
+        maxDigits={f.maxDigits}
+        required={f.required}
+        error={err(f.key)}
+        onParts={(p) => put(f.key, p.slice(0, -1).join('.') + (p.length > 1 ? `+${p[p.length - 1]}` : ''))}
+        onLeave={() => void form.trigger(f.key)}
+      />
+    );
+  
+  },
+  toggles: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <ToggleButtons
+        key={id}
+        id={id}
+        label={f.label}
+        options={f.options}
+        values={(values[f.key] as string[] | undefined) ?? []}
+        required={f.required}
+        error={err(f.key)}
+        onValues={(v) => put(f.key, v, true)}
+      />
+    );
+  },
+  switch: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return <SwitchField key={id} id={id} label={f.label} on={Number(values[f.key]) === 1} onToggle={(on) => put(f.key, on ? 1 : 0)} />;
+  },
+  rate: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+    return (
+      <RateField
+        key={id}
+        id={id}
+        label={f.label}
+        value={Number(values[f.key] ?? 0)}
+        spec={f}
+        required={f.required}
+        error={err(f.key)}
+        readOnly={readOnly}
+        onValue={(v) => put(f.key, v)}
+        onBlur={() => void form.trigger(f.key)}
+      />
+    );
+  },
+};
+
+/** The component of a field's kind, handed the field. */
+function FieldOfKind(props: FieldKindProps<FormField<Values, unknown>['kind']>) {
+  // the map is exhaustive and keyed by kind: the field and its component agree
+  const Kind = fieldKinds[props.f.kind] as (p: FieldKindProps<FormField<Values, unknown>['kind']>) => ReactNode;
+  return <>{Kind(props)}</>;
 }
 
 export function FormView({ screen }: { screen: AnyFormScreen }) {
@@ -150,237 +424,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
           {fields.map((f, i) => {
             const id = `field-${f.key}-${i}`;
             const readOnly = !!f.readOnlyOnEdit && screen.mode === 'edit';
-            switch (f.kind) {
-              case 'text':
-                return (
-                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
-                    <input id={id} type={f.inputType ?? 'text'} className={inputClass} maxLength={f.maxLength} readOnly={readOnly} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
-                  </FieldRow>
-                );
-              case 'password':
-                return (
-                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
-                    <div className="flex gap-2">
-                      <input id={id} type="text" autoComplete="new-password" className={`${inputClass} font-mono`} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
-                      {f.generate && (
-                        <>
-                          <Button onClick={() => form.setValue(f.key, generatePassword(), { shouldValidate: true })}>Generate</Button>
-                          <Button
-                            onClick={() => {
-                              void navigator.clipboard?.writeText(String(form.getValues(f.key) ?? ''));
-                              toast('success', 'Copied to Clipboard');
-                            }}
-                          >
-                            Copy
-                          </Button>
-                        </>
-                      )}
-                    </div>
-                  </FieldRow>
-                );
-              case 'select': {
-                const opts = f.options(ctx);
-                const label = f.dynamicLabel ? f.dynamicLabel(ctx) : f.label;
-                const reg = form.register(f.key, { setValueAs: (v: string) => (f.valueType === 'number' ? (v === '' ? '' : Number(v)) : v) });
-                return (
-                  <FieldRow key={id} label={label} htmlFor={id} error={err(f.key)} required={f.required}>
-                    <select
-                      id={id}
-                      className={inputClass}
-                      disabled={readOnly}
-                      aria-invalid={!!err(f.key)}
-                      {...reg}
-                      value={String(values[f.key] ?? '')}
-                      onChange={(e) => {
-                        void reg.onChange(e);
-                        for (const c of f.clears ?? []) form.setValue(c, Array.isArray(values[c]) ? [] : '');
-                      }}
-                    >
-                      <option value="">Select {label}</option>
-                      {opts.map((o) => (
-                        <option key={String(o.value)} value={String(o.value)}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </select>
-                  </FieldRow>
-                );
-              }
-              case 'radio':
-                return (
-                  <fieldset key={id} className="flex flex-col gap-1">
-                    <legend className="text-sm font-medium">{f.label}</legend>
-                    <div className="flex gap-4">
-                      {f.options.map((o) => (
-                        <label key={String(o.value)} className="flex items-center gap-1.5 text-sm">
-                          <input type="radio" name={f.key} checked={values[f.key] === o.value} onChange={() => form.setValue(f.key, o.value, { shouldDirty: true })} />
-                          {o.label}
-                        </label>
-                      ))}
-                    </div>
-                  </fieldset>
-                );
-              case 'checkboxGroups': {
-                const groups = f.groups(ctx);
-                const derived = f.derived?.(ctx);
-                const selected = derived ?? ((values[f.key] as string[] | undefined) ?? []);
-                const toggle = (p: string) => {
-                  const next = selected.includes(p) ? selected.filter((x) => x !== p) : [...selected, p];
-                  form.setValue(f.key, next, { shouldValidate: true, shouldDirty: true });
-                };
-                return (
-                  <fieldset key={id} className="col-span-full flex flex-col gap-2" aria-describedby={err(f.key) ? `${id}-error` : undefined}>
-                    <legend className="text-sm font-medium">
-                      {f.label}
-                      {f.required && <span aria-hidden="true" className="text-red-600"> *</span>}
-                      {derived && <span className="ml-2 text-xs font-normal text-ink-soft">(follow the role)</span>}
-                    </legend>
-                    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-                      {groups.map((g) => (
-                        <div key={g.title} className="rounded border border-line p-2">
-                          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-ink-soft">{g.title}</p>
-                          {g.items.map((p) => (
-                            <label key={p} className="flex items-center gap-1.5 text-sm">
-                              <input type="checkbox" checked={selected.includes(p)} disabled={!!derived} onChange={() => toggle(p)} />
-                              {p}
-                            </label>
-                          ))}
-                        </div>
-                      ))}
-                    </div>
-                    {!derived && err(f.key) && (
-                      <p role="alert" id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
-                        {err(f.key)}
-                      </p>
-                    )}
-                  </fieldset>
-                );
-              }
-              case 'image':
-                return (
-                  <ImagePicker
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    value={String(values[f.key] ?? '')}
-                    spec={f}
-                    required={f.required}
-                    error={err(f.key)}
-                    disabled={readOnly}
-                    onValue={(v) => put(f.key, v, true)}
-                    onInvalid={(message) => form.setError(f.key, { message })}
-                  />
-                );
-              case 'imageSlots': {
-                const slotErrors = Array.from({ length: f.count }, (_, n) => {
-                  const e = (errors[f.key] as unknown as Record<number, { image?: { message?: string }; link?: { message?: string } }> | undefined)?.[n];
-                  return { image: e?.image?.message, link: e?.link?.message };
-                });
-                return (
-                  <ImageSlots
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    count={f.count}
-                    slots={(values[f.key] as ImageSlot[] | undefined) ?? []}
-                    spec={f.image}
-                    linkLabel={f.linkLabel}
-                    linkMaxLength={f.linkMaxLength}
-                    required={f.required}
-                    error={err(f.key)}
-                    slotErrors={slotErrors}
-                    onSlots={(v) => put(f.key, v)}
-                    onSlotInvalid={(n, message) => form.setError(`${f.key}.${n}.image`, { message })}
-                    onLinkBlur={() => void form.trigger(f.key)}
-                  />
-                );
-              }
-              case 'tags':
-                return (
-                  <TagPicker
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    values={(values[f.key] as string[] | undefined) ?? []}
-                    options={f.options(ctx)}
-                    exclusive={f.exclusive}
-                    required={f.required}
-                    error={err(f.key)}
-                    disabled={readOnly}
-                    onValues={(v) => put(f.key, v, true)}
-                  />
-                );
-              case 'date': {
-                const min = f.follows ? String(values[f.follows] ?? '') || undefined : undefined;
-                return (
-                  <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
-                    <input
-                      id={id}
-                      type="date"
-                      lang="en-CA"
-                      className={inputClass}
-                      min={min}
-                      readOnly={readOnly}
-                      aria-invalid={!!err(f.key)}
-                      value={String(values[f.key] ?? '')}
-                      onChange={(e) => {
-                        const v = e.target.value;
-                        put(f.key, v, true);
-                        // the dates that follow this one move up to it when it passes them
-                        for (const k of followersOf(f.key)) if (v && String(values[k] ?? '') && String(values[k]) < v) put(k, v, true);
-                      }}
-                    />
-                  </FieldRow>
-                );
-              }
-              case 'version': {
-                const parts = String(values[f.key] ?? '').split(/[.+]/);
-                return (
-                  <VersionBoxes
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    labels={f.parts}
-                    parts={f.parts.map((_, n) => parts[n] ?? '')}
-                    maxDigits={f.maxDigits}
-                    required={f.required}
-                    error={err(f.key)}
-                    onParts={(p) => put(f.key, p.slice(0, -1).join('.') + (p.length > 1 ? `+${p[p.length - 1]}` : ''))}
-                    onLeave={() => void form.trigger(f.key)}
-                  />
-                );
-              }
-              case 'toggles':
-                return (
-                  <ToggleButtons
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    options={f.options}
-                    values={(values[f.key] as string[] | undefined) ?? []}
-                    required={f.required}
-                    error={err(f.key)}
-                    onValues={(v) => put(f.key, v, true)}
-                  />
-                );
-              case 'switch':
-                return <SwitchField key={id} id={id} label={f.label} on={Number(values[f.key]) === 1} onToggle={(on) => put(f.key, on ? 1 : 0)} />;
-              case 'rate':
-                return (
-                  <RateField
-                    key={id}
-                    id={id}
-                    label={f.label}
-                    value={Number(values[f.key] ?? 0)}
-                    spec={f}
-                    required={f.required}
-                    error={err(f.key)}
-                    readOnly={readOnly}
-                    onValue={(v) => put(f.key, v)}
-                    onBlur={() => void form.trigger(f.key)}
-                  />
-                );
-            }
+            return <FieldOfKind key={id} f={f} id={id} readOnly={readOnly} ctx={ctx} values={values} form={form} errors={errors} err={err} put={put} followersOf={followersOf} />;
           })}
         </div>
         <div className="flex gap-2">
