@@ -134,9 +134,19 @@ async function startReplica(dir: string, port: number): Promise<{ child: ChildPr
   const logFile = join(dir, 'replica.log');
   log(`pg_basebackup of ${primaryHost}:${primaryPort} into ${dataDir} ...`);
   const t0 = Date.now();
-  const backup = asPostgres(`${PG_BIN}/pg_basebackup`, ['-h', primaryHost, '-p', String(primaryPort), '-U', primaryUser, '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'], logFile);
-  const code = await new Promise<number | null>((r) => backup.on('exit', r));
-  if (code !== 0) throw new Error(`pg_basebackup failed (${code}):\n${tail(logFile)}`);
+  const baseBackup = async () => {
+    const backup = asPostgres(`${PG_BIN}/pg_basebackup`, ['-h', primaryHost, '-p', String(primaryPort), '-U', primaryUser, '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'], logFile);
+    let said = '';
+    backup.stderr?.on('data', (d) => (said += d));
+    const code = await new Promise<number | null>((r) => backup.on('close', r));
+    return { code, said };
+  };
+  let backup = await baseBackup();
+  if (backup.code !== 0 && /no pg_hba\.conf entry for replication connection/.test(backup.said) && allowLocalReplication()) {
+    rmSync(dataDir, { recursive: true, force: true });
+    backup = await baseBackup();
+  }
+  if (backup.code !== 0) throw new Error(`pg_basebackup failed (${backup.code}):\n${backup.said}`);
   log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // a hot standby needs these at least as high as the primary's
   const settings = (await sql(PRIMARY_URL, `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`)).rows as { name: string; setting: string }[];
@@ -171,6 +181,24 @@ async function startReplica(dir: string, port: number): Promise<{ child: ChildPr
     logFile,
   );
   return { child, dataDir };
+}
+
+/**
+ * A local primary whose pg_hba.conf refuses replication connections (Debian's default allows them only
+ * through the socket with peer authentication): one line lets the postgres user replicate over
+ * 127.0.0.1 with the authentication the file already uses for 127.0.0.1, then the configuration is
+ * reloaded. Said on the console; the line stays (a replica needs it every time). False: not possible here.
+ */
+function allowLocalReplication(): boolean {
+  if (!['127.0.0.1', 'localhost'].includes(primaryHost)) return false;
+  const hba = spawnSync('psql', [PRIMARY_URL, '-Atc', 'SHOW hba_file'], { encoding: 'utf8' }).stdout.trim();
+  if (!hba || !existsSync(hba)) return false;
+  const text = readFileSync(hba, 'utf8');
+  const method = /^host\s+all\s+all\s+127\.0\.0\.1\/32\s+(\S+)/m.exec(text)?.[1] ?? 'scram-sha-256';
+  const line = `host replication ${primaryUser} 127.0.0.1/32 ${method}`;
+  log(`The primary refuses replication connections: adding "${line}" to ${hba} and reloading its configuration`);
+  writeFileSync(hba, `${text.endsWith('\n') ? text : `${text}\n`}# npm run cluster (scripts/cluster.ts): the streaming replica's pg_basebackup and WAL stream\n${line}\n`);
+  return spawnSync('psql', [PRIMARY_URL, '-Atc', 'SELECT pg_reload_conf()'], { encoding: 'utf8' }).status === 0;
 }
 
 /** PgBouncer in transaction mode in front of one PostgreSQL; the app servers reach database `remit` through it. */
@@ -247,6 +275,9 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promi
       // a request already sent is never re-sent (retry-on's default is conn-failure only)
       '  retries 2',
       '  option redispatch',
+      // a new server connection per request: a request meant for a server that has just died meets a
+      // refused connection (re-sent elsewhere) instead of a kept-alive connection that dies under it
+      '  option http-server-close',
       'frontend console',
       `  bind 127.0.0.1:${port}`,
       '  default_backend apps',
