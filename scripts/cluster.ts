@@ -13,7 +13,7 @@
  *   4. `--servers` app servers (the built console, src/server/main.ts; dist/ is built when missing),
  *      the first migrating and seeding the demo data, all with one SESSION_SECRET;
  *   5. HAProxy balancing them round-robin, checking `GET /health` every second (down after 2 failures),
- *      with connection failures re-sent to another server.
+ *      a server connection per request, a refused connection re-sent to another server.
  * Prints the URL and waits for Ctrl+C; on Ctrl+C, on an error, or at the end of --chaos it stops
  * everything it started, removes its folder under /tmp and drops its database.
  *
@@ -273,7 +273,8 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promi
       '  timeout check 1s',
       // a connection refused (a server that just died, not yet marked down) is re-sent to another server;
       // a request already sent is never re-sent (retry-on's default is conn-failure only)
-      '  retries 2',
+      // one retry, on another server (redispatch): not waiting out a second retry on a dead one
+      '  retries 1',
       '  option redispatch',
       // a new server connection per request: a request meant for a server that has just died meets a
       // refused connection (re-sent elsewhere) instead of a kept-alive connection that dies under it
@@ -286,7 +287,8 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promi
       '  option httpchk GET /health',
       '  http-check expect status 200',
       '  http-response set-header x-app-server %s',
-      '  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions',
+      // no on-marked-down shutdown-sessions: it would also cut the requests waiting to be re-sent
+      '  default-server inter 1s fall 2 rise 2',
       ...apps.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check`),
     ].join('\n') + '\n',
   );
