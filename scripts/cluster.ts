@@ -499,8 +499,26 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
     }
   };
 
+  // where the surviving server's reads went over the run, every 500 ms (its /health)
+  const readStates: { at: number; state: string }[] = [];
+  const watcher = (async () => {
+    while (Date.now() < end) {
+      const h = (await fetch(`http://127.0.0.1:${apps[0].port}/health`).then((r) => r.json()).catch(() => ({}))) as { replica?: { state?: string; lagMs?: number | null } };
+      readStates.push({ at: Date.now(), state: `${h.replica?.state ?? 'no answer'}` });
+      await sleep(500);
+    }
+  })();
+
   log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}`);
-  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, i) => worker(i)), director()]);
+  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, i) => worker(i)), director(), watcher]);
+  const spans: string[] = [];
+  for (const r of readStates) {
+    const t = ((r.at - t0) / 1000).toFixed(1);
+    const lastSpan = spans[spans.length - 1];
+    if (lastSpan?.startsWith(`${r.state} `)) spans[spans.length - 1] = lastSpan.replace(/-[\d.]+ s$/, `-${t} s`);
+    else spans.push(`${r.state} ${t}-${t} s`);
+  }
+  console.log(`\n${apps[0].name}'s replica state over the run (its /health every 0.5 s): ${spans.join(', ')}`);
 
   // ---- the report
   const phases: [string, number, number][] = [];
