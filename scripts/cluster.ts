@@ -447,7 +447,7 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const t0 = Date.now();
   const end = t0 + DURATION * 1000;
   const victim = apps[apps.length - 1];
-  const marks: { appKilled?: number; appDropped?: number; replicaKilled?: number; replicaFallback?: number } = {};
+  const marks: { appKilled?: number; appExited?: number; appDropped?: number; replicaKilled?: number; replicaFallback?: number } = {};
 
   const worker = async (n: number) => {
     const token = tokens[n % tokens.length];
@@ -473,6 +473,7 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
     await sleep((DURATION * 1000) / 3);
     marks.appKilled = Date.now();
     log(`chaos: SIGKILL to ${victim.name} (pid ${victim.child.pid})`);
+    victim.child.once('exit', () => (marks.appExited = Date.now()));
     victim.child.kill('SIGKILL');
     while (Date.now() < end) {
       const states = await serverStates(socket).catch(() => new Map<string, string>());
@@ -549,6 +550,11 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   for (const [reason, list] of reasons) {
     const inFlight = list.filter((o) => o.start < k1 && o.end >= k1).length;
     console.log(`  ${list.length} × ${reason} (started ${list.map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`).slice(0, 6).join(', ')}${list.length > 6 ? ', ...' : ''}; ${inFlight} in flight at the app kill)`);
+  }
+  if (marks.appExited) {
+    // until the process has ended, its listening socket still takes connections that nobody will answer
+    const gone = marks.appExited;
+    console.log(`${victim.name}'s process ended ${gone - k1} ms after the SIGKILL; failed requests started before that: ${failed.filter((o) => o.start < gone).length}, after it: ${failed.filter((o) => o.start >= gone).length}`);
   }
   const afterDrop = failed.filter((o) => o.start >= d1);
   console.log(`failed requests started after HAProxy dropped ${victim.name}: ${afterDrop.length}`);
