@@ -30,6 +30,8 @@ import { isValidTimeZone } from '../domain/businessTime';
 import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
 import { syncRollupTimeZone } from './areas/transactionsStats';
+import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
+import { registerHealth } from './http/health';
 
 export interface AppOptions {
   db: Db;
@@ -88,6 +90,16 @@ export interface AppOptions {
    * or false: this process runs none (another process's worker does; tests run the queue themselves).
    */
   exportWorker?: boolean | Partial<ExportSettings> & { sheetRows?: number };
+  /**
+   * A streaming replica of `db` (DATABASE_REPLICA_URL) for dashboards, reports, transaction lists and
+   * exports, with read-your-writes and fallback to the primary (src/server/db/readRouting.ts). The
+   * caller opens and closes it; the app checks it while it runs.
+   */
+  replicaDb?: Db;
+  /** The replica's lag limit and check interval (REPLICA_MAX_LAG_MS, REPLICA_CHECK_MS) and its check timeout. */
+  readRouting?: Partial<ReadRoutingOptions>;
+  /** A read routing the caller made (createReadRouting) and checks itself (tests); replicaDb and readRouting are then unused. */
+  reads?: ReadRouting;
 }
 
 /**
@@ -188,7 +200,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     syncThreshold: 512 * 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });
+  const reads: ReadRouting = options.reads ?? createReadRouting(options.db, options.replicaDb, { warn: (m) => app.log.warn(m), ...options.readRouting });
+  if (reads.replicaConfigured && !options.reads) {
+    // the first check before the first request, so reads start on the replica when it is well
+    app.addHook('onReady', async () => {
+      await reads.check();
+      reads.start();
+    });
+    app.addHook('onClose', async () => {
+      await reads.stop();
+    });
+  }
+  registerHealth(app, options.db, reads);
   registerApi(app, allHandlers, {
+    reads,
     db: options.db,
     secret: options.secret,
     clock,

@@ -6,7 +6,11 @@
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
  * IANA zone of the business day; default Asia/Colombo), CHANGE_REQUEST_EXPIRY_DAYS (default 7),
  * SETTLEMENT_SCHEDULE (the business time the day's scheduled settlement is generated; default 07:30, off = never by itself),
- * MONEY_ACTION_APPROVAL_ABOVE_USD (large voids, refunds and manual transfers need a second person; unset = off).
+ * MONEY_ACTION_APPROVAL_ABOVE_USD (large voids, refunds and manual transfers need a second person; unset = off),
+ * DATABASE_REPLICA_URL (a streaming replica for dashboards, reports, lists and exports; unset = none),
+ * REPLICA_MAX_LAG_MS (reads fall back to the primary past this lag; default 5000), REPLICA_CHECK_MS
+ * (how often the replica is checked; default 1000), DATABASE_DIRECT_URL (the primary without a
+ * transaction pooler, for what needs a session of its own: LISTEN; unset = DATABASE_URL).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -34,6 +38,12 @@ export interface Environment {
   settlementSchedule: SettlementSchedule;
   /** See parseMoneyApprovalAboveUsd. */
   moneyApprovalAboveUsd: number | null;
+  /** DATABASE_REPLICA_URL: the read replica (src/server/db/readRouting.ts); only with DATABASE_URL. */
+  replicaUrl?: string;
+  /** DATABASE_DIRECT_URL: the primary reached directly (not through PgBouncer's transaction mode), for LISTEN. */
+  directUrl?: string;
+  /** REPLICA_MAX_LAG_MS and REPLICA_CHECK_MS (see readReplicaSettings). */
+  replica?: { maxLagMs: number; checkMs: number };
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -58,7 +68,25 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     changeRequestExpiryDays: readChangeRequestExpiryDays(env),
     settlementSchedule: parseSettlementSchedule(env.SETTLEMENT_SCHEDULE),
     moneyApprovalAboveUsd: parseMoneyApprovalAboveUsd(env.MONEY_ACTION_APPROVAL_ABOVE_USD),
+    replicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    directUrl: env.DATABASE_DIRECT_URL || undefined,
+    replica: readReplicaSettings(env),
   };
+}
+
+/**
+ * REPLICA_MAX_LAG_MS (default 5000) and REPLICA_CHECK_MS (default 1000): whole numbers of
+ * milliseconds, the lag limit at least 100, the check interval from 100 to 60000; else the start stops.
+ */
+export function readReplicaSettings(env: NodeJS.ProcessEnv = process.env): { maxLagMs: number; checkMs: number } {
+  const read = (name: string, fallback: number, min: number, max: number) => {
+    const text = (env[name] ?? '').trim();
+    if (text === '') return fallback;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) throw new StartupRefusal(`${name}: "${text}" is not a whole number of milliseconds from ${min} to ${max}`);
+    return value;
+  };
+  return { maxLagMs: read('REPLICA_MAX_LAG_MS', 5000, 100, 86_400_000), checkMs: read('REPLICA_CHECK_MS', 1000, 100, 60_000) };
 }
 
 
@@ -166,7 +194,7 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
     await restrictToOwner(environment.dataDir);
   }
   const db = await openDb(
-    environment.databaseUrl ? { databaseUrl: environment.databaseUrl } : { dataDir: join(environment.dataDir, 'db') },
+    environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') },
   );
   await migrate(db);
   if (!environment.databaseUrl) await restrictToOwner(environment.dataDir);

@@ -270,9 +270,9 @@ async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ bu
 /** USD value of one kind's successful transactions per bucket of a chart range. */
 async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Promise<ChartPoint[]> {
   const today = todayOf(ctx);
-  const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+  const { buckets, from, keyExpr } = await bucketsOf(ctx.readDb, range, today);
   const params: unknown[] = [kind];
-  const rows = await ctx.db.query<{ key: string; usd: number }>(
+  const rows = await ctx.readDb.query<{ key: string; usd: number }>(
     `SELECT ${keyExpr} AS key, sum(amount_usd) AS usd FROM ${rollup(from, today, params)} s
       WHERE kind = $1 AND status = 'SUCCESS' GROUP BY 1`,
     params,
@@ -295,12 +295,12 @@ export const dashboardHandlers = [
         `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${kindTables[k]}
            WHERE initiated_time >= $1 AND initiated_time < $2 ORDER BY initiated_time DESC, id DESC LIMIT $3)`,
     );
-    const rows = await ctx.db.query<{ id: number; kind: DashboardKind; amount_lkr: number; initiated_time: Date }>(
+    const rows = await ctx.readDb.query<{ id: number; kind: DashboardKind; amount_lkr: number; initiated_time: Date }>(
       `SELECT id, kind, amount_lkr, initiated_time FROM (${parts.join(' UNION ALL ')}) t ORDER BY initiated_time DESC, kind, id DESC LIMIT $3`,
       [lo, hi, TRANSACTION_TABLE_LIMIT],
     );
     const params: unknown[] = [];
-    const count = await ctx.db.one<{ count: number }>(`SELECT coalesce(sum(count), 0) AS count FROM ${rollup(days.from, days.to, params)} s`, params);
+    const count = await ctx.readDb.one<{ count: number }>(`SELECT coalesce(sum(count), 0) AS count FROM ${rollup(days.from, days.to, params)} s`, params);
     return {
       data: {
         transactions: rows.map((r) => ({ id: r.id, type: kindTypeNames[r.kind], amount: money(r.amount_lkr), initiated_time: r.initiated_time.toISOString() })),
@@ -312,17 +312,17 @@ export const dashboardHandlers = [
   }),
 
   handle(overallTransactionCounts, async (ctx) => {
-    const of = await kindTotals(ctx.db, null);
+    const of = await kindTotals(ctx.readDb, null);
     return { data: { categories: dashboardKinds.map((k) => kindLabels[k]), counts: dashboardKinds.map((k) => of(k).count) } };
   }),
 
   handle(appUsersByCountry, async (ctx) => {
-    const rows = await appUsersByCountryBetween(ctx.db, null, null);
+    const rows = await appUsersByCountryBetween(ctx.readDb, null, null);
     return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
   }),
 
   handle(currencyWiseTransactionValues, async (ctx) => {
-    const rows = await ctx.db.query<{ currency_code: string; usd: number }>(
+    const rows = await ctx.readDb.query<{ currency_code: string; usd: number }>(
       `SELECT currency_code, sum(amount_usd) AS usd FROM transaction_monthly_stats WHERE status = 'SUCCESS'
         GROUP BY currency_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, currency_code`,
     );
@@ -333,7 +333,7 @@ export const dashboardHandlers = [
     const today = todayOf(ctx);
     const months = lastMonths(today);
     const params: unknown[] = [];
-    const rows = await ctx.db.query<{ kind: string; month: string; count: number }>(
+    const rows = await ctx.readDb.query<{ kind: string; month: string; count: number }>(
       `SELECT kind, to_char(day, 'YYYY-MM') AS month, sum(count) AS count FROM ${rollup(months[0].first, today, params)} s GROUP BY 1, 2`,
       params,
     );
@@ -343,8 +343,8 @@ export const dashboardHandlers = [
   }),
 
   handle(totalCountsAndValues, async (ctx) => {
-    const of = await kindTotals(ctx.db, null);
-    const users = await ctx.db.one<{ count: number }>('SELECT count(*) AS count FROM app_users');
+    const of = await kindTotals(ctx.readDb, null);
+    const users = await ctx.readDb.one<{ count: number }>('SELECT count(*) AS count FROM app_users');
     const strip = ['ceft', 'bill', 'echannelling', 'thyaga'] as const;
     return {
       data: {
@@ -364,7 +364,7 @@ export const dashboardHandlers = [
   handle(totalAppUsersByMonth, async (ctx) => {
     const months = lastMonths(todayOf(ctx));
     const users = await countInBuckets(
-      ctx.db,
+      ctx.readDb,
       'app_users',
       months.map((m) => ({ lo: startOfDay(m.first, ctx.businessTimeZone), hi: startOfDay(nextMonthFirst(m.key), ctx.businessTimeZone) })),
     );
@@ -383,7 +383,7 @@ export const dashboardHandlers = [
     const DAY_MS = 24 * 60 * 60 * 1000;
     const day = Math.floor(since.getTime() / DAY_MS);
     const dayEnd = new Date((day + 1) * DAY_MS);
-    const row = await ctx.db.one<{ users: number; beneficiaries: number }>(
+    const row = await ctx.readDb.one<{ users: number; beneficiaries: number }>(
       `SELECT (SELECT coalesce(sum(users), 0) FROM app_user_activity_days WHERE day > $2)
               + (SELECT count(*) FROM app_user_activity WHERE last_time >= $1 AND last_time < $3) AS users,
               (SELECT coalesce(sum(beneficiaries), 0) FROM beneficiary_activity_days WHERE day > $2)
@@ -395,11 +395,11 @@ export const dashboardHandlers = [
 
   handle(appUsersAndBeneficiariesCount, async (ctx) => {
     const now = ctx.clock();
-    return { data: { appUsersValues: await periodCounts(ctx.db, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.db, 'beneficiaries', now, ctx.businessTimeZone) } };
+    return { data: { appUsersValues: await periodCounts(ctx.readDb, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.readDb, 'beneficiaries', now, ctx.businessTimeZone) } };
   }),
 
   handle(transactionValues, async (ctx, body) => {
-    const of = await kindTotals(ctx.db, periodOf(ctx, body));
+    const of = await kindTotals(ctx.readDb, periodOf(ctx, body));
     const block = (k: DashboardKind): ValueBlock => ({ totalValue: of(k).usd, count: of(k).count, failed: of(k).failed, refunded: of(k).refunded });
     return { data: { ceft: { ...block('ceft'), hold: of('ceft').hold }, biller: block('bill'), thyaga: block('thyaga'), echanneling: block('echannelling') } };
   }),
@@ -411,13 +411,13 @@ export const dashboardHandlers = [
 
   handle(topUsers, async (ctx, body) => {
     const days = body.range === ALL_PERIOD.value ? null : periodOf(ctx, body);
-    const rows = await appUsersByCountryBetween(ctx.db, days && startOfDay(days.from, ctx.businessTimeZone), days && startOfDay(addDays(days.to, 1), ctx.businessTimeZone));
+    const rows = await appUsersByCountryBetween(ctx.readDb, days && startOfDay(days.from, ctx.businessTimeZone), days && startOfDay(addDays(days.to, 1), ctx.businessTimeZone));
     return { data: rows.map((r) => ({ country: r.country, count: n(r.count) })) };
   }),
 
   handle(topBillers, async (ctx, body) => {
     const days = periodOf(ctx, body)!;
-    const rows = await ctx.db.query<{ biller_code: string; usd: number }>(
+    const rows = await ctx.readDb.query<{ biller_code: string; usd: number }>(
       `SELECT biller_code, sum(amount_usd) AS usd FROM bill_daily_billers
         WHERE day >= $1::date AND day <= $2::date
         GROUP BY biller_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, biller_code LIMIT $3`,
@@ -428,9 +428,9 @@ export const dashboardHandlers = [
 
   handle(allTransactionCount, async (ctx, { range }) => {
     const today = todayOf(ctx);
-    const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
+    const { buckets, from, keyExpr } = await bucketsOf(ctx.readDb, range, today);
     const params: unknown[] = [];
-    const rows = await ctx.db.query<{ kind: string; key: string; count: number }>(
+    const rows = await ctx.readDb.query<{ kind: string; key: string; count: number }>(
       `SELECT kind, ${keyExpr} AS key, sum(count) AS count FROM ${rollup(from, today, params)} s GROUP BY 1, 2`,
       params,
     );
@@ -453,17 +453,17 @@ export const dashboardHandlers = [
       lo = startOfDay(days.from, ctx.businessTimeZone);
       hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
     }
-    const rows = await appUsersByCountryBetween(ctx.db, lo, hi);
+    const rows = await appUsersByCountryBetween(ctx.readDb, lo, hi);
     return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
   }),
 
   handle(remittanceByYear, async (ctx, body) => {
-    const yearRows = await ctx.db.query<{ year: string }>(
+    const yearRows = await ctx.readDb.query<{ year: string }>(
       `SELECT DISTINCT to_char(month, 'YYYY') AS year FROM transaction_monthly_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
     );
     const years = yearRows.map((r) => Number(r.year));
     const year = body.year ?? years[years.length - 1] ?? Number(todayOf(ctx).slice(0, 4));
-    const rows = await ctx.db.query<{ month: number; count: number; usd: number }>(
+    const rows = await ctx.readDb.query<{ month: number; count: number; usd: number }>(
       `SELECT extract(month FROM month)::int AS month, sum(count) AS count, coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd
          FROM transaction_monthly_stats
         WHERE kind = 'ceft' AND month >= $1::date AND month < $2::date

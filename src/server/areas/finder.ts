@@ -116,6 +116,6 @@ export const finderHandlers: readonly Handler[] = [
     if (body.by === 'id' && idOf(body.value) === undefined) throw new HttpError(400, 'value: An ID is a whole number from 1 to 2147483647');
     const services = body.service ? [body.service] : viewable;
     const provider = await providerScopeOf(ctx.db, ctx.user);
-    return { data: await findRows(ctx.db, { value: body.value, services, by: body.by, provider }) };
+    return { data: await findRows(ctx.readDb, { value: body.value, services, by: body.by, provider }) };
   }),
 ];

@@ -37,7 +37,7 @@ export const reportHandlers = [
     const fromWhere = `FROM activity_logs
         WHERE created_at >= $1 AND created_at < $2
           AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)`;
-    const rows = await ctx.db.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
+    const rows = await ctx.readDb.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
       `SELECT id, level, type, username, description, created_at
          ${fromWhere}
         ORDER BY created_at DESC, id DESC
@@ -52,7 +52,7 @@ export const reportHandlers = [
       description: r.description,
       created_at: r.created_at.toISOString(),
     }));
-    return { data: { logs, filteredList: logs, fields: activityFields }, top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, fromWhere, [start, end, username.trim()]) } };
+    return { data: { logs, filteredList: logs, fields: activityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, fetchCount, fromWhere, [start, end, username.trim()]) } };
   }),
 
   handle(mobileActivityReport, async (ctx, { from, to, fetchCount, searchParameter }) => {
@@ -63,7 +63,7 @@ export const reportHandlers = [
         WHERE m.created_at >= $1 AND m.created_at < $2
           AND ($3 = '' OR strpos(lower(u.first_name || ' ' || u.last_name), lower($3)) > 0
                OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)`;
-    const rows = await ctx.db.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
+    const rows = await ctx.readDb.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
       `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
          ${fromWhere}
         ORDER BY m.created_at DESC, m.id DESC
@@ -78,7 +78,7 @@ export const reportHandlers = [
       event_description: r.event_description,
       created_at: r.created_at.toISOString(),
     }));
-    return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, fromWhere, [start, end, text]) } };
+    return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, fetchCount, fromWhere, [start, end, text]) } };
   }),
 
   handle(logExport, async (ctx, { screen: screenId, fileName, rows }) => {

@@ -185,7 +185,7 @@ type AnyData = any;
 /** A list whose totals sit at the top level. */
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
-    const r = await runList(ctx.db, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
@@ -236,23 +236,23 @@ export const exportableLists: readonly ExportableList[] = [
 ];
 
 export const transactionHandlers: readonly Handler[] = [
-  handle(ceftCount, async (ctx) => ({ data: await countsOf(ctx.db, 'ceft', await providerScopeOf(ctx.db, ctx.user)) })),
+  handle(ceftCount, async (ctx) => ({ data: await countsOf(ctx.readDb, 'ceft', await providerScopeOf(ctx.db, ctx.user)) })),
   handle(billCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'bill', await providerScopeOf(ctx.db, ctx.user));
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.readDb, 'bill', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
   handle(eChannellingCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'echannelling', await providerScopeOf(ctx.db, ctx.user));
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.readDb, 'echannelling', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
   handle(thyagaCount, async (ctx) => {
-    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.db, 'thyaga', await providerScopeOf(ctx.db, ctx.user));
+    const { holdTranCount: _hold, ...counts } = await countsOf(ctx.readDb, 'thyaga', await providerScopeOf(ctx.db, ctx.user));
     return { data: counts };
   }),
 
   topLevelList(ceftAuditList, specs.ceftAudit),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.db, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, true, true) as AnyData, top: { matching: r.matching } };
   }),
   topLevelList(billAuditList, specs.billAudit),
@@ -264,7 +264,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(thyagaList, specs.thyaga),
   topLevelList(eChannellingList, specs.eChannelling),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.db, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
     return { data: listData(r, false, true) as AnyData, top: { matching: r.matching } };
   }),
 

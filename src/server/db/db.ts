@@ -58,6 +58,11 @@ export function openReadSnapshot(db: Db): Promise<ReadSnapshot> {
 export interface OpenDbOptions {
   /** postgres://... to use a PostgreSQL server; otherwise the embedded database. */
   databaseUrl?: string;
+  /**
+   * The same PostgreSQL reached without a transaction pooler (PgBouncer in transaction mode keeps no
+   * session), for what needs a session of its own: LISTEN. Unset: databaseUrl.
+   */
+  directUrl?: string;
   /** The embedded database's folder, or 'memory://' (the default) for a throw-away one. */
   dataDir?: string;
   /** A schema to create and use (tests use a fresh one each). */
@@ -70,7 +75,7 @@ export async function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.schema !== undefined) assertSchemaName(options.schema);
   if (options.databaseUrl) {
     const { openPgDb } = await import('./pg');
-    return openPgDb(options.databaseUrl, options.schema);
+    return openPgDb(options.databaseUrl, options.schema, options.directUrl);
   }
   const { openPgliteDb } = await import('./pglite');
   return openPgliteDb(options.dataDir ?? 'memory://', options.schema, options.loadDataDir);

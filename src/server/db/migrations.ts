@@ -22,6 +22,7 @@ import { approvalsMigrations } from './migrations/approvals';
 import { finderMigrations } from './migrations/finder';
 import { controlsMigrations } from './migrations/controls';
 import { exportJobMigrations } from './migrations/exportJobs';
+import { readReplicaMigrations } from './migrations/readReplica';
 
 export interface Migration {
   readonly id: number;
@@ -180,7 +181,7 @@ CREATE TABLE app_settings (
  * range of ids (shared data 2..9, master data 10..19, transactions 20..29, dashboards 30..39,
  * KYC and reports 40..49, hardening 50..59, performance 60..69, privilege and sign-in 70..74,
  * money and settlement scope 75..79, transport and input limits 80..84, sign-in and sessions 85..89,
- * approvals 90..94, controls 95..99, find by trace, ID or UID 100..104, server export jobs 120..124).
+ * approvals 90..94, controls 95..99, find by trace, ID or UID 100..104, server export jobs 120..124, read replica 130..134).
  */
 export const migrations: readonly Migration[] = [...foundation, ...sharedDataMigrations, ...masterDataMigrations, ...kycReportsMigrations, ...transactionMigrations, ...dashboardMigrations,
   ...hardeningMigrations,
@@ -193,4 +194,5 @@ export const migrations: readonly Migration[] = [...foundation, ...sharedDataMig
   ...controlsMigrations,
   ...finderMigrations,
   ...exportJobMigrations,
+  ...readReplicaMigrations,
 ];

@@ -12,7 +12,7 @@ const typeParsers = {
   },
 } as unknown as pg.CustomTypesConfig;
 
-export async function openPgDb(databaseUrl: string, schema?: string): Promise<Db> {
+export async function openPgDb(databaseUrl: string, schema?: string, directUrl?: string): Promise<Db> {
   if (schema) {
     const setup = new pg.Client({ connectionString: databaseUrl });
     await setup.connect();
@@ -70,7 +70,8 @@ export async function openPgDb(databaseUrl: string, schema?: string): Promise<Db
     },
     async listen(channel, onNotify) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-      const client = new pg.Client({ connectionString: databaseUrl });
+      // LISTEN needs a session: through PgBouncer's transaction mode it would be lost, so the direct address
+      const client = new pg.Client({ connectionString: directUrl ?? databaseUrl });
       client.on('error', (err) => console.error('PostgreSQL LISTEN connection error:', err.message));
       client.on('notification', (n) => {
         if (n.channel === channel) onNotify(n.payload ?? '');

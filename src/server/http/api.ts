@@ -11,6 +11,7 @@ import { isAccessRuleName, mayCall, refusalOf } from '../../domain/access';
 import { authenticate } from '../auth/authenticate';
 import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db } from '../db/db';
+import { trackWrites, type ReadRouting } from '../db/readRouting';
 import { makeCtx, type AuthServices, type Ctx, type Handler } from './handle';
 import { expirySweeper } from '../approvals';
 import { HttpError } from './httpError';
@@ -31,6 +32,8 @@ export interface ApiOptions {
   bodyLimit: number;
   /** A pending change request older than this many days expires (CHANGE_REQUEST_EXPIRY_DAYS). */
   changeRequestExpiryDays: number;
+  /** Where reads may go (a read replica) and where each user's writes are recorded; unset: everything on `db`. */
+  reads?: ReadRouting;
 }
 
 export function registerApi(app: FastifyInstance, handlers: readonly Handler[], options: ApiOptions): void {
@@ -58,12 +61,22 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
     const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
+    // with a replica, a signed-in user's call that wrote stores its write position (read-your-writes)
+    const writes = user && options.reads?.replicaConfigured ? trackWrites(options.db) : undefined;
+    const db = writes?.db ?? options.db;
+    const readDb = options.reads ? options.reads.readDbFor(user?.username) : options.db;
     const ctx = user
-      ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, options.moneyApprovalAboveUsd ?? null)
-      : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays);
+      ? makeCtx(db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, options.moneyApprovalAboveUsd ?? null, readDb)
+      : makeCtx(db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, null, readDb);
     // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
     if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));
-    const result = await handler.run(ctx, parsed.data);
+    writes?.reset();
+    let result: Awaited<ReturnType<Handler['run']>>;
+    try {
+      result = await handler.run(ctx, parsed.data);
+    } finally {
+      if (user && writes?.wrote()) await options.reads!.recordWrite(user.username).catch((err: unknown) => request.log.warn({ err }, 'could not store the write position'));
+    }
     if (result.data instanceof PreparedJson) {
       const prepared = result.data;
       let top: unknown;

@@ -55,6 +55,13 @@ const noClient: ClientInfo = { address: 'unknown', setHeader: () => {} };
 
 interface CtxOf<U> {
   readonly db: Db;
+  /**
+   * Where this call's reads may go: the read replica (DATABASE_REPLICA_URL) while it is well and has
+   * replayed the caller's own last write, else the primary (src/server/db/readRouting.ts). Only for
+   * reads (dashboards, reports, transaction lists, lookups, exports); writes and reads that decide a
+   * write use `db`. Inside `tx`, the transaction itself.
+   */
+  readonly readDb: Db;
   readonly user: U;
   readonly clock: () => Date;
   readonly auth: AuthServices;
@@ -134,9 +141,11 @@ export function makeCtx<U extends SessionUser | undefined>(
   client: ClientInfo = noClient,
   changeRequestExpiryDays: number = DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS,
   moneyApprovalAboveUsd: number | null = null,
+  readDb: Db = db,
 ): CtxOf<U> {
   return {
     db,
+    readDb,
     user,
     clock,
     auth: auth.forClient ? auth.forClient(client.address) : auth,

@@ -1,0 +1,683 @@
+/**
+ * `npm run cluster [-- --servers 2 --port 8090]`: the console past one machine, on one machine.
+ * `npm run cluster -- --chaos [--duration 45 --concurrency 24]`: the same, then the load mix under failure.
+ *
+ * Starts, each piece from Debian's packages or PostgreSQL 15's own binaries (installed with apt-get when
+ * missing, as CI installs Chromium):
+ *   1. a database of its own (`remit_cluster`, made afresh) on the primary it is given
+ *      (CLUSTER_PRIMARY_URL, default postgres://postgres@127.0.0.1:5432/postgres: the local PostgreSQL);
+ *   2. a streaming replica of that primary made with pg_basebackup (-R, WAL streamed) in a data folder
+ *      under /tmp, started with /usr/lib/postgresql/15/bin/postgres as the postgres user on a free port;
+ *   3. PgBouncer in transaction pooling mode in front of each (the app servers reach both only through it;
+ *      LISTEN uses DATABASE_DIRECT_URL, the primary itself);
+ *   4. `--servers` app servers (the built console, src/server/main.ts; dist/ is built when missing),
+ *      the first migrating and seeding the demo data, all with one SESSION_SECRET;
+ *   5. HAProxy balancing them round-robin, checking `GET /health` every second (down after 2 failures),
+ *      a server connection per request, a refused connection re-sent to another server.
+ * Prints the URL and waits for Ctrl+C; on Ctrl+C, on an error, or at the end of --chaos it stops
+ * everything it started, removes its folder under /tmp and drops its database.
+ *
+ * --chaos: signs in load users and makes pending change requests (as scripts/load.ts does), runs the
+ * load mix of scripts/load.ts (list, filter, export, log-export, approve) through HAProxy for
+ * `--duration` seconds, kills (SIGKILL) the last app server at a third of it and the replica's
+ * PostgreSQL (SIGKILL) at two thirds, and prints the requests before, during and after each kill,
+ * which failed and why, and checks every write the load made against the database: each approve
+ * against its change request and the role it creates, each log-export against its activity log row.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { format, subDays } from 'date-fns';
+import pg from 'pg';
+import { openDb, type Db } from '../src/server/db/db';
+import { hashPassword } from '../src/server/auth/passwords';
+import { freePort } from '../src/server/freePort';
+import { numberArg } from './benchArgs';
+
+const CHAOS = process.argv.includes('--chaos');
+const SERVERS = Math.max(2, numberArg('servers', 2));
+const DURATION = numberArg('duration', 45);
+const CONCURRENCY = numberArg('concurrency', 24);
+const LOAD_USERS = 40;
+const PENDING = 4000;
+const PASSWORD = 'Load@Pass1';
+const PRIMARY_URL = process.env.CLUSTER_PRIMARY_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'remit_cluster';
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Started {
+  name: string;
+  child: ChildProcess;
+  /** How to stop it nicely at the end. */
+  stopSignal: NodeJS.Signals;
+}
+const started: Started[] = [];
+let folder: string | undefined;
+let databaseMade = false;
+const primary = new URL(PRIMARY_URL);
+const primaryHost = primary.hostname || '127.0.0.1';
+const primaryPort = Number(primary.port || 5432);
+const primaryUser = decodeURIComponent(primary.username || 'postgres');
+
+/** pgbouncer, haproxy: Debian's packages, installed when missing. */
+function ensurePackages(): void {
+  const missing = [['pgbouncer', '/usr/sbin/pgbouncer'], ['haproxy', '/usr/sbin/haproxy']].filter(([, bin]) => !existsSync(bin)).map(([pkg]) => pkg);
+  if (!existsSync(`${PG_BIN}/pg_basebackup`)) throw new Error(`PostgreSQL 15's binaries are not in ${PG_BIN} (apt-get install postgresql-15)`);
+  if (missing.length === 0) return;
+  log(`Installing ${missing.join(', ')} (apt-get) ...`);
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const run = (args: string[]) => spawnSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit' });
+  if (run(['apt-get', 'install', '-y', ...missing]).status !== 0) {
+    run(['apt-get', 'update']);
+    if (run(['apt-get', 'install', '-y', ...missing]).status !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed`);
+  }
+}
+
+/** The postgres user's uid and gid: the replica's PostgreSQL and PgBouncer refuse to run as root. */
+function postgresIds(): { uid: number; gid: number } {
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  if (!line) throw new Error('no postgres user on this machine');
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** Runs a program as the postgres user (setpriv execs it: the child's pid is the program's own). */
+function asPostgres(program: string, args: string[], logFile: string): ChildProcess {
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const asRoot = process.getuid?.() === 0;
+  const child = asRoot
+    ? spawn('setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', program, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  return child;
+}
+
+function track(name: string, child: ChildProcess, stopSignal: NodeJS.Signals = 'SIGTERM'): Started {
+  const s = { name, child, stopSignal };
+  started.push(s);
+  return s;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child?: ChildProcess, logFile?: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode})${logFile ? `:\n${tail(logFile)}` : ''}`);
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not start within ${timeoutMs / 1000} s${logFile ? `:\n${tail(logFile)}` : ''}`);
+    await sleep(300);
+  }
+}
+
+const tail = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').slice(-3000) : '');
+
+async function sql(url: string, text: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
+const urlOf = (port: number, database: string, host = '127.0.0.1', user = 'postgres') => `postgres://${encodeURIComponent(user)}@${host}:${port}/${database}`;
+
+/** The replica: pg_basebackup of the primary with -R (standby.signal, primary_conninfo), its own config, started on `port`. */
+async function startReplica(dir: string, port: number): Promise<{ child: ChildProcess; dataDir: string }> {
+  const dataDir = join(dir, 'replica');
+  const logFile = join(dir, 'replica.log');
+  log(`pg_basebackup of ${primaryHost}:${primaryPort} into ${dataDir} ...`);
+  const t0 = Date.now();
+  const baseBackup = async () => {
+    const backup = asPostgres(`${PG_BIN}/pg_basebackup`, ['-h', primaryHost, '-p', String(primaryPort), '-U', primaryUser, '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'], logFile);
+    let said = '';
+    backup.stderr?.on('data', (d) => (said += d));
+    const code = await new Promise<number | null>((r) => backup.on('close', r));
+    return { code, said };
+  };
+  let backup = await baseBackup();
+  if (backup.code !== 0 && /no pg_hba\.conf entry for replication connection/.test(backup.said) && allowLocalReplication()) {
+    rmSync(dataDir, { recursive: true, force: true });
+    backup = await baseBackup();
+  }
+  if (backup.code !== 0) throw new Error(`pg_basebackup failed (${backup.code}):\n${backup.said}`);
+  log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // a hot standby needs these at least as high as the primary's
+  const settings = (await sql(PRIMARY_URL, `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`)).rows as { name: string; setting: string }[];
+  // Debian keeps postgresql.conf and pg_hba.conf in /etc: the copy has none, so it gets its own
+  writeFileSync(
+    join(dataDir, 'postgresql.conf'),
+    [
+      `port = ${port}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${dir}'`,
+      'hot_standby = on',
+      'hot_standby_feedback = on',
+      'shared_buffers = 128MB',
+      'logging_collector = off',
+      ...settings.map((s) => `${s.name} = ${s.setting}`),
+    ].join('\n') + '\n',
+  );
+  writeFileSync(join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+  writeFileSync(join(dataDir, 'pg_ident.conf'), '');
+  const { uid, gid } = postgresIds();
+  for (const f of ['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf']) {
+    chownSync(join(dataDir, f), uid, gid);
+    chmodSync(join(dataDir, f), 0o600);
+  }
+  const child = asPostgres(`${PG_BIN}/postgres`, ['-D', dataDir], logFile);
+  track('replica PostgreSQL', child, 'SIGINT');
+  await waitFor(
+    'the replica',
+    async () => (await sql(urlOf(port, DB_NAME), 'SELECT pg_is_in_recovery() AS r')).rows[0].r === true,
+    120_000,
+    child,
+    logFile,
+  );
+  return { child, dataDir };
+}
+
+/**
+ * A local primary whose pg_hba.conf refuses replication connections (Debian's default allows them only
+ * through the socket with peer authentication): one line lets the postgres user replicate over
+ * 127.0.0.1 with the authentication the file already uses for 127.0.0.1, then the configuration is
+ * reloaded. Said on the console; the line stays (a replica needs it every time). False: not possible here.
+ */
+function allowLocalReplication(): boolean {
+  if (!['127.0.0.1', 'localhost'].includes(primaryHost)) return false;
+  const hba = spawnSync('psql', [PRIMARY_URL, '-Atc', 'SHOW hba_file'], { encoding: 'utf8' }).stdout.trim();
+  if (!hba || !existsSync(hba)) return false;
+  const text = readFileSync(hba, 'utf8');
+  const method = /^host\s+all\s+all\s+127\.0\.0\.1\/32\s+(\S+)/m.exec(text)?.[1] ?? 'scram-sha-256';
+  const line = `host replication ${primaryUser} 127.0.0.1/32 ${method}`;
+  log(`The primary refuses replication connections: adding "${line}" to ${hba} and reloading its configuration`);
+  writeFileSync(hba, `${text.endsWith('\n') ? text : `${text}\n`}# npm run cluster (scripts/cluster.ts): the streaming replica's pg_basebackup and WAL stream\n${line}\n`);
+  return spawnSync('psql', [PRIMARY_URL, '-Atc', 'SELECT pg_reload_conf()'], { encoding: 'utf8' }).status === 0;
+}
+
+/** PgBouncer in transaction mode in front of one PostgreSQL; the app servers reach database `remit` through it. */
+async function startPgBouncer(dir: string, name: string, port: number, target: { host: string; port: number; user: string }): Promise<string> {
+  const ini = join(dir, `${name}.ini`);
+  const users = join(dir, `${name}.users`);
+  const logFile = join(dir, `${name}.log`);
+  writeFileSync(users, `"${target.user}" ""\n`);
+  writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `remit = host=${target.host} port=${target.port} dbname=${DB_NAME} user=${target.user}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${users}`,
+      'pool_mode = transaction',
+      'max_client_conn = 1000',
+      'default_pool_size = 20',
+      'ignore_startup_parameters = extra_float_digits',
+      // a PostgreSQL that went away answers in seconds, not after the default 2 minutes
+      'server_connect_timeout = 3',
+      'server_login_retry = 1',
+      'query_wait_timeout = 10',
+    ].join('\n') + '\n',
+  );
+  const { uid, gid } = postgresIds();
+  for (const f of [ini, users]) chownSync(f, uid, gid);
+  const child = asPostgres('/usr/sbin/pgbouncer', [ini], logFile);
+  track(`PgBouncer ${name}`, child, 'SIGINT');
+  const url = urlOf(port, 'remit');
+  await waitFor(`PgBouncer ${name}`, async () => (await sql(url, 'SELECT 1 AS one')).rows.length === 1, 30_000, child, logFile);
+  return url;
+}
+
+interface AppServer {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  logFile: string;
+}
+
+async function startAppServer(dir: string, n: number, env: Record<string, string>): Promise<AppServer> {
+  const port = await freePort();
+  const logFile = join(dir, `app${n}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  track(`app server ${n}`, child);
+  await waitFor(`app server ${n}`, async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200, 180_000, child, logFile);
+  return { name: `app${n}`, port, child, logFile };
+}
+
+async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promise<{ url: string; socket: string }> {
+  const cfg = join(dir, 'haproxy.cfg');
+  const socket = join(dir, 'haproxy.sock');
+  writeFileSync(
+    cfg,
+    [
+      'global',
+      '  maxconn 4000',
+      `  stats socket ${socket} mode 600 level admin`,
+      'defaults',
+      '  mode http',
+      '  timeout connect 2s',
+      '  timeout client 60s',
+      '  timeout server 60s',
+      '  timeout check 1s',
+      // a connection refused (a server that just died, not yet marked down) is re-sent to another server;
+      // a request already sent is never re-sent (retry-on's default is conn-failure only)
+      // one retry, on another server (redispatch): not waiting out a second retry on a dead one
+      '  retries 1',
+      '  option redispatch',
+      // a new server connection per request: a request meant for a server that has just died meets a
+      // refused connection (re-sent elsewhere) instead of a kept-alive connection that dies under it
+      '  option http-server-close',
+      'frontend console',
+      `  bind 127.0.0.1:${port}`,
+      '  default_backend apps',
+      'backend apps',
+      '  balance roundrobin',
+      '  option httpchk GET /health',
+      '  http-check expect status 200',
+      '  http-response set-header x-app-server %s',
+      // no on-marked-down shutdown-sessions: it would also cut the requests waiting to be re-sent
+      '  default-server inter 1s fall 2 rise 2',
+      ...apps.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check`),
+    ].join('\n') + '\n',
+  );
+  const logFile = join(dir, 'haproxy.log');
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn('/usr/sbin/haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  track('HAProxy', child, 'SIGTERM');
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('HAProxy', async () => (await fetch(`${url}/health`)).status === 200, 30_000, child, logFile);
+  return { url, socket };
+}
+
+/** HAProxy's view of each server (UP, DOWN, ...), from its stats socket. */
+function serverStates(socket: string): Promise<Map<string, string>> {
+  return new Promise((resolveStates, reject) => {
+    const conn = connect(socket);
+    let text = '';
+    conn.on('data', (d) => (text += d));
+    conn.on('error', reject);
+    conn.on('end', () => {
+      const states = new Map<string, string>();
+      for (const line of text.split('\n')) {
+        const cols = line.split(',');
+        if (cols[0] === 'apps' && cols[1] !== 'BACKEND') states.set(cols[1], cols[17]);
+      }
+      resolveStates(states);
+    });
+    conn.write('show stat\n');
+  });
+}
+
+async function stopAll(): Promise<void> {
+  for (const s of [...started].reverse()) {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
+    s.child.kill(s.stopSignal);
+    const gone = await Promise.race([new Promise((r) => s.child.once('exit', () => r(true))), sleep(10_000).then(() => false)]);
+    if (!gone) s.child.kill('SIGKILL');
+  }
+  started.length = 0;
+  if (databaseMade) {
+    await sql(PRIMARY_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((err: unknown) => console.error(`could not drop ${DB_NAME}: ${String(err)}`));
+    databaseMade = false;
+  }
+  if (folder) rmSync(folder, { recursive: true, force: true });
+  folder = undefined;
+}
+
+// ---------------------------------------------------------------- the chaos run
+
+type Kind = 'list' | 'filter' | 'export' | 'log-export' | 'approve';
+/** scripts/load.ts's mix. */
+const WEIGHTS: [Kind, number][] = [
+  ['list', 35],
+  ['filter', 30],
+  ['export', 8],
+  ['log-export', 7],
+  ['approve', 20],
+];
+const EXPECTED: Record<Kind, number[]> = { list: [200], filter: [200], export: [200], 'log-export': [200], approve: [200, 409] };
+
+interface Outcome {
+  kind: Kind;
+  start: number;
+  end: number;
+  status?: number;
+  error?: string;
+  server?: string;
+  /** approve: the change request; log-export: the file name it logged. */
+  ref?: string | number;
+}
+
+async function prepareLoad(db: Db): Promise<{ first: number; last: number }> {
+  const role = await db.one<{ id: number }>(
+    `INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ('Load Tester', 'BACKEND', (SELECT id FROM user_levels ORDER BY level DESC LIMIT 1), $1)
+     ON CONFLICT (lower(role_name)) DO UPDATE SET permissions = EXCLUDED.permissions, disabled = 0 RETURNING id`,
+    [['send-money-report-view', 'role-view', 'role-approve']],
+  );
+  const hash = await hashPassword(PASSWORD, 2 ** 10);
+  await db.query(
+    `INSERT INTO console_users (name, email, contact, username, user_type, branch_code, role_id, password_hash)
+     SELECT 'Load User ' || g, 'load.user' || g || '@remit.lk', '0770000000', 'load_user_' || g, 'BACKEND', 'HO', $1, $2 FROM generate_series(1, $3::int) g
+     ON CONFLICT (lower(username)) DO UPDATE SET password_hash = EXCLUDED.password_hash, role_id = EXCLUDED.role_id, disabled = 0, locked = 0`,
+    [role!.id, hash, LOAD_USERS],
+  );
+  const ids = await db.one<{ first: number; last: number }>(
+    `WITH made AS (
+       INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status)
+       SELECT 'Role', NULL, 'CREATE',
+              jsonb_build_object('role_name', jsonb_build_object('header', 'Role Name', 'type', 'STRING', 'value', 'Chaos Role ' || g)),
+              NULL,
+              jsonb_build_object('role_name', 'Chaos Role ' || g, 'user_type', 'BACKEND', 'user_level', (SELECT id FROM user_levels ORDER BY level LIMIT 1),
+                                 'permissions', '["user-view"]'::jsonb, 'disabled', 0),
+              NULL, 'maker', now(), 'PENDING'
+         FROM generate_series(1, $1::int) g
+       RETURNING id)
+     SELECT min(id) AS first, max(id) AS last FROM made`,
+    [PENDING],
+  );
+  return ids!;
+}
+
+async function signInAll(url: string): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 1; i <= LOAD_USERS; i++) {
+    const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `load_user_${i}`, password: PASSWORD }) });
+    const json = (await res.json()) as { statusCode: number; data: { token?: string; message?: string } };
+    if (json.statusCode !== 200 || !json.data.token) throw new Error(`sign-in of load_user_${i}: ${json.statusCode} ${json.data.message ?? ''}`);
+    tokens.push(json.data.token);
+  }
+  return tokens;
+}
+
+async function chaos(url: string, socket: string, db: Db, apps: AppServer[], replica: ChildProcess): Promise<boolean> {
+  const { first, last } = await prepareLoad(db);
+  const tokens = await signInAll(url);
+  const now = new Date();
+  const today = format(now, 'yyyy-MM-dd');
+  const weekAgo = format(subDays(now, 7), 'yyyy-MM-dd');
+  const countries = (await db.query<{ country: string }>(`SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20`)).map((r) => r.country);
+  const statuses = ['', 'SUCCESS', 'FAILED', 'PENDING'];
+  const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
+  const pick = (): Kind => {
+    let x = Math.random() * total;
+    for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
+    return 'list';
+  };
+  let nextRequest = first;
+  let exportNo = 0;
+  const run = randomBytes(3).toString('hex');
+  const bodyOf = (kind: Kind): { path: string; body: unknown; ref?: string | number } => {
+    switch (kind) {
+      case 'list':
+        return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 } };
+      case 'filter':
+        return {
+          path: 'Transaction/get-ceftTransaction',
+          body: { from_date: `${weekAgo}T00:00:01`, to_date: `${today}T23:59:00`, country_code: countries[Math.floor(Math.random() * countries.length)] ?? '', data: String(Math.floor(Math.random() * 90) + 10), status: statuses[Math.floor(Math.random() * statuses.length)], fetchCount: 25 },
+        };
+      case 'export':
+        return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 } };
+      case 'log-export': {
+        const fileName = `chaos-${run}-${++exportNo}.xlsx`;
+        return { path: 'report/log-export', body: { screen: 'transactions.ceft', fileName, rows: 1234 }, ref: fileName };
+      }
+      case 'approve': {
+        const id = nextRequest;
+        nextRequest = nextRequest >= last ? first : nextRequest + 1;
+        return { path: 'role/approve', body: { changeRequestID: id, actionTaken: 'approve' }, ref: id };
+      }
+    }
+  };
+
+  const outcomes: Outcome[] = [];
+  const t0 = Date.now();
+  const end = t0 + DURATION * 1000;
+  const victim = apps[apps.length - 1];
+  const marks: { appKilled?: number; appExited?: number; appDropped?: number; replicaKilled?: number; replicaFallback?: number } = {};
+
+  const worker = async (n: number) => {
+    const token = tokens[n % tokens.length];
+    while (Date.now() < end) {
+      const kind = pick();
+      const { path, body, ref } = bodyOf(kind);
+      const o: Outcome = { kind, start: Date.now(), end: 0, ref };
+      try {
+        const res = await fetch(`${url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+        o.status = res.status;
+        o.server = res.headers.get('x-app-server') ?? undefined;
+        const text = await res.text();
+        if (!EXPECTED[kind].includes(res.status)) o.error = `HTTP ${res.status}: ${text.slice(0, 120)}`;
+      } catch (err) {
+        o.error = err instanceof Error ? `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+      }
+      o.end = Date.now();
+      outcomes.push(o);
+    }
+  };
+
+  const director = async () => {
+    await sleep((DURATION * 1000) / 3);
+    marks.appKilled = Date.now();
+    log(`chaos: SIGKILL to ${victim.name} (pid ${victim.child.pid})`);
+    victim.child.once('exit', () => (marks.appExited = Date.now()));
+    victim.child.kill('SIGKILL');
+    while (Date.now() < end) {
+      const states = await serverStates(socket).catch(() => new Map<string, string>());
+      if (states.get(victim.name)?.startsWith('DOWN')) {
+        marks.appDropped = Date.now();
+        log(`chaos: HAProxy marked ${victim.name} down ${((marks.appDropped - marks.appKilled) / 1000).toFixed(1)} s after the kill`);
+        break;
+      }
+      await sleep(100);
+    }
+    await sleep(Math.max(0, t0 + (DURATION * 2000) / 3 - Date.now()));
+    marks.replicaKilled = Date.now();
+    log(`chaos: SIGKILL to the replica's PostgreSQL (pid ${replica.pid})`);
+    replica.kill('SIGKILL');
+    const survivor = apps[0];
+    while (Date.now() < end) {
+      const h = (await (await fetch(`http://127.0.0.1:${survivor.port}/health`)).json().catch(() => ({}))) as { replica?: { readsFrom?: string; state?: string } };
+      if (h.replica?.readsFrom === 'primary') {
+        marks.replicaFallback = Date.now();
+        log(`chaos: ${survivor.name}'s /health says replica ${h.replica.state}, reads from the primary, ${((marks.replicaFallback - marks.replicaKilled) / 1000).toFixed(1)} s after the kill`);
+        break;
+      }
+      await sleep(100);
+    }
+  };
+
+  // where the surviving server's reads went over the run, every 500 ms (its /health)
+  const readStates: { at: number; state: string }[] = [];
+  const watcher = (async () => {
+    while (Date.now() < end) {
+      const h = (await fetch(`http://127.0.0.1:${apps[0].port}/health`).then((r) => r.json()).catch(() => ({}))) as { replica?: { state?: string; lagMs?: number | null } };
+      readStates.push({ at: Date.now(), state: `${h.replica?.state ?? 'no answer'}` });
+      await sleep(500);
+    }
+  })();
+
+  log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}`);
+  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, i) => worker(i)), director(), watcher]);
+  const spans: string[] = [];
+  for (const r of readStates) {
+    const t = ((r.at - t0) / 1000).toFixed(1);
+    const lastSpan = spans[spans.length - 1];
+    if (lastSpan?.startsWith(`${r.state} `)) spans[spans.length - 1] = lastSpan.replace(/-[\d.]+ s$/, `-${t} s`);
+    else spans.push(`${r.state} ${t}-${t} s`);
+  }
+  console.log(`\n${apps[0].name}'s replica state over the run (its /health every 0.5 s): ${spans.join(', ')}`);
+
+  // ---- the report
+  const phases: [string, number, number][] = [];
+  const k1 = marks.appKilled ?? end;
+  const d1 = marks.appDropped ?? k1;
+  const k2 = marks.replicaKilled ?? end;
+  phases.push(['before any kill', t0, k1]);
+  phases.push([`app server killed, until HAProxy dropped it`, k1, d1]);
+  phases.push(['after the drop, replica up', d1, k2]);
+  phases.push(['replica killed (reads on the primary)', k2, end + 60_000]);
+  console.log('\n| phase (by request start) | requests | failed | p50 ms | p95 ms | answered by |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const [name, from, to] of phases) {
+    const inPhase = outcomes.filter((o) => o.start >= from && o.start < to);
+    const ms = inPhase.map((o) => o.end - o.start).sort((a, b) => a - b);
+    const q = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)] : NaN);
+    const by = new Map<string, number>();
+    for (const o of inPhase) if (o.server) by.set(o.server, (by.get(o.server) ?? 0) + 1);
+    console.log(`| ${name} | ${inPhase.length} | ${inPhase.filter((o) => o.error).length} | ${q(0.5)} | ${q(0.95)} | ${[...by].map(([s, n]) => `${s} ${n}`).join(', ')} |`);
+  }
+  const failed = outcomes.filter((o) => o.error);
+  console.log(`\n${outcomes.length} requests, ${failed.length} failed.`);
+  const reasons = new Map<string, Outcome[]>();
+  for (const o of failed) {
+    const key = `${o.kind}: ${o.error!.replace(/\d+/g, 'N').slice(0, 140)}`;
+    reasons.set(key, [...(reasons.get(key) ?? []), o]);
+  }
+  for (const [reason, list] of reasons) {
+    const inFlight = list.filter((o) => o.start < k1 && o.end >= k1).length;
+    console.log(`  ${list.length} × ${reason} (started ${list.map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`).slice(0, 6).join(', ')}${list.length > 6 ? ', ...' : ''}; ${inFlight} in flight at the app kill)`);
+  }
+  if (marks.appExited) {
+    // until the process has ended, its listening socket still takes connections that nobody will answer
+    const gone = marks.appExited;
+    console.log(`${victim.name}'s process ended ${gone - k1} ms after the SIGKILL; failed requests started before that: ${failed.filter((o) => o.start < gone).length}, after it: ${failed.filter((o) => o.start >= gone).length}`);
+  }
+  const afterDrop = failed.filter((o) => o.start >= d1);
+  console.log(`failed requests started after HAProxy dropped ${victim.name}: ${afterDrop.length}`);
+
+  // ---- every write against the database
+  const approves = outcomes.filter((o) => o.kind === 'approve');
+  const ids = [...new Set(approves.map((o) => Number(o.ref)))];
+  const rows = await db.query<{ id: number; status: string; role_exists: boolean }>(
+    `SELECT c.id, c.status, EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name')) AS role_exists
+       FROM change_requests c WHERE c.id = ANY($1::int[])`,
+    [`{${ids.join(',')}}`],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const problems: string[] = [];
+  for (const o of approves) {
+    const r = byId.get(Number(o.ref));
+    if (!r) {
+      problems.push(`change request ${o.ref}: missing`);
+      continue;
+    }
+    const applied = r.status === 'APPROVED' && r.role_exists;
+    const untouched = r.status === 'PENDING' && !r.role_exists;
+    if (!applied && !untouched) problems.push(`change request ${o.ref}: half-applied (status ${r.status}, role ${r.role_exists ? 'exists' : 'missing'})`);
+    else if ((o.status === 200 || o.status === 409) && !applied) problems.push(`change request ${o.ref}: answered ${o.status} but not approved (lost)`);
+  }
+  // every request of the run: approved exactly when its role exists
+  const whole = await db.one<{ approved: number; pending: number; broken: number }>(
+    `SELECT count(*) FILTER (WHERE c.status = 'APPROVED') AS approved, count(*) FILTER (WHERE c.status = 'PENDING') AS pending,
+            count(*) FILTER (WHERE (c.status = 'APPROVED') <> EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name'))) AS broken
+       FROM change_requests c WHERE c.id BETWEEN $1 AND $2`,
+    [first, last],
+  );
+  const exports = outcomes.filter((o) => o.kind === 'log-export');
+  const logged = new Set(
+    (await db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE description LIKE $1`, [`%chaos-${run}-%`])).map((r) => /chaos-[0-9a-f]+-\d+\.xlsx/.exec(r.description)?.[0]),
+  );
+  for (const o of exports) if (o.status === 200 && !logged.has(String(o.ref))) problems.push(`log-export ${o.ref}: answered 200 but no activity log row (lost)`);
+  const approvedOk = approves.filter((o) => o.status === 200).length;
+  const approveFailed = approves.filter((o) => o.error).length;
+  console.log(`\nwrites: ${approves.length} approves (${approvedOk} approved, ${approves.filter((o) => o.status === 409).length} already decided, ${approveFailed} failed in transit);`);
+  console.log(`  change requests ${first}..${last}: ${whole!.approved} approved, ${whole!.pending} pending, ${whole!.broken} with status and role disagreeing`);
+  console.log(`  ${exports.length} log-exports (${exports.filter((o) => o.status === 200).length} answered 200), ${logged.size} activity log rows of this run`);
+  console.log(`  ${problems.length === 0 && whole!.broken === 0 ? 'no write lost or half-applied' : `PROBLEMS:\n    ${problems.slice(0, 30).join('\n    ')}`}`);
+  if (marks.appDropped) console.log(`HAProxy dropped the killed server ${((marks.appDropped - k1) / 1000).toFixed(1)} s after the kill`);
+  if (marks.replicaFallback) console.log(`reads fell back to the primary ${((marks.replicaFallback - k2) / 1000).toFixed(1)} s after the replica was killed`);
+  return problems.length === 0 && whole!.broken === 0 && afterDrop.length === 0;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  ensurePackages();
+  if (!existsSync(resolve('dist/index.html'))) {
+    log('Building the console (vite build) ...');
+    if (spawnSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('vite build failed');
+  }
+  folder = mkdtempSync('/tmp/remit-cluster-');
+  const { uid, gid } = postgresIds();
+  chownSync(folder, uid, gid);
+  chmodSync(folder, 0o755);
+
+  log(`Making database ${DB_NAME} on ${primaryHost}:${primaryPort} ...`);
+  await sql(PRIMARY_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await sql(PRIMARY_URL, `CREATE DATABASE ${DB_NAME}`);
+  databaseMade = true;
+  const primaryDirect = new URL(PRIMARY_URL);
+  primaryDirect.pathname = `/${DB_NAME}`;
+
+  const replicaPort = await freePort();
+  const replica = await startReplica(folder, replicaPort);
+  log(`Replica streaming on 127.0.0.1:${replicaPort}`);
+  const primaryBouncer = await startPgBouncer(folder, 'pgbouncer-primary', await freePort(), { host: primaryHost, port: primaryPort, user: primaryUser });
+  const replicaBouncer = await startPgBouncer(folder, 'pgbouncer-replica', await freePort(), { host: '127.0.0.1', port: replicaPort, user: 'postgres' });
+  log(`PgBouncer (transaction mode): primary ${primaryBouncer}, replica ${replicaBouncer}`);
+
+  const env = {
+    DATABASE_URL: primaryBouncer,
+    DATABASE_REPLICA_URL: replicaBouncer,
+    DATABASE_DIRECT_URL: primaryDirect.toString(),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    TRUST_PROXY: '127.0.0.1',
+    DATABASE_POOL_SIZE: '10',
+    SEED_TRANSACTIONS: process.env.SEED_TRANSACTIONS ?? '20000',
+  };
+  const apps: AppServer[] = [];
+  // the first one migrates and seeds; the others find the database ready
+  apps.push(await startAppServer(folder, 1, env));
+  for (let n = 2; n <= SERVERS; n++) apps.push(await startAppServer(folder, n, env));
+  log(`App servers: ${apps.map((a) => `${a.name} 127.0.0.1:${a.port} (pid ${a.child.pid})`).join(', ')}`);
+  const { url, socket } = await startHaproxy(folder, numberArg('port', await freePort()), apps);
+  const health = (await (await fetch(`${url}/health`)).json()) as unknown;
+  log(`HAProxy: ${url}  (health: ${JSON.stringify(health)})`);
+
+  if (CHAOS) {
+    // Ctrl+C during the run: stop everything (the finally below)
+    process.once('SIGINT', () => {
+      log('Interrupted.');
+      void stopAll().then(() => process.exit(130));
+    });
+    const db = await openDb({ databaseUrl: primaryDirect.toString() });
+    try {
+      const ok = await chaos(url, socket, db, apps, replica.child);
+      process.exitCode = ok ? 0 : 1;
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  console.log(`\nThe console: ${url}/  (sign in as admin / Demo@Pass1). Logs in ${folder}. Ctrl+C stops everything.\n`);
+  await new Promise<void>((r) => {
+    process.once('SIGINT', () => r());
+    process.once('SIGTERM', () => r());
+  });
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    log('Stopping everything it started ...');
+    await stopAll();
+    log('Stopped.');
+    process.exit(process.exitCode ?? 0);
+  });
