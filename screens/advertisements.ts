@@ -117,7 +117,7 @@ export const advertisementCreateScreen = defineFormScreen<AdvertisementFormValue
   schema: advertisementFormSchema,
   defaults: emptyAdvertisement,
   fields: advertisementFields,
-  options: { call: advertisementInitialData, select: (d) => d as AdvertisementOptions },
+  options: { call: advertisementInitialData, select: (d) => d },
   submit: { call: advertisementCreate, request: (v) => advertisementBody(v) },
   messages: { success: 'Advertisement sent for approval', failure: 'Advertisement save failed!.' },
   back: '/advertisements',
@@ -134,12 +134,12 @@ export const advertisementEditScreen = defineFormScreen<AdvertisementFormValues,
   schema: advertisementFormSchema,
   defaults: emptyAdvertisement,
   fields: advertisementFields,
-  options: { call: advertisementInitialData, select: (d) => d as AdvertisementOptions },
+  options: { call: advertisementInitialData, select: (d) => d },
   load: {
     call: advertisementGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const a = (d as DataOf<typeof advertisementGetForEdit>).advertisement;
+      const a = d.advertisement;
       return {
         title: a.title,
         countries: a.countries,

@@ -2,7 +2,6 @@
 import { defineFormScreen, defineListScreen } from '../src/console/definitions';
 import { bankApprove, bankCreate, bankEdit, bankFormSchema, bankGetForEdit, bankLimits, bankList, bankMessages, type BankRow } from '../src/api/banks';
 import { logoRule } from '../src/api/imageUpload';
-import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 
 export const banksScreen = defineListScreen<BankRow>()({
@@ -84,7 +83,7 @@ export const bankEditScreen = defineFormScreen<BankFormValues>()({
     call: bankGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const b = (d as DataOf<typeof bankGetForEdit>).bank;
+      const b = d.bank;
       return { bank_code: b.bank_code, bank_name: b.bank_name, logo: b.logo ?? '', disabled: b.disabled === 1 ? 1 : 0 };
     },
   },

@@ -22,6 +22,7 @@ import * as guards from '../../src/domain/transactionGuards';
 import { exportRowsOf } from '../../src/console/views/ListView';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
 import { checkDefinitions } from '../../src/console/checks';
+import { LIST_DEFAULTS } from '../../src/console/definitions';
 import { paymentStatusTone } from '../../src/console/views/cells';
 import type { CeftRow } from '../../src/api/transactions';
 
@@ -102,8 +103,9 @@ describe('columns and exports', () => {
 
   it('sorts by id ascending, 50 a page, and shows zero charges as -', () => {
     for (const s of transactionScreens) {
-      expect(s.pageSize, s.id).toBe(50);
-      expect(s.defaultSort, s.id).toEqual({ key: 'id', desc: false });
+      // the transaction screens state neither: the runtime's defaults apply
+      expect(s.pageSize ?? LIST_DEFAULTS.pageSize, s.id).toBe(50);
+      expect(s.defaultSort ?? LIST_DEFAULTS.defaultSort, s.id).toEqual({ key: 'id', desc: false });
       expect(s.columns.every((c) => c.sortable !== false)).toBe(true);
     }
     expect(transactionScreens.find((s) => s.id === 'transactions.eChannelling')!.columns.filter((c) => c.zeroAsDash).map((c) => c.key)).toEqual([
