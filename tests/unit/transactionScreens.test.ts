@@ -4,17 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
-import {
-  ceftAuditScreen,
-  ceftScreen,
-  countryOptions,
-  eChannellingAuditScreen,
-  emptyStatusRequest,
-  insuranceScreen,
-  rangeRequest,
-  statusRequest,
-  transactionScreens,
-} from '../../screens/transactions';
+import { ceftAuditScreen, ceftScreen, eChannellingAuditScreen, insuranceScreen, transactionScreens } from '../../screens/transactions';
+import { countryOptions, emptyStatusRequest, rangeRequest, statusRequest } from '../../screens/transactionFamily';
 import { menuFor } from '../../src/console/access';
 import { exportFieldsOf } from '../../src/console/exportFields';
 import { visibleActions } from '../../src/console/views/RowActions';
