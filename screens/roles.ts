@@ -1,4 +1,5 @@
 /** Roles: list, create and edit (spec 000 §2 "Roles"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { z } from 'zod';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
 import { roleApprove, roleCreate, roleEdit, roleFields, roleGetForEdit, roleInitialData, roleList, type RoleRow } from '../src/api/roles';
@@ -68,7 +69,7 @@ const roleFormFields = [
     options: ({ options }: FieldContext<RoleFormValues, RoleOptions>) => (options?.userLevels ?? []).map((l) => ({ value: l.id, label: l.title })),
   },
   { kind: 'checkboxGroups', key: 'permissions', label: 'Permissions', required: true, groups: rolePermissionGroupsFor },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
 ] as const;
 
 export const roleFormSchema = z.strictObject(roleFields);

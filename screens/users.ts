@@ -1,4 +1,5 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/console/definitions';
 import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, userTypes, type UserRow, type UserType } from '../src/api/users';
 import { fetchCountOf, type DataOf } from '../src/api/contract';
@@ -164,7 +165,7 @@ const userFormFields = (mode: 'create' | 'edit') =>
     { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor },
     { kind: 'select', key: 'role', label: 'Role', required: true, valueType: 'number', options: roleOptionsFor },
     { kind: 'checkboxGroups', key: 'role', label: 'Permissions', groups: permissionGroupsFor, derived: rolePermissionsFor },
-    { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+    { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
     ...(mode === 'create' ? ([{ kind: 'password', key: 'password', label: 'Password', required: true, generate: true }] as const) : []),
   ] as const;
 
