@@ -210,10 +210,7 @@ export const userEditScreen = defineFormScreen<UserFormValues, UserOptions>()({
   },
   submit: {
     call: userEdit,
-    request: (v, p) => {
-      const { password: _password, ...rest } = v;
-      return { id: Number(p.id), ...rest };
-    },
+    request: (v, p) => ({ id: Number(p.id), ...v }),
   },
   messages: { success: 'User sent for approval', failure: 'User edit failed!.' },
   back: '/users',

@@ -430,13 +430,13 @@ export interface FormLoad<Values, C extends CallContract = CallContract> {
 }
 
 /**
- * The submit call and its body from the values. Not yet checked against the call's request: the
- * values hold '' for a select left empty, which the form's schema refuses before submit, so the body
- * is only of the request's type after validation (checking it needs the schema's output here).
+ * The submit call and its body, built from the values as the form's schema output them (the runtime
+ * submits only values that passed the schema, parsed by it): the body is checked against the call's
+ * request, so a field the call does not take, or a value it refuses by type, is a compile error.
  */
-export interface FormSubmit<Values, C extends CallContract = CallContract> {
+export interface FormSubmit<Valid, C extends CallContract = CallContract> {
   readonly call: C;
-  readonly request: (values: Values, params: Record<string, string>) => unknown;
+  readonly request: (values: Valid, params: Record<string, string>) => RequestOf<C>;
 }
 
 export interface FormScreen<
@@ -445,17 +445,18 @@ export interface FormScreen<
   OC extends CallContract = CallContract,
   LC extends CallContract = CallContract,
   SC extends CallContract = CallContract,
+  S extends z.ZodType = z.ZodType,
 > extends ScreenBase {
   readonly kind: 'form';
   readonly mode: 'create' | 'edit';
-  /** Client-side rules: the same zod schema the server validates with. */
-  readonly schema: z.ZodType;
+  /** Client-side rules: the same zod schema the server validates with; submit reads its output. */
+  readonly schema: S;
   readonly defaults: Values;
   readonly fields: readonly FormField<Values, Options>[];
   readonly options?: FormOptions<Options, OC>;
   /** Edit mode: load the record from the route parameter. */
   readonly load?: FormLoad<Values, LC>;
-  readonly submit: FormSubmit<Values, SC>;
+  readonly submit: FormSubmit<z.output<S>, SC>;
   readonly messages: { readonly success: string; readonly failure: string };
   /** Where to go after a successful submit and on Cancel. */
   readonly back: string;
@@ -463,11 +464,13 @@ export interface FormScreen<
 
 /**
  * `defineFormScreen<Values, Options>()({...})`: field keys typed by the values; the `options`,
- * `load` and `submit` calls inferred, so `select` and `values` read the calls' data and `load`'s
- * request is checked against its call.
+ * `load` and `submit` calls inferred, so `select` and `values` read the calls' data, and `load`'s
+ * request and the submit body (from the schema's output) are checked against their calls.
  */
 export function defineFormScreen<Values extends Record<string, unknown>, Options = unknown>() {
-  return <OC extends CallContract, LC extends CallContract, SC extends CallContract>(def: FormScreen<Values, Options, OC, LC, SC>): FormScreen<Values, Options, OC, LC, SC> => def;
+  return <OC extends CallContract, LC extends CallContract, SC extends CallContract, S extends z.ZodType>(
+    def: FormScreen<Values, Options, OC, LC, SC, S>,
+  ): FormScreen<Values, Options, OC, LC, SC, S> => def;
 }
 
 // ---- hand-written screens ---------------------------------------------------------------------
@@ -483,7 +486,7 @@ export interface CustomScreen extends ScreenBase {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyListScreen = ListScreen<any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyFormScreen = FormScreen<any, any, any, any, any>;
+export type AnyFormScreen = FormScreen<any, any, any, any, any, any>;
 export type AnyScreen = AnyListScreen | AnyFormScreen | CustomScreen;
 
 /** The export type a cell kind maps to. */
