@@ -1,4 +1,5 @@
 /** The Activity Log Report and the User Activity Log Report (spec 002 §2). */
+import { fetchCountOf } from '../src/api/contract';
 import { defineListScreen } from '../src/definitions/definitions';
 import { activityReport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../src/api/reports';
 import { wireFrom, wireTo } from '../src/domain/dates';
@@ -16,7 +17,7 @@ export const activityLogsScreen = defineListScreen<ActivityLogRow>()({
   menu: { section: 'Reports', label: 'Activity Logs', order: 90 },
   source: {
     call: activityReport,
-    request: (f) => ({ from: wireFrom(String(f.from)), to: wireTo(String(f.to)), fetchCount: Number(f.fetchCount ?? 10), username: String(f.username ?? '') }),
+    request: (f) => ({ from: wireFrom(String(f.from)), to: wireTo(String(f.to)), fetchCount: fetchCountOf(f.fetchCount), username: String(f.username ?? '') }),
     rows: (d) => d.logs,
   },
   filters: [
@@ -53,7 +54,7 @@ export const userActivityLogsScreen = defineListScreen<MobileActivityRow>()({
     request: (f) => ({
       from: wireFrom(String(f.from)),
       to: wireTo(String(f.to)),
-      fetchCount: Number(f.fetchCount ?? 10),
+      fetchCount: fetchCountOf(f.fetchCount),
       searchParameter: String(f.searchParameter ?? ''),
     }),
     rows: (d) => d.filteredList,

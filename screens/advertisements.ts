@@ -1,4 +1,5 @@
 /** Advertisements: list, create and edit (spec 002 §2 "Advertisements list", "Advertisement create / edit"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
 import {
   ALL_COUNTRIES,
@@ -13,7 +14,9 @@ import {
   advertisementMessages,
   VALID_FROM_TIME,
   VALID_TO_TIME,
+  type AdvertisementBody,
   type AdvertisementRow,
+  type AdvertisementValues,
 } from '../src/api/advertisements';
 import { advertisementImageRule } from '../src/api/imageUpload';
 import type { DataOf } from '../src/api/contract';
@@ -47,15 +50,8 @@ export const advertisementsScreen = defineListScreen<AdvertisementRow>()({
 });
 
 type AdvertisementOptions = DataOf<typeof advertisementInitialData>;
-export type AdvertisementFormValues = {
-  title: string;
-  countries: string[];
-  /** Days, 'yyyy-MM-dd'. */
-  valid_from: string;
-  valid_to: string;
-  images: { image: string; link: string }[];
-  disabled: 0 | 1;
-};
+/** The form's values: the advertisement form schema's (src/api/advertisements.ts). */
+export type AdvertisementFormValues = AdvertisementValues;
 
 /** The countries offered: ALL first, then each country by name. */
 export function countryOptionsFor({ options }: FieldContext<AdvertisementFormValues, AdvertisementOptions>) {
@@ -68,7 +64,7 @@ export function imageSlotsOf(images: readonly { image: string; link: string }[])
 }
 
 /** The request body from the form: the days with their times, only the slots that hold an image. */
-export function advertisementBody(v: AdvertisementFormValues) {
+export function advertisementBody(v: AdvertisementFormValues): AdvertisementBody {
   return {
     title: v.title,
     countries: v.countries,
@@ -101,7 +97,7 @@ const advertisementFields = [
     linkLabel: 'Link',
     linkMaxLength: advertisementLimits.link,
   },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
 ] as const;
 
 const emptyAdvertisement: AdvertisementFormValues = { title: '', countries: [], valid_from: '', valid_to: '', images: imageSlotsOf([]), disabled: 0 };
@@ -117,7 +113,7 @@ export const advertisementCreateScreen = defineFormScreen<AdvertisementFormValue
   schema: advertisementFormSchema,
   defaults: emptyAdvertisement,
   fields: advertisementFields,
-  options: { call: advertisementInitialData, select: (d) => d as AdvertisementOptions },
+  options: { call: advertisementInitialData, select: (d) => d },
   submit: { call: advertisementCreate, request: (v) => advertisementBody(v) },
   messages: { success: 'Advertisement sent for approval', failure: 'Advertisement save failed!.' },
   back: '/advertisements',
@@ -134,12 +130,12 @@ export const advertisementEditScreen = defineFormScreen<AdvertisementFormValues,
   schema: advertisementFormSchema,
   defaults: emptyAdvertisement,
   fields: advertisementFields,
-  options: { call: advertisementInitialData, select: (d) => d as AdvertisementOptions },
+  options: { call: advertisementInitialData, select: (d) => d },
   load: {
     call: advertisementGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const a = (d as DataOf<typeof advertisementGetForEdit>).advertisement;
+      const a = d.advertisement;
       return {
         title: a.title,
         countries: a.countries,

@@ -1,7 +1,7 @@
 /** App users (spec 002 §2 "App Users list"). */
 import { defineListScreen } from '../src/definitions/definitions';
 import { appUserApprove, appUserDisable, appUserHold, appUserLimits, appUserList, appUserMessages, type AppUserRow } from '../src/api/appUsers';
-import type { DataOf } from '../src/api/contract';
+import { fetchCountOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 import { limits } from '../src/domain/validation';
 import { activateLabel } from './providers';
@@ -24,13 +24,13 @@ export const appUsersScreen = defineListScreen<AppUserRow>()({
   menu: { section: 'Administrator', label: 'App Users', order: 60 },
   source: {
     call: appUserList,
-    request: (f) => ({ data: String(f.data ?? ''), countryCode: String(f.countryCode ?? ''), fetchCount: Number(f.fetchCount ?? 10) }),
+    request: (f) => ({ data: String(f.data ?? ''), countryCode: String(f.countryCode ?? ''), fetchCount: fetchCountOf(f.fetchCount) }),
     rows: (d) => d.appUsers,
     changeRequests: (d) => d.changeRequests,
   },
   filters: [
     { kind: 'text', key: 'data', label: 'UID/Email/Contact Number', maxLength: limits.searchText },
-    { kind: 'dataSelect', key: 'countryCode', label: 'Country', allLabel: 'All Countries', options: (d) => (d as DataOf<typeof appUserList>).countries.map((c) => ({ value: c.code, label: c.name })) },
+    { kind: 'dataSelect', key: 'countryCode', label: 'Country', allLabel: 'All Countries', options: (d) => d.countries.map((c) => ({ value: c.code, label: c.name })) },
     { kind: 'fetchCount', key: 'fetchCount' },
   ],
   columns: [
@@ -47,7 +47,6 @@ export const appUsersScreen = defineListScreen<AppUserRow>()({
     { key: 'created_at', header: 'Registered', kind: 'datetime' },
     { key: 'user_hold_reason', header: 'Hold Reason' },
   ],
-  pageSize: 50,
   defaultSort: { key: 'id', desc: true },
   changeRequests: { permission: 'app-user-approve', approve: appUserApprove, entity: 'App user' },
   lockedWhen: isLocked,

@@ -1,8 +1,8 @@
 /** Banks: list, create and edit (spec 002 §2 "Banks list", "Create Bank / Edit Bank"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen } from '../src/definitions/definitions';
-import { bankApprove, bankCreate, bankEdit, bankFormSchema, bankGetForEdit, bankLimits, bankList, bankMessages, type BankRow } from '../src/api/banks';
+import { bankApprove, bankCreate, bankEdit, bankFormSchema, bankGetForEdit, bankLimits, bankList, bankMessages, type BankRow, type BankValues } from '../src/api/banks';
 import { logoRule } from '../src/api/imageUpload';
-import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 
 export const banksScreen = defineListScreen<BankRow>()({
@@ -31,7 +31,8 @@ export const banksScreen = defineListScreen<BankRow>()({
   rowActions: [{ id: 'edit', label: 'Edit', permission: 'bank-edit', when: isUnlocked, run: { kind: 'navigate', to: (row) => `/banks/edit/${row.id}` } }],
 });
 
-export type BankFormValues = { bank_code: string; bank_name: string; logo: string; disabled: 0 | 1 };
+/** The form's values: the fields of the bank schema (src/api/banks.ts). */
+export type BankFormValues = BankValues;
 
 const bankFormFields = [
   { kind: 'text', key: 'bank_code', label: 'Bank Code', required: true, maxLength: bankLimits.code, readOnlyOnEdit: true },
@@ -48,7 +49,7 @@ const bankFormFields = [
     hint: 'PNG or JPEG, under 100 KB',
     invalidMessage: bankMessages.logoInvalid,
   },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
 ] as const;
 
 const emptyBank: BankFormValues = { bank_code: '', bank_name: '', logo: '', disabled: 0 };
@@ -84,7 +85,7 @@ export const bankEditScreen = defineFormScreen<BankFormValues>()({
     call: bankGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const b = (d as DataOf<typeof bankGetForEdit>).bank;
+      const b = d.bank;
       return { bank_code: b.bank_code, bank_name: b.bank_name, logo: b.logo ?? '', disabled: b.disabled === 1 ? 1 : 0 };
     },
   },

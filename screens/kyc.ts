@@ -1,8 +1,16 @@
 /** KYC User Information (spec 002 §2): the list of KYC records; Review opens the KYC review modal. */
-import { defineListScreen } from '../src/definitions/definitions';
+import { fetchCountOf } from '../src/api/contract';
+import { defineListScreen, type FilterValues } from '../src/definitions/definitions';
 import { kycList, type KycRow } from '../src/api/kyc';
 import { kycMessages } from '../src/domain/kyc';
 import { limits } from '../src/domain/validation';
+
+const kycFilterStates: readonly ('PENDING' | 'APPROVED')[] = ['PENDING', 'APPROVED'];
+
+/** The KYC status filter's value as sent: PENDING or APPROVED, anything else All (''). */
+export function kycStatusOf(f: FilterValues): '' | 'PENDING' | 'APPROVED' {
+  return kycFilterStates.find((s) => s === f.kycStatus) ?? '';
+}
 
 export const kycScreen = defineListScreen<KycRow>()({
   kind: 'list',
@@ -18,8 +26,8 @@ export const kycScreen = defineListScreen<KycRow>()({
     call: kycList,
     request: (f) => ({
       data: String(f.data ?? ''),
-      kycStatus: (['PENDING', 'APPROVED'].includes(String(f.kycStatus)) ? String(f.kycStatus) : '') as '' | 'PENDING' | 'APPROVED',
-      fetchCount: Number(f.fetchCount ?? 10),
+      kycStatus: kycStatusOf(f),
+      fetchCount: fetchCountOf(f.fetchCount),
     }),
     rows: (d) => d.kycList,
   },

@@ -1,4 +1,5 @@
 /** Roles: list, create and edit (spec 000 §2 "Roles"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { z } from 'zod';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
 import { roleApprove, roleCreate, roleEdit, roleFields, roleGetForEdit, roleInitialData, roleList, type RoleRow } from '../src/api/roles';
@@ -68,7 +69,7 @@ const roleFormFields = [
     options: ({ options }: FieldContext<RoleFormValues, RoleOptions>) => (options?.userLevels ?? []).map((l) => ({ value: l.id, label: l.title })),
   },
   { kind: 'checkboxGroups', key: 'permissions', label: 'Permissions', required: true, groups: rolePermissionGroupsFor },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
 ] as const;
 
 export const roleFormSchema = z.strictObject(roleFields);
@@ -85,7 +86,7 @@ export const roleCreateScreen = defineFormScreen<RoleFormValues, RoleOptions>()(
   schema: roleFormSchema,
   defaults: emptyRole,
   fields: roleFormFields,
-  options: { call: roleInitialData, select: (d) => d as RoleOptions },
+  options: { call: roleInitialData, select: (d) => d },
   submit: { call: roleCreate, request: (v) => v },
   messages: { success: 'Role sent for approval', failure: 'Role save failed!.' },
   back: '/roles',
@@ -102,13 +103,13 @@ export const roleEditScreen = defineFormScreen<RoleFormValues, RoleOptions>()({
   schema: roleFormSchema,
   defaults: emptyRole,
   fields: roleFormFields,
-  options: { call: roleInitialData, select: (d) => d as RoleOptions },
+  options: { call: roleInitialData, select: (d) => d },
   load: {
     call: roleGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const r = (d as DataOf<typeof roleGetForEdit>).role;
-      return { role_name: r.role_name, user_type: r.user_type as RoleFormValues['user_type'], user_level: r.user_level, permissions: r.permissions, disabled: r.disabled === 1 ? 1 : 0 };
+      const r = d.role;
+      return { role_name: r.role_name, user_type: roleFields.user_type.options.find((t) => t === r.user_type) ?? '', user_level: r.user_level, permissions: r.permissions, disabled: r.disabled === 1 ? 1 : 0 };
     },
   },
   submit: { call: roleEdit, request: (v, p) => ({ id: Number(p.id), ...v }) },

@@ -1,7 +1,7 @@
 /**
  * The segregation-of-duties report (src/server/segregation.ts): who can both make and approve in one
  * area, requests approved by their own maker (must be none), and pairs of users approving each other.
- * The same findings for the roles as defined are in generated/segregation-of-duties.md.
+ * The same findings for the defined roles are in generated/segregation-of-duties.md.
  */
 import { defineListScreen } from '../src/definitions/definitions';
 import { sodReport, type SodFinding } from '../src/api/controls';

@@ -17,7 +17,7 @@ import {
   settlementNeedsRateConfirmation,
   settlementRatesAlert,
 } from '../src/domain/reports';
-import type { CallContract } from '../src/api/contract';
+import { fetchCountOf, type CallContract } from '../src/api/contract';
 
 const settlementColumns: readonly Column<SettlementRow>[] = [
   { key: 'id', header: 'ID', kind: 'integer' },
@@ -68,7 +68,7 @@ export const settlementScreen: ToolbarListScreen<SettlementRow> = {
     access: { anyOf: ['settlement-report-view'] },
     source: {
       call: settlementReport,
-      request: (f) => ({ date: String(f.date), fetchCount: Number(f.fetchCount ?? 10) }),
+      request: (f) => ({ date: String(f.date), fetchCount: fetchCountOf(f.fetchCount) }),
       rows: (d) => d.transactions,
     },
     filters: [
@@ -77,7 +77,6 @@ export const settlementScreen: ToolbarListScreen<SettlementRow> = {
     ],
     columns: settlementColumns,
     pageSize: REPORT_PAGE_SIZE,
-    defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
     exports: { fileBase: 'Scheduled_Settlement_Report', title: 'Scheduled Settlement Report' },
     menu: { section: 'Reports', label: 'Settlement Report', order: 80 },
@@ -103,7 +102,6 @@ export const instantSettlementScreen: ToolbarListScreen<SettlementRow> = {
     filters: [{ kind: 'date', key: 'date', label: 'Date' }],
     columns: settlementColumns,
     pageSize: REPORT_PAGE_SIZE,
-    defaultSort: { key: 'id', desc: false },
     emptyMessage: 'No settlement records found.',
     exports: { fileBase: 'Instant_Settlement_Report', title: 'Instant Settlement Report' },
     menu: { section: 'Reports', label: 'Instant Settlement Report', order: 81 },

@@ -1,7 +1,8 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
+import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
-import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, type UserRow, type UserType } from '../src/api/users';
-import type { DataOf } from '../src/api/contract';
+import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, userTypes, type UserRow, type UserType } from '../src/api/users';
+import { fetchCountOf, type DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 import { canChangePasswordOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
 import { limits } from '../src/domain/validation';
@@ -17,7 +18,7 @@ export const usersScreen = defineListScreen<UserRow>()({
   menu: { section: 'Administrator', label: 'Users', order: 10 },
   source: {
     call: userList,
-    request: (f) => ({ data: String(f.data ?? ''), fetchCount: Number(f.fetchCount ?? 10) }),
+    request: (f) => ({ data: String(f.data ?? ''), fetchCount: fetchCountOf(f.fetchCount) }),
     rows: (d) => d.users,
     changeRequests: (d) => d.changeRequests,
   },
@@ -38,8 +39,6 @@ export const usersScreen = defineListScreen<UserRow>()({
     // a tag while the sign-in is locked after too many failed attempts (issue 15); not in the exports
     { key: 'signin', header: 'Sign-in', kind: 'tags', sortable: false, export: false },
   ],
-  pageSize: 50,
-  defaultSort: { key: 'id', desc: false },
   createButton: { label: 'Create User', permission: 'user-create', to: '/users/create' },
   changeRequests: { permission: 'user-approve', approve: userApprove, entity: 'User' },
   lockedWhen: isLocked,
@@ -166,7 +165,7 @@ const userFormFields = (mode: 'create' | 'edit') =>
     { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor },
     { kind: 'select', key: 'role', label: 'Role', required: true, valueType: 'number', options: roleOptionsFor },
     { kind: 'checkboxGroups', key: 'role', label: 'Permissions', groups: permissionGroupsFor, derived: rolePermissionsFor },
-    { kind: 'radio', key: 'disabled', label: 'Status', options: [{ value: 0, label: 'Active' }, { value: 1, label: 'Not Active' }] },
+    { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
     ...(mode === 'create' ? ([{ kind: 'password', key: 'password', label: 'Password', required: true, generate: true }] as const) : []),
   ] as const;
 
@@ -183,7 +182,7 @@ export const userCreateScreen = defineFormScreen<UserFormValues, UserOptions>()(
   schema: userCreateBody,
   defaults: emptyUser,
   fields: userFormFields('create'),
-  options: { call: userInitialData, select: (d) => d as UserOptions },
+  options: { call: userInitialData, select: (d) => d },
   submit: { call: userCreate, request: (v) => v },
   messages: { success: 'User sent for approval', failure: 'User save failed!.' },
   back: '/users',
@@ -200,21 +199,18 @@ export const userEditScreen = defineFormScreen<UserFormValues, UserOptions>()({
   schema: userEditFormSchema,
   defaults: emptyUser,
   fields: userFormFields('edit'),
-  options: { call: userInitialData, select: (d) => d as UserOptions },
+  options: { call: userInitialData, select: (d) => d },
   load: {
     call: userGetForEdit,
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
-      const u = (d as DataOf<typeof userGetForEdit>).customUser;
-      return { type: u.user_type as UserType, name: u.name, username: u.username, email: u.email, contact: u.contact, branch_code: u.branch_code, role: u.role, password: '', disabled: u.disabled === 1 ? 1 : 0 };
+      const u = d.customUser;
+      return { type: userTypes.find((t) => t === u.user_type) ?? '', name: u.name, username: u.username, email: u.email, contact: u.contact, branch_code: u.branch_code, role: u.role, password: '', disabled: u.disabled === 1 ? 1 : 0 };
     },
   },
   submit: {
     call: userEdit,
-    request: (v, p) => {
-      const { password: _password, ...rest } = v;
-      return { id: Number(p.id), ...rest };
-    },
+    request: (v, p) => ({ id: Number(p.id), ...v }),
   },
   messages: { success: 'User sent for approval', failure: 'User edit failed!.' },
   back: '/users',

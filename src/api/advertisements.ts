@@ -102,6 +102,11 @@ export const advertisementFormSchema = z
     if (filled === 0) ctx.addIssue({ code: 'custom', path: ['images'], message: advertisementMessages.images });
   });
 
+/** An advertisement as the form holds it: days 'yyyy-MM-dd', five image slots (image '' when empty). */
+export type AdvertisementValues = z.output<typeof advertisementFormSchema>;
+/** An advertisement as create takes it (edit adds the id): dates with their times, only the filled slots. */
+export type AdvertisementBody = z.output<typeof advertisementCreateBody>;
+
 export const advertisementImage = z.object({ image: z.string(), link: z.string() });
 
 export const advertisementRow = z.object({

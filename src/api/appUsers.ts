@@ -1,6 +1,6 @@
 /** Registered mobile-app users (spec 002 §2 "App Users list", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, exportField, fetchCount, listMatching, searchText, MAX_ID } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, exportField, listFetchCount, listMatching, searchText, MAX_ID } from './contract';
 
 export const appUserMessages = {
   holdComment: 'Hold/Unhold comment is required.',
@@ -46,7 +46,7 @@ export const appUserList = defineCall({
   request: z.strictObject({
     data: searchText.default(''),
     countryCode: z.string().max(3).default(''),
-    fetchCount: fetchCount.default(10),
+    fetchCount: listFetchCount,
   }),
   data: z.object({
     appUsers: z.array(appUserRow),

@@ -42,6 +42,8 @@ export const bankFields = {
   disabled: z.union([z.literal(0), z.literal(1)]),
 };
 export const bankFormSchema = z.strictObject(bankFields);
+/** A bank's fields as the form holds them and the create call takes them (the logo as base64 or the stored path). */
+export type BankValues = z.output<typeof bankFormSchema>;
 
 const sentForApproval = z.object({ message: z.string(), changeRequestId: z.number() });
 

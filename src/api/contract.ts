@@ -122,6 +122,17 @@ export const decisionBody = z.strictObject({
 
 export const fetchCount = z.number().int().min(1).max(99999999);
 
+/** How many rows a list call returns when its body names no fetchCount (the Fetch Count filter's first value). */
+export const DEFAULT_FETCH_COUNT = 10;
+
+/** A list call's fetchCount: optional, DEFAULT_FETCH_COUNT when left out. */
+export const listFetchCount = fetchCount.default(DEFAULT_FETCH_COUNT);
+
+/** The fetch count of a list's filter values as its call takes it: the value chosen, else the call's default. */
+export function fetchCountOf(value: string | number | undefined): number {
+  return value === undefined ? DEFAULT_FETCH_COUNT : Number(value);
+}
+
 /**
  * The top-level `matching` of every list call that takes a fetchCount (an addition to the
  * specification's replies, sent beside `statusCode` and `data`; a client that does not read it sees

@@ -1,6 +1,6 @@
 /** KYC review calls (spec 002 §7): the list, and the reviewer's decision on a submission. */
 import { z } from 'zod';
-import { anyOf, defineCall, fetchCount, listMatching, searchText, MAX_ID } from './contract';
+import { anyOf, defineCall, listFetchCount, listMatching, searchText, MAX_ID } from './contract';
 import { KYC_REASON_MAX, kycFieldOrder, kycMessages } from '../domain/kyc';
 
 /** One field of a KYC data object: title, read-only value, the reviewer's flag and reject reason. */
@@ -47,7 +47,7 @@ export const kycList = defineCall({
   request: z.strictObject({
     data: searchText.default(''),
     kycStatus: z.enum(['', ...kycStatusValues]).default(''),
-    fetchCount: fetchCount.default(10),
+    fetchCount: listFetchCount,
   }),
   data: z.object({ kycList: z.array(kycRow) }),
   top: listMatching,

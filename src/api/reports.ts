@@ -3,7 +3,7 @@
  * (see README "Settlement"), and the export log every screen's Excel and PDF download writes to.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, exportField, fetchCount, listMatching, searchText, dateBoundsError, inDateBounds } from './contract';
+import { anyOf, defineCall, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds } from './contract';
 import { parseLocal } from '../domain/dates';
 import { reportMessages } from '../domain/reports';
 
@@ -49,7 +49,7 @@ export const activityReport = defineCall({
     .strictObject({
       from: localDateTime,
       to: localDateTime,
-      fetchCount: fetchCount.default(10),
+      fetchCount: listFetchCount,
       username: z.string().max(30, reportMessages.usernameTooLong).default(''),
     })
     .superRefine(toNotBeforeFrom),
@@ -77,7 +77,7 @@ export const mobileActivityReport = defineCall({
     .strictObject({
       from: localDateTime,
       to: localDateTime,
-      fetchCount: fetchCount.default(10),
+      fetchCount: listFetchCount,
       searchParameter: searchText.default(''),
     })
     .superRefine(toNotBeforeFrom),
@@ -120,7 +120,7 @@ export const settlementReport = defineCall({
   path: 'report/get-settlement-report',
   access: anyOf('settlement-report-view'),
   summary: `The Scheduled Settlement Report. ${settlementSummary} Up to fetchCount rows.`,
-  request: z.strictObject({ date: localDate, fetchCount: fetchCount.default(10) }),
+  request: z.strictObject({ date: localDate, fetchCount: listFetchCount }),
   data: settlementReply,
   top: listMatching,
 });

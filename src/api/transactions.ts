@@ -17,7 +17,7 @@
  * inside `data`, as they do on the insurance call.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, exportField, fetchCount, listMatching, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
+import { anyOf, defineCall, emptyBody, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
 import { parseLocal } from '../domain/dates';
 import { statusFilterValues } from '../domain/transactionStatus';
 import type { Permission } from '../domain/permissions';
@@ -54,9 +54,9 @@ const range = { from_date: localDateTime, to_date: localDateTime };
 const common = { ...range, country_code: countryCode, data: searchText.default('') };
 
 /** from_date, to_date, country_code, status, fetchCount, data (the send-money and bill auditor calls). */
-export const listWithStatusBody = z.strictObject({ ...common, status: statusFilter, fetchCount: fetchCount.default(10) }).superRefine(rangeRule);
+export const listWithStatusBody = z.strictObject({ ...common, status: statusFilter, fetchCount: listFetchCount }).superRefine(rangeRule);
 /** from_date, to_date, country_code, fetchCount, data. */
-export const listBody = z.strictObject({ ...common, fetchCount: fetchCount.default(10) }).superRefine(rangeRule);
+export const listBody = z.strictObject({ ...common, fetchCount: listFetchCount }).superRefine(rangeRule);
 /** from_date, to_date, country_code, data: the auditor E-Channelling call has no fetch count (all rows of the range). */
 export const listWithoutFetchCountBody = z.strictObject(common).superRefine(rangeRule);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, fetchCount, listItem, listMatching, searchText, MAX_ID } from './contract';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, exportField, listFetchCount, listItem, listMatching, searchText, MAX_ID } from './contract';
 import { branchMessage, limits, messages, patterns } from '../domain/validation';
 
 export const userTypes = ['BACKEND', 'IPGBANK', 'EXCHANGEHOUSE', 'DFBANK', 'DFMERCHANT', 'DFCBSLUSER', 'DFSLCUSTOMS', 'DFMINISTRY', 'AUDITOR'] as const;
@@ -77,7 +77,7 @@ export const userList = defineCall({
   path: 'user/list',
   access: anyOf('user-view'),
   summary: 'Console users matching the search text (username, email or contact number), with pending change requests.',
-  request: z.strictObject({ data: searchText.default(''), fetchCount: fetchCount.default(10) }),
+  request: z.strictObject({ data: searchText.default(''), fetchCount: listFetchCount }),
   data: z.object({ users: z.array(userRow), changeRequests: z.array(changeRequest), fields: z.array(exportField) }),
   top: listMatching,
 });

@@ -188,16 +188,26 @@ export interface RowAction<Row> {
   readonly run: RowActionRun<Row>;
 }
 
-export type FilterDef =
-  | { readonly kind: 'text'; readonly key: string; readonly label: string; readonly maxLength: number }
-  | { readonly kind: 'fetchCount'; readonly key: string }
-  | { readonly kind: 'select'; readonly key: string; readonly label: string; readonly options: readonly { readonly value: string; readonly label: string }[] }
-  /** A select whose options come with the list's reply (e.g. countries); the first option is `allLabel` with value ''. */
+/**
+ * The keys of a record as strings; any string for an untyped one (`unknown`), so a definition typed by
+ * its call fits the runtime's untyped view of every screen.
+ */
+export type KeyOf<T> = unknown extends T ? string : Extract<keyof T, string>;
+
+/**
+ * A filter of a list whose call takes the request `Req` (`FilterDef<RequestOf<C>>`): its keys are
+ * the request's keys, and a `dataSelect`'s options read the list's reply typed by `Data`.
+ */
+export type FilterDef<Req = unknown, Data = unknown> =
+  | { readonly kind: 'text'; readonly key: KeyOf<Req>; readonly label: string; readonly maxLength: number }
+  | { readonly kind: 'fetchCount'; readonly key: KeyOf<Req> }
+  | { readonly kind: 'select'; readonly key: KeyOf<Req>; readonly label: string; readonly options: readonly { readonly value: string; readonly label: string }[] }
   /** From and To date-time pickers: capped at now, To follows From; default today 00:00:00 to 23:59:59. */
-  | { readonly kind: 'dateTimeRange'; readonly from: string; readonly to: string; readonly fromLabel?: string; readonly toLabel?: string }
+  | { readonly kind: 'dateTimeRange'; readonly from: KeyOf<Req>; readonly to: KeyOf<Req>; readonly fromLabel?: string; readonly toLabel?: string }
   /** One date, capped at today; default today. */
-  | { readonly kind: 'date'; readonly key: string; readonly label: string }
-  | { readonly kind: 'dataSelect'; readonly key: string; readonly label: string; readonly allLabel: string; readonly options: (data: unknown) => readonly { readonly value: string; readonly label: string }[] };
+  | { readonly kind: 'date'; readonly key: KeyOf<Req>; readonly label: string }
+  /** A select whose options come with the list's reply (e.g. countries); the first option is `allLabel` with value ''. */
+  | { readonly kind: 'dataSelect'; readonly key: KeyOf<Req>; readonly label: string; readonly allLabel: string; options(data: Data): readonly { readonly value: string; readonly label: string }[] };
 
 export interface ListSource<Row, C extends CallContract> {
   readonly call: C;
@@ -232,12 +242,12 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
    * The columns that identify a row (e.g. ID and Trace): shown first, in this order, and pinned to the
    * left edge of the table while it scrolls sideways (the Action column is pinned to the right).
    */
-  readonly pinnedColumns?: readonly Extract<keyof Row, string>[];
-  /** Filters shown in the filter bar; with filters the list loads on Search, else on open. */
-  readonly filters?: readonly FilterDef[];
-  /** Default 50. */
+  readonly pinnedColumns?: readonly (keyof Row & string)[];
+  /** Filters shown in the filter bar; with filters the list loads on Search, else on open. Keys are the call's request keys. */
+  readonly filters?: readonly FilterDef<RequestOf<C>, DataOf<C>>[];
+  /** Default LIST_DEFAULTS.pageSize (50). */
   readonly pageSize?: number;
-  /** Default `{ key: 'id', desc: false }`. */
+  /** Default LIST_DEFAULTS.defaultSort (`{ key: 'id', desc: false }`). */
   readonly defaultSort?: { readonly key: Extract<keyof Row, string>; readonly desc: boolean };
   readonly createButton?: { readonly label: string; readonly permission: Permission; readonly to: string };
   readonly changeRequests?: ChangeRequestPanel;
@@ -263,10 +273,25 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly notices?: ListNotices;
 }
 
-export interface CountCards {
-  readonly call: CallContract;
-  readonly cards: readonly { readonly label: string; readonly key: string; readonly tone: 'green' | 'yellow' | 'red' | 'blue' | 'gray' }[];
+/**
+ * Count cards from their own call: each card's `key` is a key of the call's data
+ * (`defineCountCards(call, cards)` checks it).
+ */
+export interface CountCards<C extends CallContract = CallContract> {
+  readonly call: C;
+  readonly cards: readonly { readonly label: string; readonly key: KeyOf<DataOf<C>>; readonly tone: 'green' | 'yellow' | 'red' | 'blue' | 'gray' }[];
 }
+
+/** Count cards typed by their call: a card's key that the call's data does not have is a compile error. */
+export function defineCountCards<C extends CallContract>(call: C, cards: CountCards<C>['cards']): CountCards<C> {
+  return { call, cards };
+}
+
+/** What the list runtime does when a definition says nothing: state only what differs. */
+export const LIST_DEFAULTS = {
+  pageSize: 50,
+  defaultSort: { key: 'id', desc: false },
+} as const;
 
 /** The reply as a whole: `data` plus the top-level extras some calls carry. */
 export type WholeReply = { readonly data: unknown } & Record<string, unknown>;
@@ -401,24 +426,61 @@ export interface RateSpec {
   readonly maxDigits: number;
 }
 
-export interface FormScreen<Values extends Record<string, unknown>, Options = unknown> extends ScreenBase {
+/** The form's `options` call: its data, read by `select`, feeds the fields' option lists. */
+export interface FormOptions<Options, C extends CallContract = CallContract> {
+  readonly call: C;
+  readonly select: (data: DataOf<C>) => Options;
+}
+
+/** Edit mode: the record loaded from the route parameter, as the form's values. */
+export interface FormLoad<Values, C extends CallContract = CallContract> {
+  readonly call: C;
+  readonly request: (params: Record<string, string>) => RequestOf<C>;
+  readonly values: (data: DataOf<C>) => Values;
+}
+
+/**
+ * The submit call and its body, built from the values as the form's schema output them (the runtime
+ * submits only values that passed the schema, parsed by it): the body is checked against the call's
+ * request, so a field the call does not take, or a value it refuses by type, is a compile error.
+ */
+export interface FormSubmit<Valid, C extends CallContract = CallContract> {
+  readonly call: C;
+  readonly request: (values: Valid, params: Record<string, string>) => RequestOf<C>;
+}
+
+export interface FormScreen<
+  Values extends Record<string, unknown>,
+  Options = unknown,
+  OC extends CallContract = CallContract,
+  LC extends CallContract = CallContract,
+  SC extends CallContract = CallContract,
+  S extends z.ZodType = z.ZodType,
+> extends ScreenBase {
   readonly kind: 'form';
   readonly mode: 'create' | 'edit';
-  /** Client-side rules: the same zod schema the server validates with. */
-  readonly schema: z.ZodType;
+  /** Client-side rules: the same zod schema the server validates with; submit reads its output. */
+  readonly schema: S;
   readonly defaults: Values;
   readonly fields: readonly FormField<Values, Options>[];
-  readonly options?: { readonly call: CallContract; readonly select: (data: unknown) => Options };
+  readonly options?: FormOptions<Options, OC>;
   /** Edit mode: load the record from the route parameter. */
-  readonly load?: { readonly call: CallContract; readonly request: (params: Record<string, string>) => unknown; readonly values: (data: unknown) => Values };
-  readonly submit: { readonly call: CallContract; readonly request: (values: Values, params: Record<string, string>) => unknown };
+  readonly load?: FormLoad<Values, LC>;
+  readonly submit: FormSubmit<z.output<S>, SC>;
   readonly messages: { readonly success: string; readonly failure: string };
   /** Where to go after a successful submit and on Cancel. */
   readonly back: string;
 }
 
+/**
+ * `defineFormScreen<Values, Options>()({...})`: field keys typed by the values; the `options`,
+ * `load` and `submit` calls inferred, so `select` and `values` read the calls' data, and `load`'s
+ * request and the submit body (from the schema's output) are checked against their calls.
+ */
 export function defineFormScreen<Values extends Record<string, unknown>, Options = unknown>() {
-  return (def: FormScreen<Values, Options>): FormScreen<Values, Options> => def;
+  return <OC extends CallContract, LC extends CallContract, SC extends CallContract, S extends z.ZodType>(
+    def: FormScreen<Values, Options, OC, LC, SC, S>,
+  ): FormScreen<Values, Options, OC, LC, SC, S> => def;
 }
 
 // ---- hand-written screens ---------------------------------------------------------------------
@@ -434,7 +496,7 @@ export interface CustomScreen extends ScreenBase {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyListScreen = ListScreen<any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyFormScreen = FormScreen<any, any>;
+export type AnyFormScreen = FormScreen<any, any, any, any, any, any>;
 export type AnyScreen = AnyListScreen | AnyFormScreen | CustomScreen;
 
 /** The export type a cell kind maps to (declared with the kind in ./cellKinds.ts). */

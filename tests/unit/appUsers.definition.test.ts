@@ -4,6 +4,7 @@ import { appUsersScreen } from '../../screens/appUsers';
 import { providersScreen } from '../../screens/providers';
 import { banksScreen } from '../../screens/banks';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
+import { LIST_DEFAULTS } from '../../src/definitions/definitions';
 import { actionsOnLockedRow, visibleActions } from '../../src/console/views/RowActions';
 import { imagesToShow } from '../../src/console/views/RowImagesModal';
 import { PLACEHOLDER_IMAGE } from '../../src/console/views/cells';
@@ -50,7 +51,9 @@ describe('providers and banks', () => {
   it('page sizes of the specification', () => {
     expect(providersScreen.pageSize).toBe(5);
     expect(banksScreen.pageSize).toBe(15);
-    expect(appUsersScreen.pageSize).toBe(50);
+    // App users states no page size: the runtime's 50
+    expect(appUsersScreen.pageSize).toBeUndefined();
+    expect(LIST_DEFAULTS.pageSize).toBe(50);
   });
   it('Currencies stays on a locked provider; Activate/Deactivate only on unlocked ones', () => {
     const p = { id: 1, provider_bank_code: '7010', provider_bank_name: 'BOC', provider_logo: null, disabled: 0, status: 'Active', locked: 1, created_at: '', updated_at: '' };

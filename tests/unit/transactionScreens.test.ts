@@ -5,17 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
 import { menuSections } from '../../screens/menu';
-import {
-  ceftAuditScreen,
-  ceftScreen,
-  countryOptions,
-  eChannellingAuditScreen,
-  emptyStatusRequest,
-  insuranceScreen,
-  rangeRequest,
-  statusRequest,
-  transactionScreens,
-} from '../../screens/transactions';
+import { ceftAuditScreen, ceftScreen, eChannellingAuditScreen, insuranceScreen, transactionScreens } from '../../screens/transactions';
+import { countryOptions, emptyStatusRequest, rangeRequest, statusRequest } from '../../screens/transactionFamily';
 import { menuFor } from '../../src/definitions/access';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { visibleActions } from '../../src/console/views/RowActions';
@@ -23,6 +14,7 @@ import * as guards from '../../src/domain/transactionGuards';
 import { exportRowsOf } from '../../src/console/listController';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
 import { checkDefinitions } from '../../src/definitions/checks';
+import { LIST_DEFAULTS } from '../../src/definitions/definitions';
 import { paymentStatusTone } from '../../src/console/views/cells';
 import type { CeftRow } from '../../src/api/transactions';
 
@@ -103,8 +95,9 @@ describe('columns and exports', () => {
 
   it('sorts by id ascending, 50 a page, and shows zero charges as -', () => {
     for (const s of transactionScreens) {
-      expect(s.pageSize, s.id).toBe(50);
-      expect(s.defaultSort, s.id).toEqual({ key: 'id', desc: false });
+      // the transaction screens state neither: the runtime's defaults apply
+      expect(s.pageSize ?? LIST_DEFAULTS.pageSize, s.id).toBe(50);
+      expect(s.defaultSort ?? LIST_DEFAULTS.defaultSort, s.id).toEqual({ key: 'id', desc: false });
       expect(s.columns.every((c) => c.sortable !== false)).toBe(true);
     }
     expect(transactionScreens.find((s) => s.id === 'transactions.eChannelling')!.columns.filter((c) => c.zeroAsDash).map((c) => c.key)).toEqual([
