@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { Link } from '@tanstack/react-router';
-import type { AnyListScreen, SessionUser } from '../../definitions/definitions';
+import { LIST_DEFAULTS, type AnyListScreen, type SessionUser } from '../../definitions/definitions';
 import { hasAnyPermission, hasPermission } from '../../domain/permissions';
 import { businessTimeZone } from '../businessTime';
 import { Button } from '../ui/primitives';
@@ -179,8 +179,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             onResize={(key, width) => setColumnPrefs({ ...columnPrefs, widths: { ...columnPrefs.widths, [key]: width } })}
             rows={rows}
             truncation={allMatching !== undefined && countKey ? { matching: allMatching, onShowAll: () => showAll() } : undefined}
-            pageSize={screen.pageSize ?? 50}
-            defaultSort={screen.defaultSort ?? { key: 'id', desc: false }}
+            pageSize={screen.pageSize ?? LIST_DEFAULTS.pageSize}
+            defaultSort={screen.defaultSort ?? LIST_DEFAULTS.defaultSort}
             actions={renderActions}
             emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
             caption={screen.title}
