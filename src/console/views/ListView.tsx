@@ -246,6 +246,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   // server export jobs (./ServerExport.tsx): lists larger than the tab should export go to the server
   const serverExport = useServerExport(source.call.path);
   const serverExportable = !!exportsDef && isServerExportable(source.call.path);
+  // above the threshold every matching row is the server's to export: the browser's "Download all" is not offered
+  const browserAllMatching = serverExportable && allMatching !== undefined && serverExport.runsOnServer(allMatching) ? undefined : allMatching;
 
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
@@ -360,7 +362,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           exportsEnabled={exportsEnabled}
           onExport={runExport}
           exportRowCount={rows.length}
-          exportAllMatching={allMatching}
+          exportAllMatching={browserAllMatching}
           showExports={!!exportsDef}
           data={data}
           onClear={screen.clearButton ? clearAll : undefined}
@@ -369,7 +371,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       ) : (
         exportsDef && (
           <div className="flex justify-end gap-2">
-            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={allMatching} onExport={runExport} />
+            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={browserAllMatching} onExport={runExport} />
           </div>
         )
       )}
