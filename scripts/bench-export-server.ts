@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/bench-export-server.ts [--transactions 100000] [--runs 40] [--formats xlsx,csv] [--reseed] [--json FILE]`
+ * `tsx scripts/bench-export-server.ts [--transactions 100000] [--rows N] [--runs 40] [--formats xlsx,csv] [--reseed] [--json FILE]`
  *
  * Issue 22, server export jobs: seeds (or reuses) N transactions in PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test) in a schema of its own (`bench_export`, so the other
@@ -11,8 +11,9 @@
  *   just before, after the warm-up calls);
  * - times another call (the send-money list of the day, fetch count 10) over and over, idle before the
  *   export and while it runs: p50 and p95 of each.
- * Then downloads the file once and reports its size. Not to be run at 1,000,000 rows on a shared
- * machine (that is the issue's target size; run it where the machine is yours).
+ * Then downloads the file once and reports its size. The issue's target size, 1,000,000 rows: about
+ * 55 % of the transactions are send-money rows, so `--transactions 1820000 --rows 1000000` (seeding
+ * takes minutes, once; the schema is reused after).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.
 const SCHEMA = 'bench_export';
 const N = numberArg('transactions', 100_000);
 const RUNS = numberArg('runs', 40);
+/** Rows per export: the list's fetch count (the issue's target is 1,000,000; seed enough transactions for it). */
+const ROWS = numberArg('rows', 99_999_999);
 const formatsArg = process.argv.indexOf('--formats');
 const FORMATS = (formatsArg >= 0 ? process.argv[formatsArg + 1]! : 'xlsx,csv').split(',') as ('xlsx' | 'csv' | 'pdf')[];
 
@@ -96,7 +99,7 @@ async function main() {
   await db.close();
   const columns = exportFieldsOf(ceftScreen).length;
   const day = (d: Date) => formatDate(d, 'yyyy-MM-dd');
-  const allRows = { from_date: `${day(span.first)}T00:00:00`, to_date: `${day(span.last)}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 };
+  const allRows = { from_date: `${day(span.first)}T00:00:00`, to_date: `${day(span.last)}T23:59:00`, country_code: '', data: '', status: '', fetchCount: ROWS };
   const today = { from_date: `${day(new Date())}T00:00:01`, to_date: `${day(new Date())}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 };
 
   const { child, url } = await startServer();
