@@ -67,6 +67,14 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** CPU seconds a process has used (user + system, all its threads: the event loop, zlib's thread pool), Linux. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line (11 and 12 after the name), in clock ticks (100 per second)
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
@@ -132,6 +140,7 @@ async function main() {
       const idleRss = rssMb(child.pid!);
 
       const t0 = performance.now();
+      const cpu0 = cpuSeconds(child.pid!);
       const started = await call('export/start-job', { call: 'Transaction/get-ceftTransaction', body: allRows, format }, token);
       if (started.statusCode !== 200) throw new Error(`start: ${JSON.stringify(started.data)}`);
       const jobId = started.data.id as number;
@@ -149,6 +158,7 @@ async function main() {
         state = job.state;
       }
       const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuSeconds(child.pid!) - cpu0;
       clearInterval(sampler);
       if (state !== 'done') throw new Error(`job ${jobId}: ${state} ${job.message ?? ''}`);
       const link = await call('export/download-link', { jobId }, token);
@@ -159,6 +169,7 @@ async function main() {
       const p95Busy = quantile(busyMs, 0.95);
       const target = format === 'xlsx' ? 60 * (job.rowsWritten / 1_000_000) : format === 'csv' ? 15 * (job.rowsWritten / 1_000_000) : Infinity;
       log(`  .${format}: ${job.rowsWritten.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s (${Math.round(job.rowsWritten / seconds).toLocaleString('en-US')} rows/s), file ${(bytes / 2 ** 20).toFixed(1)} MB`);
+      log(`    server CPU meanwhile: ${cpu.toFixed(1)} s (its own threads, the other calls' too; on a machine shared with other work the wall time is longer than the CPU time)`);
       log(`    server RSS: idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB, ${(peakRss - idleRss).toFixed(0)} MB above idle`);
       log(`    another call (send-money list, 10 rows): idle p50 ${quantile(idleMs, 0.5).toFixed(1)} ms p95 ${p95Idle.toFixed(1)} ms; during the export p50 ${quantile(busyMs, 0.5).toFixed(1)} ms p95 ${p95Busy.toFixed(1)} ms (${busyMs.length} calls), ${(p95Busy / p95Idle).toFixed(2)}x`);
       rows.push(
