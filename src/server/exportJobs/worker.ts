@@ -3,7 +3,8 @@
  * NOTIFY export_jobs; else every EXPORT_POLL_MS), claims it (./queue.ts), checks again that its owner
  * may still read the list (an account disabled or a permission withdrawn since the start fails the
  * job), reads the rows as the list call does for that user (./sources.ts), writes the file
- * (./writers.ts) into the database chunk by chunk, renewing its lease after every batch, and writes
+ * (./writers.ts) into the database chunk by chunk, reporting its progress and renewing its lease every
+ * HEARTBEAT_MS between batches, and writes
  * the finished export to the activity log with its row count. One job at a time per process.
  */
 import type { ExportFormat } from '../../api/exportJobs';
