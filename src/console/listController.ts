@@ -262,6 +262,8 @@ export function useListController(screen: AnyListScreen, user: SessionUser, requ
   // server export jobs (./ServerExport.tsx): lists larger than the tab should export go to the server
   const serverExport = useServerExport(source.call.path);
   const serverExportable = !!exportsDef && isServerExportable(source.call.path);
+  // above the threshold every matching row is the server's to export: the browser's "Download all" is not offered
+  const browserAllMatching = serverExportable && allMatching !== undefined && serverExport.runsOnServer(allMatching) ? undefined : allMatching;
 
   function go(next: FilterValues, nextTab = tabId) {
     setDraft(next);
@@ -384,6 +386,7 @@ export function useListController(screen: AnyListScreen, user: SessionUser, requ
     setUserSort,
     serverExport,
     serverExportable,
+    browserAllMatching,
     go,
     runSearch,
     remember,

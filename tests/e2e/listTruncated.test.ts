@@ -91,6 +91,11 @@ describe('a list cut by its fetch count', () => {
     expect(await page.getByRole('button', { name: /^show all/i }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Download as Excel' }).innerText()).toBe(`Download as Excel (${n.toLocaleString('en-US')} rows)`);
     expect(await page.getByRole('button', { name: /^Download all/ }).count()).toBe(0);
+    // below the threshold the server export is a quiet second choice: its controls show on asking
+    const onServer = page.getByRole('button', { name: 'Export all matching rows on the server' });
+    expect(await onServer.count()).toBe(0);
+    await page.getByRole('button', { name: 'Export on the server instead…' }).click();
+    await onServer.waitFor();
     await context.close();
   });
 

@@ -11,6 +11,7 @@ import { crc32 as zlibCrc32, deflateRawSync, gzipSync, inflateRawSync } from 'no
 import { format, isValid, parseISO } from 'date-fns';
 import type { ExportField } from '@/api/contract';
 import { XlsxWriter, concatChunks, storedBlocks, columnLetters, gzipHeaderLength } from '@/console/exports/xlsx';
+import { XlsxStreamWriter } from '@/domain/xlsx';
 import { crc32, crc32Combine } from '@/console/exports/crc32';
 import { formatDateValue } from '@/console/exports/format';
 import { ExportJob } from '@/console/exports/job';
@@ -73,6 +74,49 @@ function zipEntries(bytes: Uint8Array): { name: string; crcOk: boolean; sizeOk: 
   }
   return out;
 }
+
+describe('XlsxStreamWriter (the server export jobs)', () => {
+  it('streams sheets of sheetRows rows each (header row repeated), the same cells as XlsxWriter, every zip entry sound', async () => {
+    const rows = Array.from({ length: 23 }, (_, i) => [i + 1, i === 4 ? '=HYPERLINK("x")' : `name ${i} & <b>`, 1234.5 + i, '2026-11-22T03:35:07Z', i % 2 === 0]);
+    const out: Uint8Array[] = [];
+    const writer = new XlsxStreamWriter(fields, ctx, (chunk) => out.push(chunk.slice()), { sheetRows: 10 });
+    writer.measure(rows.slice(0, 5));
+    // arrives as it is written: the first sheet's bytes before the last row is added
+    await writer.addRows(rows.slice(0, 12));
+    expect(out.length).toBeGreaterThan(0);
+    await writer.addRows(rows.slice(12));
+    expect(writer.rows).toBe(23);
+    await writer.finish();
+    const bytes = concatChunks(out);
+    const entries = zipEntries(bytes);
+    expect(entries.every((e) => e.crcOk && e.sizeOk)).toBe(true);
+    expect(entries.map((e) => e.name).filter((n) => n.startsWith('xl/worksheets/')).sort()).toEqual(['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet3.xml']);
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Payments & <Refunds>', 'Payments & <Refunds> (2)', 'Payments & <Refunds> (3)']);
+    const [first, second, last] = wb.worksheets;
+    expect(String(first!.getRow(1).getCell(1).value)).toBe('Payments & <Refunds>');
+    expect(String(first!.getRow(2).getCell(1).value)).toMatch(/^On .* by alice/);
+    expect(String(first!.getRow(3).getCell(1).value)).toBe('Duration: 2026-11-22 00:00:01 to 2026-11-22 23:59:59');
+    expect((first!.getRow(5).values as unknown[]).slice(1)).toEqual(fields.map((f) => f.header));
+    // sheet 1: the 4 lead rows, the header, 5 records; then 9 records under a header row each
+    expect(first!.getRow(10).getCell(1).value).toBe(5);
+    expect((second!.getRow(1).values as unknown[]).slice(1)).toEqual(fields.map((f) => f.header));
+    expect(second!.getRow(2).getCell(1).value).toBe(6);
+    expect(last!.getRow(10).getCell(1).value).toBe(23);
+    expect(last!.actualRowCount).toBe(10);
+    // the cells are XlsxWriter's: formula neutralised, amounts numbers, times in the business zone
+    const one = await sheetOf(await build(rows.slice(0, 6)));
+    for (let c = 1; c <= fields.length; c++) {
+      expect(first!.getRow(10).getCell(c).value).toEqual(one.getRow(10).getCell(c).value);
+      expect(first!.getRow(9).getCell(c).value).toEqual(one.getRow(9).getCell(c).value);
+    }
+    expect(String(first!.getRow(10).getCell(2).value)).toMatch(/^[^=].*=HYPERLINK\("x"\)$/);
+    expect(first!.getRow(10).getCell(3).value).toBe(1238.5);
+    expect(first!.getRow(10).getCell(3).numFmt).toBe(one.getRow(10).getCell(3).numFmt);
+  });
+});
 
 describe('XlsxWriter', () => {
   it('writes the header lines, a styled frozen header row and typed cells', async () => {

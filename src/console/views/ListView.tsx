@@ -56,6 +56,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     setUserSort,
     serverExport,
     serverExportable,
+    browserAllMatching,
     go,
     runSearch,
     remember,
@@ -98,7 +99,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
           exportsEnabled={exportsEnabled}
           onExport={runExport}
           exportRowCount={rows.length}
-          exportAllMatching={allMatching}
+          exportAllMatching={browserAllMatching}
           showExports={!!exportsDef}
           data={data}
           onClear={screen.clearButton ? clearAll : undefined}
@@ -107,7 +108,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       ) : (
         exportsDef && (
           <div className="flex justify-end gap-2">
-            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={allMatching} onExport={runExport} />
+            <ExportButtons enabled={exportsEnabled} rowCount={rows.length} allMatching={browserAllMatching} onExport={runExport} />
           </div>
         )
       )}

@@ -115,7 +115,10 @@ export function useServerExport(callPath: string): ServerExportController {
 
 /**
  * The server export controls: "Export on the server" (format, then start) with a note when the list is
- * more than the tab should hold; while a job runs, its progress bar and Cancel; once done, Download.
+ * more than the tab should hold (EXPORT_SERVER_ABOVE_ROWS) or cut by its fetch count; below that, a
+ * quiet "Export on the server instead…" link that shows them on asking (the spec's "or when the user
+ * asks for it"), so it does not crowd the browser's exports; while a job runs, its progress bar and
+ * Cancel; once done, Download.
  */
 export function ServerExportPanel({
   controller,
@@ -134,6 +137,8 @@ export function ServerExportPanel({
 }) {
   const { job, aboveRows } = controller;
   const [format, setFormat] = useState<ExportFormat>('xlsx');
+  // below the threshold the browser's exports are the way: the server's is a quiet second choice, shown on asking
+  const [asked, setAsked] = useState(false);
   const large = aboveRows !== null && rowCount > aboveRows;
 
   if (job && active(job)) {
@@ -160,6 +165,15 @@ export function ServerExportPanel({
           Download {job.fileName}
         </Button>
         <Button onClick={controller.dismiss}>Dismiss</Button>
+      </div>
+    );
+  }
+  if (!large && !truncated && !asked) {
+    return (
+      <div className="flex justify-end" data-testid="server-export">
+        <button type="button" className="text-xs text-ink-soft underline-offset-2 hover:text-ink hover:underline disabled:opacity-50" onClick={() => setAsked(true)} disabled={!enabled}>
+          Export on the server instead…
+        </button>
       </div>
     );
   }

@@ -7,8 +7,9 @@
  *   and its job is claimed again by another (and written from the start);
  * - EXPORT_POLL_MS (default 2000): how often an idle worker looks for a job (a new job also wakes the
  *   workers through NOTIFY at once);
- * - EXPORT_BATCH_ROWS (default 500): rows read from the database per batch (the progress moves, the
- *   lease is renewed and other calls are served between two batches).
+ * - EXPORT_BATCH_ROWS (default 500): rows read from the database per batch (a FETCH of the job's
+ *   cursor); between two batches the job stops if it was cancelled, and every 500 ms it reports its
+ *   progress and renews its lease.
  * A value that is not a positive whole number stops the start.
  */
 import { StartupRefusal } from '../environment';

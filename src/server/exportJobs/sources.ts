@@ -1,8 +1,10 @@
 /**
  * What a server export job reads: the rows of a list call, as that call's handler selects them for
- * the job's owner (the same filters, the same query builder, the owner's provider scope), read in
- * batches in the list's order, each batch an index range scan after the last row of the one before
- * (no connection or snapshot is held between batches, on PGlite as on PostgreSQL).
+ * the job's owner (the same filters, the same query builder, the owner's provider scope), in the list's
+ * order, in batches. On a PostgreSQL server through a cursor on a connection of the job's own (a
+ * REPEATABLE READ READ ONLY snapshot: the count and the rows are of one moment, and the pool's other
+ * connections stay free for other calls); on the embedded database each batch an index range scan
+ * after the last row of the one before (no snapshot held between batches).
  */
 import type { ExportField } from '../../api/contract';
 import { findCall } from '../../api/index';
@@ -14,7 +16,7 @@ import { exportFieldsOf } from '../../definitions/exportFields';
 import type { AnyListScreen } from '../../definitions/definitions';
 import { describeIssues } from '../http/requestBody';
 import { HttpError } from '../http/httpError';
-import type { Db } from '../db/db';
+import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions';
 import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactionsQuery';
@@ -65,6 +67,8 @@ export interface ListSource {
   readonly total: number;
   /** The rows' objects in the list's order, in batches. */
   batches(batchRows: number): AsyncGenerator<Record<string, unknown>[], void, undefined>;
+  /** Gives back the connection the rows are read on (when they are read through a cursor); call once done. */
+  close(): Promise<void>;
 }
 
 /**
@@ -80,26 +84,43 @@ export async function openListSource(db: Db, list: ExportableList, body: ListFil
     const known = await db.one('SELECT 1 FROM countries WHERE code = $1', [filters.country]);
     if (!known) throw unknownCountry(filters.country);
   }
-  const count = listCountSql(kind, filters);
-  const total = Number((await db.one<{ n: number }>(count.sql, count.params))?.n ?? 0);
-  const keys = keysOf(spec.row);
-  const fields = exportFieldsOf(spec.screen);
-  return {
-    fields,
-    itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
-    total,
-    async *batches(batchRows) {
-      let after: { at: string; id: number } | null = null;
-      let left = Math.min(total, filters.fetchCount);
-      while (left > 0) {
-        const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left));
-        const rows = await db.query<{ at: string; id: number; j: string }>(q.sql, q.params);
-        if (rows.length === 0) return;
-        const last = rows[rows.length - 1]!;
-        after = { at: last.at, id: last.id };
-        left -= rows.length;
-        yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
-      }
-    },
-  };
+  const snapshot: ReadSnapshot | undefined = db.readSnapshot ? await db.readSnapshot() : undefined;
+  try {
+    const count = listCountSql(kind, filters);
+    const total = Number((await (snapshot ?? db).one<{ n: number }>(count.sql, count.params))?.n ?? 0);
+    const keys = keysOf(spec.row);
+    const fields = exportFieldsOf(spec.screen);
+    const wanted = Math.min(total, filters.fetchCount);
+    return {
+      fields,
+      itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
+      total,
+      async *batches(batchRows) {
+        if (wanted <= 0) return;
+        if (snapshot) {
+          // one statement, read through the cursor batch by batch
+          const q = listRowsAfterSql(kind, filters, keys, null, wanted);
+          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+          return;
+        }
+        let after: { at: string; id: number } | null = null;
+        let left = wanted;
+        while (left > 0) {
+          const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left));
+          const rows = await db.query<{ at: string; id: number; j: string }>(q.sql, q.params);
+          if (rows.length === 0) return;
+          const last = rows[rows.length - 1]!;
+          after = { at: last.at, id: last.id };
+          left -= rows.length;
+          yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+        }
+      },
+      close: async () => {
+        await snapshot?.release();
+      },
+    };
+  } catch (err) {
+    await snapshot?.release();
+    throw err;
+  }
 }

@@ -3,7 +3,8 @@
  * NOTIFY export_jobs; else every EXPORT_POLL_MS), claims it (./queue.ts), checks again that its owner
  * may still read the list (an account disabled or a permission withdrawn since the start fails the
  * job), reads the rows as the list call does for that user (./sources.ts), writes the file
- * (./writers.ts) into the database chunk by chunk, renewing its lease after every batch, and writes
+ * (./writers.ts) into the database chunk by chunk, reporting its progress and renewing its lease every
+ * HEARTBEAT_MS between batches, and writes
  * the finished export to the activity log with its row count. One job at a time per process.
  */
 import type { ExportFormat } from '../../api/exportJobs';
@@ -15,7 +16,7 @@ import type { Db } from '../db/db';
 import { HttpError } from '../http/httpError';
 import { claimJob, expireFiles, failWornOut, heartbeat, markDone, markFailed, storeChunk, type Claim } from './queue';
 import type { ExportSettings } from './settings';
-import { assertMayList, durationOfBody, exportableListOf, listBodyOf, openListSource } from './sources';
+import { assertMayList, durationOfBody, exportableListOf, listBodyOf, openListSource, type ListSource } from './sources';
 import { createFileWriter, EXPORT_MIME, type FileWriter } from './writers';
 
 export interface WorkerDeps {
@@ -36,6 +37,9 @@ async function currentUser(db: Db, userId: number) {
   return row ? loadSessionUser(db, userId, row.session_version) : undefined;
 }
 
+/** How often a running job reports its progress (and renews its lease). */
+const HEARTBEAT_MS = 500;
+
 /** Why a job stopped without a file. */
 class Stopped extends Error {}
 
@@ -48,13 +52,14 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
   const { job } = claim;
   if (await failWornOut(db, claim, clock())) return 'failed';
   let writer: FileWriter | undefined;
+  let source: ListSource | undefined;
   try {
     const list = exportableListOf(job.call_path);
     const user = await currentUser(db, job.user_id);
     if (!user) throw new HttpError(403, 'Your account can no longer export: it is disabled or was removed');
     assertMayList(list, user.permissions);
     const body = listBodyOf(list, job.request);
-    const source = await openListSource(db, list, body, user, deps.businessTimeZone);
+    source = await openListSource(db, list, body, user, deps.businessTimeZone);
     if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
     if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
 
@@ -66,12 +71,19 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
       bytes += chunk.byteLength;
     });
     let written = 0;
+    let reported = performance.now();
     for await (const rows of source.batches(settings.batchRows)) {
       await writer.addRows(rows);
       written += rows.length;
-      if (deps.stopping?.() || !(await heartbeat(db, claim, written, null, clock(), settings.leaseMs))) throw new Stopped();
+      if (deps.stopping?.()) throw new Stopped();
+      // the progress and the lease, at most every HEARTBEAT_MS (a cancelled or lost job stops there)
+      if (performance.now() - reported >= HEARTBEAT_MS) {
+        if (!(await heartbeat(db, claim, written, null, clock(), settings.leaseMs))) throw new Stopped();
+        reported = performance.now();
+      }
       await breathe();
     }
+    await source.close();
     await writer.finish();
     const fileName = exportFileName(ctx, job.format);
     const done = await db.tx(async (tx) => {
@@ -92,6 +104,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     return done ? 'done' : 'stopped';
   } catch (err) {
     writer?.abort();
+    await source?.close().catch(() => {});
     if (err instanceof Stopped || (err instanceof Error && err.message === 'aborted')) return 'stopped';
     const message = err instanceof HttpError ? err.message : 'The export failed on the server';
     if (!(err instanceof HttpError)) deps.log?.warn({ err, jobId: job.id }, 'export job failed');

@@ -1,19 +1,23 @@
 /**
  * The files of server export jobs, written as the rows arrive and handed on in chunks (`sink`), so a
  * job holds one batch of rows and about one chunk of file at a time, whatever the number of rows:
- * - .xlsx: exceljs's streaming WorkbookWriter; the browser exports' sheet (title, 'On … by …',
- *   'Duration: …', a blank row, the bold header row frozen below it, amounts as #,##0.00), and a new
- *   sheet every 1,048,576 rows (Excel's limit), its header row repeated;
+ * - .xlsx: the browser exports' own streaming writer (src/domain/xlsx.ts, XlsxStreamWriter): the same
+ *   sheet (title, 'On … by …', 'Duration: …', a blank row, the bold header row frozen below it, amounts
+ *   as #,##0.00), a new sheet every 1,048,576 rows (Excel's limit) with its header row repeated, the
+ *   column widths from the first batch; compressed by zlib in Node's thread pool (off the event loop);
  * - .csv: RFC 4180 (src/domain/exportCsv.ts), the header row then one record per row;
  * - .pdf: the browser exports' own PDF (src/domain/exportPdf.ts), for up to PDF_MAX_ROWS rows.
  * Every cell is the exports' formatCell (texts formula-neutralised, times in the business time zone).
+ * The rows are turned into the file in slices of a few milliseconds, the event loop free in between,
+ * so that other calls are answered while a job runs.
  */
-import { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { once } from 'node:events';
+import { createDeflateRaw, crc32 as zlibCrc32 } from 'node:zlib';
 import type { ExportField } from '../../api/contract';
 import type { ExportFormat } from '../../api/exportJobs';
 import { CSV_BOM, csvRecord } from '../../domain/exportCsv';
-import { DOUBLE_NUM_FMT, formatCell, headerLines, listItemsText, safeText, sheetName, type ExportCell, type ExportContext, type ItemFields } from '../../domain/exportFormat';
+import { formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from '../../domain/exportFormat';
+import { XLSX_SHEET_ROWS, XlsxStreamWriter, type StreamDeflaterFactory } from '../../domain/xlsx';
 
 export const EXPORT_MIME: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -21,8 +25,7 @@ export const EXPORT_MIME: Record<ExportFormat, string> = {
   pdf: 'application/pdf',
 };
 
-/** Excel's rows per sheet. */
-export const XLSX_SHEET_ROWS = 1_048_576;
+export { XLSX_SHEET_ROWS };
 
 /** Where the file goes: called with each chunk in order; the next chunk waits until it resolves. */
 export type ChunkSink = (bytes: Uint8Array) => Promise<void>;
@@ -45,9 +48,21 @@ export interface WriterSpec {
   sheetRows?: number;
 }
 
-/** Rows written between two turns of the event loop (other calls are answered in between). */
-const YIELD_ROWS = 25;
+/** How long the writer may hold the event loop before it lets other calls be answered. */
+const SLICE_MS = 2;
+/** Rows written between two looks at the clock. */
+const SLICE_ROWS = 16;
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Hands the event loop back (one turn) once SLICE_MS have passed since it last did. */
+class Slicer {
+  private since = performance.now();
+  async maybe(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await breathe();
+    this.since = performance.now();
+  }
+}
 
 /** Sink chunks of about this size. */
 const CHUNK_BYTES = 1 << 20;
@@ -85,6 +100,54 @@ function cellsOf(spec: WriterSpec, row: Record<string, unknown>, target: 'xlsx' 
   return out;
 }
 
+/** A row's raw values in field order ('list' columns' items as labelled lines), for XlsxStreamWriter. */
+function valuesOf(spec: WriterSpec, row: Record<string, unknown>): unknown[] {
+  const { fields, itemFields } = spec;
+  const out = new Array<unknown>(fields.length);
+  for (let c = 0; c < fields.length; c++) {
+    const v = row[fields[c]!.dataKey];
+    const items = itemFields[c];
+    out[c] = items && items.length > 0 && Array.isArray(v) ? listItemsText(v, items) : v;
+  }
+  return out;
+}
+
+/**
+ * zlib's raw DEFLATE, which compresses in Node's thread pool (the event loop only hands blocks on),
+ * and zlib's CRC-32 of what went in.
+ */
+export function zlibDeflater(level: number): StreamDeflaterFactory {
+  return (onData) => {
+    const z = createDeflateRaw({ level, chunkSize: 256 * 1024 });
+    let crc = 0;
+    let failure: Error | undefined;
+    z.on('data', (c: Buffer) => onData(new Uint8Array(c.buffer as ArrayBuffer, c.byteOffset, c.byteLength)));
+    const ended = new Promise<void>((resolve, reject) => {
+      z.once('end', resolve);
+      z.once('error', (err: Error) => {
+        failure = err;
+        reject(err);
+      });
+    });
+    ended.catch(() => {});
+    return {
+      push: (bytes) => {
+        crc = zlibCrc32(bytes, crc);
+        z.write(bytes);
+      },
+      ready: async () => {
+        if (failure) throw failure;
+        if (z.writableNeedDrain) await once(z, 'drain');
+      },
+      end: async () => {
+        z.end();
+        await ended;
+        return crc;
+      },
+    };
+  };
+}
+
 export function createFileWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
   if (spec.format === 'csv') return csvWriter(spec, sink);
   if (spec.format === 'pdf') return pdfWriter(spec, sink);
@@ -93,24 +156,42 @@ export function createFileWriter(spec: WriterSpec, sink: ChunkSink): FileWriter 
 
 function csvWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
   const chunker = new Chunker(sink);
-  const encoder = new TextEncoder();
+  const { fields, itemFields, ctx } = spec;
+  const zone = ctx.timeZone;
+  const n = fields.length;
+  const keys = fields.map((f) => f.dataKey);
+  const slicer = new Slicer();
+  const cells = new Array<ExportCell>(n);
   let started = false;
   let aborted = false;
-  const head = () => CSV_BOM + csvRecord(spec.fields.map((f) => safeText(f.header)));
+  const head = () => CSV_BOM + csvRecord(fields.map((f) => safeText(f.header)));
   return {
     async addRows(rows) {
       if (aborted) return;
       let text = started ? '' : head();
       started = true;
       for (let i = 0; i < rows.length; i++) {
-        text += csvRecord(cellsOf(spec, rows[i]!, 'xlsx'));
-        if (i % (YIELD_ROWS * 4) === YIELD_ROWS * 4 - 1) await breathe();
+        const row = rows[i]!;
+        for (let c = 0; c < n; c++) {
+          let v = row[keys[c]!];
+          const items = itemFields[c];
+          if (items && items.length > 0 && Array.isArray(v)) v = listItemsText(v, items);
+          cells[c] = formatCell(fields[c]!, v, 'xlsx', zone);
+        }
+        text += csvRecord(cells);
+        if (i % SLICE_ROWS === SLICE_ROWS - 1) {
+          if (text.length >= 1 << 18) {
+            await chunker.write(Buffer.from(text, 'utf8'));
+            text = '';
+          }
+          await slicer.maybe();
+        }
       }
-      await chunker.write(encoder.encode(text));
+      if (text) await chunker.write(Buffer.from(text, 'utf8'));
     },
     async finish() {
       if (aborted) return;
-      if (!started) await chunker.write(encoder.encode(head()));
+      if (!started) await chunker.write(Buffer.from(head(), 'utf8'));
       await chunker.flush();
     },
     abort() {
@@ -142,111 +223,56 @@ function pdfWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
   };
 }
 
-/** Rows before the header row on the first sheet: title, 'On … by …', 'Duration: …', blank. */
-const LEAD_ROWS = 4;
-const MIN_WIDTH = 8;
-const MAX_WIDTH = 60;
+/** Records whose widths set the columns (the first batch's, at most). */
+const MEASURED_ROWS = 200;
 
 function xlsxWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
   const chunker = new Chunker(sink);
-  let failed: Error | undefined;
-  // the zip stream of the workbook into the chunker, with back-pressure: the next write waits for the sink
-  const stream = new Writable({
-    highWaterMark: CHUNK_BYTES,
-    write(chunk: Buffer, _encoding, done) {
-      chunker.write(chunk).then(() => done(), (err: Error) => {
-        failed = err;
-        done(err);
-      });
-    },
+  // what the writer has handed on and the sink has not yet taken
+  let pending: Uint8Array[] = [];
+  const writer = new XlsxStreamWriter(spec.fields, spec.ctx, (chunk) => pending.push(chunk), {
+    sheetRows: spec.sheetRows ?? XLSX_SHEET_ROWS,
+    // level 1: most of the time of a large sheet is its compression; level 1 costs a fraction of the
+    // default's for a file about a third larger
+    deflater: zlibDeflater(1),
   });
-  stream.on('error', (err) => {
-    failed = err;
-  });
-  // deflate at level 1: most of the time of a large sheet is its compression, and level 1 costs a
-  // fraction of the default's for a file a few tenths larger
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
-  workbook.creator = 'Console export';
-  const sheetRows = spec.sheetRows ?? XLSX_SHEET_ROWS;
-  const { fields, ctx } = spec;
-  const headers = fields.map((f) => safeText(f.header));
-  // widths from the header and the first rows (a streamed sheet's columns are written before its rows)
-  const widths = headers.map((h) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, h.length + 2)));
-  let sheet: ExcelJS.Worksheet | undefined;
-  let sheetNumber = 0;
-  let rowsOnSheet = 0;
+  const slicer = new Slicer();
   let measured = false;
-
-  const newSheet = (first: readonly ExportCell[][]) => {
-    if (!measured) {
-      for (const row of first.slice(0, 200)) {
-        row.forEach((cell, c) => {
-          const n = typeof cell === 'number' ? cell.toFixed(2).length + 4 : Math.max(...String(cell).split('\n').map((l) => l.length));
-          widths[c] = Math.min(MAX_WIDTH, Math.max(widths[c]!, n + 2));
-        });
-      }
-      measured = true;
+  let failed: Error | undefined;
+  const drain = async () => {
+    while (pending.length > 0) {
+      const parts = pending;
+      pending = [];
+      for (const p of parts) await chunker.write(p);
     }
-    sheet?.commit();
-    sheetNumber++;
-    const lead = sheetNumber === 1 ? LEAD_ROWS : 0;
-    const name = sheetNumber === 1 ? sheetName(ctx.title) : sheetName(`${ctx.title.slice(0, 24)} (${sheetNumber})`);
-    sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: lead + 1 }] });
-    sheet.columns = fields.map((f, c) => ({ key: f.dataKey, width: widths[c], style: f.type === 'DOUBLE' ? { numFmt: DOUBLE_NUM_FMT } : {} }));
-    if (lead) {
-      const [title, byLine, durationLine] = headerLines(ctx);
-      const t = sheet.addRow([title]);
-      t.font = { bold: true, size: 14 };
-      t.commit();
-      sheet.addRow([byLine]).commit();
-      sheet.addRow([durationLine]).commit();
-      sheet.addRow([]).commit();
-    }
-    const head = sheet.addRow(headers);
-    head.eachCell((cell) => {
-      cell.font = { bold: true };
-      cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE5E7EB' } };
-      cell.border = { bottom: { style: 'thin', color: { argb: 'FF9CA3AF' } } };
-      cell.numFmt = '@';
-    });
-    head.commit();
-    rowsOnSheet = lead + 1;
   };
-
   return {
     async addRows(rows) {
       if (failed) throw failed;
-      const cells = rows.map((row) => cellsOf(spec, row, 'xlsx'));
-      if (!sheet) newSheet(cells);
-      for (let i = 0; i < cells.length; i++) {
-        if (rowsOnSheet >= sheetRows) newSheet(cells);
-        sheet!.addRow(cells[i]!).commit();
-        rowsOnSheet++;
-        // other calls are served every YIELD_ROWS rows (a batch written in one go held them ~0.4 s)
-        if (i % YIELD_ROWS === YIELD_ROWS - 1) await breathe();
+      const records = new Array<unknown[]>(rows.length);
+      for (let i = 0; i < rows.length; i++) records[i] = valuesOf(spec, rows[i]!);
+      if (!measured) {
+        writer.measure(records.slice(0, MEASURED_ROWS));
+        measured = true;
       }
-      // let the zip stream drain into the sink before the next batch
-      await breathe();
-      if (failed) throw failed;
+      for (let i = 0; i < records.length; i += SLICE_ROWS) {
+        await writer.addRows(records.slice(i, i + SLICE_ROWS));
+        if (failed) throw failed;
+        await slicer.maybe();
+      }
+      // the compressor's back-pressure, then the file so far into the sink
+      await writer.ready();
+      await drain();
     },
     async finish() {
       if (failed) throw failed;
-      if (!sheet) newSheet([]);
-      sheet!.commit();
-      await workbook.commit();
-      await new Promise<void>((resolve, reject) => {
-        if (stream.writableFinished) resolve();
-        else {
-          stream.once('finish', resolve);
-          stream.once('error', reject);
-        }
-      });
+      await writer.finish();
+      await drain();
       await chunker.flush();
-      if (failed) throw failed;
     },
     abort() {
       failed = new Error('aborted');
-      stream.destroy();
+      pending = [];
     },
   };
 }
