@@ -185,7 +185,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             if (Array.isArray(rows) && rows.length > 0) setEarly({ key: queryKey, reply: partial as WholeReply, rows });
           }
         : undefined;
-      const res = await callApi(source.call, source.request(applied), { onPartial });
+      const res = await callApi(source.call, source.request(applied), { onPartial, compactRows: true });
       // list loads that fail change nothing visible: the last rows stay, under a banner with Retry
       if (!res.ok) throw new ListLoadError(res.statusCode, listFailureReason(res.statusCode, failureMessage(res)));
       const { ok: _ok, statusCode: _s, ...whole } = res;
@@ -289,7 +289,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   /** Every row matching the applied filters: the same call with fetch count All (for an export of them all). */
   async function loadAllMatching(): Promise<{ data: unknown; rows: object[] }> {
     const all = countKey ? { ...applied, [countKey]: ALL_ROWS } : applied;
-    const res = await callApi(source.call, source.request(all));
+    const res = await callApi(source.call, source.request(all), { compactRows: true });
     if (!res.ok) throw new ListLoadError(res.statusCode, listFailureReason(res.statusCode, failureMessage(res)));
     return { data: res.data, rows: source.rows(res.data as never) as object[] };
   }

@@ -57,7 +57,14 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body, request.headers['content-encoding']));
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
-    const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
+    const client = {
+      address: request.ip,
+      setHeader: (name: string, value: string) => void reply.header(name, value),
+      header: (name: string) => {
+        const v = request.headers[name];
+        return typeof v === 'string' ? v : undefined;
+      },
+    };
     const ctx = user
       ? makeCtx(options.db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, options.moneyApprovalAboveUsd ?? null)
       : makeCtx(options.db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays);
