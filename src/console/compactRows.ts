@@ -48,13 +48,35 @@ function closeDocument(text: string): string {
   return text + String.fromCharCode(...closers.reverse());
 }
 
-/** Makes row objects of `keys` from arrays of values: each a copy of one template, so all share one shape. */
+/** A column keeps one copy of each of its texts while it has at most this many different ones (a status, a bank name). */
+const SHARED_TEXTS_PER_COLUMN = 256;
+
+/**
+ * Makes row objects of `keys` from arrays of values: each a copy of one template, so all share one
+ * shape. A column with few different texts (bank names, payment descriptions) keeps one copy of each,
+ * shared by its rows, instead of one string per row (JSON.parse shares only texts of up to ~10
+ * characters); a column found to have more stops looking.
+ */
 export function rowMaker(keys: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
   const template = JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
   const n = keys.length;
+  const shared: (Map<string, string> | undefined)[] = keys.map(() => new Map());
   return (values) => {
     const row = { ...template };
-    for (let i = 0; i < n; i++) row[keys[i]] = values[i] === undefined ? null : values[i];
+    for (let i = 0; i < n; i++) {
+      let v = values[i];
+      if (v === undefined) v = null;
+      else if (typeof v === 'string') {
+        const texts = shared[i];
+        if (texts) {
+          const known = texts.get(v);
+          if (known !== undefined) v = known;
+          else if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(v, v);
+          else shared[i] = undefined;
+        }
+      }
+      row[keys[i]] = v;
+    }
     return row;
   };
 }
