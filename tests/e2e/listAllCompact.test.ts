@@ -63,7 +63,7 @@ describe('fetch count All with the compact rows', () => {
 
     // the Excel export of every row reads back with every id, and each id's trace and amount
     const excel = page.getByRole('button', { name: 'Download as Excel' });
-    expect(await excel.innerText()).toBe(`Download as Excel (${rows.length} rows)`);
+    expect(await excel.innerText()).toBe(`Download as Excel (${rows.length.toLocaleString('en-US')} rows)`);
     const [download] = await Promise.all([page.waitForEvent('download'), excel.click()]);
     const lines = await sheetLines(download);
     const header = lines.findIndex((l) => l.startsWith('ID|Trace|'));
