@@ -228,6 +228,27 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       rows.push(row(1, 'of which the list call (server + network, in the browser)', Math.round(wire.ms), null, 'ms', '-', null));
       rows.push(row(1, 'reply size as sent (compressed) / JSON', `${(wire.transfer / MB).toFixed(1)} / ${(wire.decoded / MB).toFixed(1)}`, BASELINE.jsonMb, 'MB', '-', null));
     }
+    // the steps in the page: the last byte of the reply, then the rows made and the table built
+    const steps = await page.evaluate((path) => {
+      const e = performance.getEntriesByType('resource').filter((r) => r.name.endsWith(path)).pop() as PerformanceResourceTiming | undefined;
+      const t0 = (window as unknown as { __clickT0: number }).__clickT0;
+      const parsed = performance.getEntriesByName('list-rows-parsed').pop() as PerformanceMark | undefined;
+      return {
+        firstByte: e ? e.responseStart - t0 : null,
+        lastByte: e ? e.responseEnd - t0 : null,
+        parseMs: parsed ? (parsed.detail as { ms: number }).ms : null,
+        parsedAt: parsed ? parsed.startTime - t0 : null,
+      };
+    }, apiPath);
+    if (steps.firstByte !== null && steps.lastByte !== null) {
+      rows.push(row(1, 'Search → first byte of the list reply / its last byte (server query and serialisation, compression, transfer)', `${Math.round(steps.firstByte)} / ${Math.round(steps.lastByte)}`, null, 'ms', '-', null));
+    }
+    if (steps.parseMs !== null && steps.parsedAt !== null) {
+      rows.push(row(1, 'compact rows: main-thread time decoding and parsing them (spread over the download) / rows made at', `${steps.parseMs} / ${Math.round(steps.parsedAt)}`, null, 'ms', '-', null));
+      rows.push(row(1, 'rows made → every row in (the table built on them)', Math.round(allRowsMs - steps.parsedAt), null, 'ms', '-', null));
+    } else {
+      rows.push(row(1, 'compact rows: not asked for or not sent (the documented reply was parsed)', '-', null, '', '-', null));
+    }
     rows.push(row(1, 'longest main-thread task during the Search', longestSearchTask, null, 'ms', '-', null));
 
     const pids = await rendererPids(browser);

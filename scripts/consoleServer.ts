@@ -14,6 +14,9 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
+/** How long the server may take to answer (SERVER_START_SECONDS, default 120: a heavily loaded machine needs more). */
+export const SERVER_START_MS = (Number(process.env.SERVER_START_SECONDS) > 0 ? Number(process.env.SERVER_START_SECONDS) : 120) * 1000;
+
 export async function startConsoleServer(env: Record<string, string>): Promise<ConsoleServer> {
   if (!existsSync(join(process.cwd(), 'dist', 'index.html'))) throw new Error('Build the console first (npm run build)');
   const port = await freePort();
@@ -25,7 +28,7 @@ export async function startConsoleServer(env: Record<string, string>): Promise<C
   child.stdout?.on('data', (d) => (output = (output + d).slice(-20_000)));
   child.stderr?.on('data', (d) => (output = (output + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + SERVER_START_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
@@ -35,7 +38,7 @@ export async function startConsoleServer(env: Record<string, string>): Promise<C
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start in 120 s:\n${output}`);
+      throw new Error(`server did not start in ${SERVER_START_MS / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }

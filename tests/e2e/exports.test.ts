@@ -100,7 +100,14 @@ function installInflater() {
       const response = await realFetch(input, init);
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       if (!w.__inflateRows || !url.includes(path) || !response.ok) return response;
-      const json = (await response.json()) as { data: { filteredList: Record<string, unknown>[] } };
+      const json = (await response.json()) as { data: { filteredList: Record<string, unknown>[]; filteredListKeys?: string[]; filteredListRows?: unknown[][] } };
+      // the console asks for the compact rows (src/api/listRows.ts): made into the documented list here, sent without the header
+      const { filteredListKeys: keys, filteredListRows: arrays } = json.data;
+      if (keys && arrays) {
+        json.data.filteredList = arrays.map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]])));
+        delete json.data.filteredListKeys;
+        delete json.data.filteredListRows;
+      }
       const real = json.data.filteredList;
       if (real.length > 0) json.data.filteredList = Array.from({ length: w.__inflateRows }, (_, i) => ({ ...real[i % real.length], id: 9_000_000 + i }));
       return new Response(JSON.stringify(json), { status: response.status, headers: { 'content-type': 'application/json' } });

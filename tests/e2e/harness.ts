@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startConsoleServer, type ConsoleServer } from '../../scripts/consoleServer';
+import { SERVER_START_MS, startConsoleServer, type ConsoleServer } from '../../scripts/consoleServer';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo@Pass1';
@@ -34,7 +34,7 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { readonl
   beforeAll(async () => {
     live.server = await startServer(env);
     live.browser = await launchBrowser();
-  }, 180_000);
+  }, SERVER_START_MS + 60_000);
   afterAll(async () => {
     await live.browser?.close();
     await live.server?.stop();

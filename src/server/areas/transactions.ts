@@ -44,11 +44,12 @@ import {
 } from '../../../screens/transactions';
 import { madeOnce } from '../madeOnce';
 import { openReadSnapshot, type Db } from '../db/db';
-import { handle, type Handler } from '../http/handle';
+import { handle, type Ctx, type Handler } from '../http/handle';
 import { PreparedJson } from '../http/preparedJson';
-import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, unknownCountry, type ListHeadRow, type ListReplyRow } from './transactionsQuery';
+import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './transactionsQuery';
 import { transactionActionHandlers } from './transactionsActions';
 import { providerScopeOf } from '../providerScope';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../../api/listRows';
 
 /** How many rows `transactions` (the first page) carries. */
 export const FIRST_PAGE = 50;
@@ -62,8 +63,14 @@ export interface ListSpec {
 }
 
 export interface ListResult {
-  /** The rows' JSON objects joined by commas: one text, or texts of batches read as they are sent (a large list). */
+  /**
+   * The rows' JSON objects joined by commas: one text, or texts of batches read as they are sent (a
+   * large list). In the compact form, JSON arrays instead, each on a line of its own (see `listData`).
+   */
   readonly rows: string | AsyncIterable<string>;
+  readonly form: RowForm;
+  /** The row schema's keys: the order of the values of a compact row. */
+  readonly keys: readonly string[];
   /** Ends the read of the rows (a large list holds a database connection until its rows are sent). */
   readonly release: () => Promise<void>;
   /** The first page's JSON objects joined by commas. */
@@ -103,7 +110,7 @@ const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFi
  * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
-export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: string, firstPage = FIRST_PAGE, provider?: string): Promise<ListResult> {
+export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: string, firstPage = FIRST_PAGE, provider?: string, form: RowForm = 'objects'): Promise<ListResult> {
   const filters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
   const options = {
     keys: keysOf(spec.row),
@@ -120,12 +127,14 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
       totalAmount: round2(Number(r.total)),
       filteredTotalAmount: round2(Number(r.filtered_total)),
       matching: Number(r.matching),
+      form,
+      keys: options.keys,
     };
   };
   // one statement, for up to streamAbove rows: the whole list when the cap allows no more, or when
   // the cap allows more (fetch count All) but the filters match no more (most such searches)
   const streamAbove = streamAboveRows();
-  const q = listReplySql(kinds[spec.kind], filters, options, filters.fetchCount <= streamAbove ? undefined : streamAbove);
+  const q = listReplySql(kinds[spec.kind], filters, options, filters.fetchCount <= streamAbove ? undefined : streamAbove, form);
   const whole = (await db.one<ListReplyRow>(q.sql, q.params))!;
   if (whole.rows !== null) return { ...rest(whole), rows: whole.rows, release: async () => {} };
   // more rows than that: streamed
@@ -134,11 +143,13 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
     const head = listHeadSql(kinds[spec.kind], filters, options);
     const r = (await snapshot.one<ListHeadRow>(head.sql, head.params))!;
     const result = rest(r);
-    const rowsSql = listRowsSql(kinds[spec.kind], filters, options.keys);
+    const rowsSql = listRowsSql(kinds[spec.kind], filters, options.keys, form);
+    const separator = rowSeparator(form);
     async function* rows(): AsyncGenerator<string> {
       if (Number(r.row_count) === 0) return;
       for await (const batch of snapshot.batches<{ j: string }>(rowsSql.sql, rowsSql.params, STREAM_BATCH_ROWS)) {
-        yield batch.map((b) => b.j).join(',');
+        // batches are joined by ',' when sent: a compact batch starts on a line of its own
+        yield form === 'arrays' ? `\n${batch.map((b) => b.j).join(separator)}` : batch.map((b) => b.j).join(separator);
       }
     }
     return { ...result, rows: rows(), release: () => snapshot.release() };
@@ -152,16 +163,29 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
  * The `data` of a list reply as JSON text: the first page, the export fields and the countries (and
  * the totals, for the lists that carry them inside) come before `filteredList`, so a console reading
  * the reply as it streams has all of them once the rows begin.
+ *
+ * The compact form (form 'arrays', for a client that sends `x-list-rows: arrays`, src/api/listRows.ts: the console) has,
+ * instead of `filteredList`, the row schema's keys once (`filteredListKeys`) and then
+ * `filteredListRows`: each row as a JSON array of its values in that order, one row per line (a
+ * line break before each row and before the closing bracket), so that a reader can cut the text at
+ * line breaks and parse whole rows. Every other member is as documented.
  */
-function listData(r: ListResult, withFirstPage: boolean, totalsInside: boolean): PreparedJson {
+export function listData(r: ListResult, withFirstPage: boolean, totalsInside: boolean): PreparedJson {
   let head = '{';
   if (withFirstPage) head += `"transactions":[${r.firstPage}],`;
   head += `"fields":${r.fields},"countries":${r.countries}`;
   if (totalsInside) head += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
-  head += ',"filteredList":[';
-  if (typeof r.rows === 'string') return PreparedJson.of(`${head}${r.rows}]}`);
-  return PreparedJson.streamed({ head, parts: r.rows, tail: ']}', release: r.release });
+  const compact = r.form === 'arrays';
+  head += compact ? `,${COMPACT_KEYS}:${JSON.stringify(r.keys)},${COMPACT_ROWS}:[` : ',"filteredList":[';
+  const tail = compact ? '\n]}' : ']}';
+  if (typeof r.rows === 'string') return PreparedJson.of(`${head}${compact && r.rows ? `\n${r.rows}` : r.rows}${tail}`);
+  return PreparedJson.streamed({ head, parts: r.rows, tail, release: r.release });
 }
+
+/** The members of a compact list reply (see `listData`), as JSON keys. */
+const COMPACT_KEYS = '"filteredListKeys"';
+const COMPACT_ROWS = '"filteredListRows"';
+
 
 /** The count cards of one kind, from the monthly roll-up (of the provider's rows, for a caller limited to one). */
 export async function countsOf(db: Db, kind: TransactionKind, provider?: string) {
@@ -182,10 +206,19 @@ export async function countsOf(db: Db, kind: TransactionKind, provider?: string)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyData = any;
 
+/** The form of the rows the caller asked for: the compact one only when it sent `x-list-rows: arrays`. */
+function rowFormOf(ctx: Ctx): RowForm {
+  ctx.client.setHeader('vary', LIST_ROWS_HEADER);
+  if (ctx.client.header?.(LIST_ROWS_HEADER) !== LIST_ROWS_ARRAYS) return 'objects';
+  // the reply says which form it carries (a server that does not know the header sends the documented one)
+  ctx.client.setHeader(LIST_ROWS_HEADER, LIST_ROWS_ARRAYS);
+  return 'arrays';
+}
+
 /** A list whose totals sit at the top level. */
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
-    const r = await runList(ctx.readDb, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
@@ -252,7 +285,7 @@ export const transactionHandlers: readonly Handler[] = [
 
   topLevelList(ceftAuditList, specs.ceftAudit),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.readDb, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
     return { data: listData(r, true, true) as AnyData, top: { matching: r.matching } };
   }),
   topLevelList(billAuditList, specs.billAudit),
@@ -264,7 +297,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(thyagaList, specs.thyaga),
   topLevelList(eChannellingList, specs.eChannelling),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.readDb, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user));
+    const r = await runList(ctx.readDb, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
     return { data: listData(r, false, true) as AnyData, top: { matching: r.matching } };
   }),
 

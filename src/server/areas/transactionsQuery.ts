@@ -202,10 +202,29 @@ function matchingColumn(spec: KindSpec, f: ResolvedFilters, ps: Params, capped: 
  * Made once per key list (keysOf gives one array per row schema), as are the joins: a list call would
  * otherwise make them anew from ~45 keys.
  */
+const valueOf = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
+
 export const rowJson = madeOnce((keys: readonly string[]) => {
-  const value = (k: string) => expressions[k] ?? (timeColumns.has(k) ? isoText(`t.${k}`) : `t.${k}`);
-  return `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${value(k)} AS ${k}`).join(', ')}) x)`;
+  return `(SELECT row_to_json(x)::text FROM (SELECT ${keys.map((k) => `${valueOf(k)} AS ${k}`).join(', ')}) x)`;
 });
+
+/**
+ * The compact form of a row (what a client asking for `x-list-rows: arrays` gets, see
+ * ./transactions.ts): its values as one JSON array in the order of `keys`, the same values as
+ * `rowJson`. Nested JSON values go through jsonb, whose text has no line breaks (json_agg's has), so
+ * that each row of a compact reply is exactly one line.
+ */
+export const rowArrayJson = madeOnce((keys: readonly string[]) => {
+  return `json_build_array(${keys.map((k) => (expressions[k]?.includes('json_') ? `(${expressions[k]})::jsonb` : valueOf(k))).join(', ')})::text`;
+});
+
+/** The rows of a list as JSON: objects (the documented reply) or arrays of values in the keys' order (the compact reply). */
+export type RowForm = 'objects' | 'arrays';
+
+/** The text between two rows: the compact form puts each row on a line of its own. */
+export const rowSeparator = (form: RowForm) => (form === 'arrays' ? ',\n' : ',');
+
+const rowExpression = (keys: readonly string[], form: RowForm) => (form === 'arrays' ? rowArrayJson(keys) : rowJson(keys));
 
 export interface ListReplyOptions {
   /** The row schema's keys: exactly the columns selected. */
@@ -253,16 +272,18 @@ function firstPageColumn(o: ListReplyOptions, ps: Params, rows: (limit: string) 
 }
 
 /** The one statement of a list call; see the file comment. */
-export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, most?: number): Sql {
+export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, most?: number, form: RowForm = 'objects'): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   // with `most`: at most one row more than that is read, and `rows` is NULL when there are more
   const limit = ps.p(most === undefined ? f.fetchCount : Math.min(f.fetchCount, most + 1));
+  // the first page is always objects (the compact form changes the rows of `filteredList` only)
   const firstPage = firstPageColumn(o, ps, (limit) => `SELECT j, id FROM r ORDER BY id LIMIT ${limit}`);
-  const rows = `(SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r)`;
+  const rows = form === 'arrays' ? `(SELECT coalesce(string_agg(a, E',\\n' ORDER BY at, id), '') FROM r)` : `(SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r)`;
+  const compact = form === 'arrays' ? `, ${rowArrayJson(o.keys)} AS a` : '';
   return {
     sql: `WITH r AS MATERIALIZED (
-  SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j
+  SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j${compact}
     FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
 SELECT ${most === undefined ? rows : `CASE WHEN (SELECT count(*) FROM r) > ${ps.p(most)} THEN NULL ELSE ${rows} END`} AS rows,
        ${firstPage} AS first_page,
@@ -301,12 +322,12 @@ SELECT ${firstPage} AS first_page,
   };
 }
 
-/** The rows of a list in the order they were initiated, each as its JSON text (column `j`); see `listHeadSql`. */
-export function listRowsSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[]): Sql {
+/** The rows of a list in the order they were initiated, each as its JSON text (column `j`, an object or with `form` 'arrays' an array); see `listHeadSql`. */
+export function listRowsSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[], form: RowForm = 'objects'): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   return {
-    sql: `SELECT ${rowJson(keys)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(f.fetchCount)}`,
+    sql: `SELECT ${rowExpression(keys, form)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(f.fetchCount)}`,
     params: ps.values,
   };
 }

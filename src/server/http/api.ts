@@ -60,7 +60,14 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const parsed = contract.request.safeParse(readJsonBody(request.headers['content-type'], request.body, request.headers['content-encoding']));
     if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error));
 
-    const client = { address: request.ip, setHeader: (name: string, value: string) => void reply.header(name, value) };
+    const client = {
+      address: request.ip,
+      setHeader: (name: string, value: string) => void reply.header(name, value),
+      header: (name: string) => {
+        const v = request.headers[name];
+        return typeof v === 'string' ? v : undefined;
+      },
+    };
     // with a replica, a signed-in user's call that wrote stores its write position (read-your-writes)
     const writes = user && options.reads?.replicaConfigured ? trackWrites(options.db) : undefined;
     const db = writes?.db ?? options.db;

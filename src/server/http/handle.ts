@@ -49,6 +49,8 @@ export interface ClientInfo {
   readonly address: string;
   /** Sets a header on the reply, also when the handler then throws (e.g. Retry-After with a 429). */
   setHeader(name: string, value: string): void;
+  /** A header of the request (lower-case name), e.g. `x-list-rows` asking for the compact list rows. */
+  header?(name: string): string | undefined;
 }
 
 const noClient: ClientInfo = { address: 'unknown', setHeader: () => {} };

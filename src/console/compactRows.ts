@@ -1,0 +1,223 @@
+/**
+ * Reads the compact form of a list reply as it arrives. A console sends `x-list-rows: arrays` with a
+ * list call (`callApi(..., { compactRows: true })`); a server that knows the header answers with the
+ * same header and, in the reply's `data`, the row schema's keys once (`filteredListKeys`) and the
+ * rows as arrays of values in that order (`filteredListRows`), one row per line (see
+ * src/server/areas/transactions.ts `listData`). Half the bytes of the documented reply (no key
+ * repeated in every row), which has to be compressed, sent, decompressed, decoded and parsed.
+ *
+ * The text is cut at line breaks, each run of whole rows parsed with JSON.parse as it is complete
+ * (a run that does not parse waits for more text, so a line break inside a value costs time, never
+ * correctness), and each array made into a row object of the keys in their order by copying one
+ * template object (all such objects share one shape, as JSON.parse's would). The result is the
+ * documented reply: `data.filteredList` holds the rows, the compact members are gone.
+ *
+ * Pure and synchronous per chunk: `push(text)` for each decoded chunk, then `end()`.
+ */
+
+import { bodyChunks } from './jsonStream';
+
+/** Where the rows begin: the exact text cannot occur inside a JSON string (its quotes would be escaped). */
+const ROWS_MARK = '"filteredListRows":[';
+const KEYS = 'filteredListKeys';
+const ROWS = 'filteredListRows';
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/** `text` (the start of a JSON document) closed where it stops: the brackets and braces still open, closed. */
+function closeDocument(text: string): string {
+  const closers: number[] = [];
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
+    else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) closers.pop();
+  }
+  return text + String.fromCharCode(...closers.reverse());
+}
+
+/** A column keeps one copy of each of its texts while it has at most this many different ones (a status, a bank name). */
+const SHARED_TEXTS_PER_COLUMN = 256;
+
+/**
+ * Makes row objects of `keys` from arrays of values: each a copy of one template, so all share one
+ * shape. A column with few different texts (bank names, payment descriptions) keeps one copy of each,
+ * shared by its rows, instead of one string per row (JSON.parse shares only texts of up to ~10
+ * characters); a column found to have more stops looking.
+ */
+export function rowMaker(keys: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  const template = JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
+  const n = keys.length;
+  const shared: (Map<string, string> | undefined)[] = keys.map(() => new Map());
+  return (values) => {
+    const row = { ...template };
+    for (let i = 0; i < n; i++) {
+      let v = values[i];
+      if (v === undefined) v = null;
+      else if (typeof v === 'string') {
+        const texts = shared[i];
+        if (texts) {
+          const known = texts.get(v);
+          if (known !== undefined) v = known;
+          else if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(v, v);
+          else shared[i] = undefined;
+        }
+      }
+      row[keys[i]] = v;
+    }
+    return row;
+  };
+}
+
+/** The object holding the compact members (the reply's `data`), if any. */
+function compactHolder(doc: unknown): Record<string, unknown> | undefined {
+  const data = (doc as { data?: unknown } | null)?.data;
+  return data && typeof data === 'object' && Array.isArray((data as Record<string, unknown>)[KEYS]) ? (data as Record<string, unknown>) : undefined;
+}
+
+/** The documented shape: `filteredList` in place of the compact members (same place in key order is not needed). */
+function toDocumented(holder: Record<string, unknown>, rows: object[]) {
+  delete holder[KEYS];
+  delete holder[ROWS];
+  holder.filteredList = rows;
+}
+
+export class CompactListParser {
+  private head = '';
+  private inRows = false;
+  private inTail = false;
+  private pending = '';
+  private tail = '';
+  private readonly rows: object[] = [];
+  private make: ((values: readonly unknown[]) => Record<string, unknown>) | undefined;
+  /** The document before the rows (parsed once the rows begin): the envelope, the first page, the keys. */
+  private skeleton: unknown;
+
+  /** `onRowsBegin`: handed the reply so far (the documented shape, no rows yet) as the rows begin. */
+  constructor(private readonly onRowsBegin?: (partial: unknown) => void) {}
+
+  push(chunk: string): void {
+    if (this.inTail) {
+      this.tail += chunk;
+      return;
+    }
+    if (this.inRows) {
+      this.pushRows(chunk);
+      return;
+    }
+    this.head += chunk;
+    const at = this.head.indexOf(ROWS_MARK);
+    if (at < 0) return;
+    const cut = at + ROWS_MARK.length;
+    const rest = this.head.slice(cut);
+    this.head = this.head.slice(0, cut);
+    this.skeleton = JSON.parse(closeDocument(this.head)) as unknown;
+    const holder = compactHolder(this.skeleton);
+    if (!holder) throw new SyntaxError(`A compact list reply without ${KEYS}`);
+    this.make = rowMaker(holder[KEYS] as string[]);
+    this.inRows = true;
+    if (this.onRowsBegin) {
+      const partial = JSON.parse(closeDocument(this.head)) as unknown;
+      toDocumented(compactHolder(partial)!, []);
+      this.onRowsBegin(partial);
+    }
+    this.pushRows(rest);
+  }
+
+  /** The rows read so far. */
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  end(): unknown {
+    if (!this.inRows) {
+      // not a compact reply after all (or no rows member): the whole text is the document
+      return JSON.parse(this.head) as unknown;
+    }
+    if (!this.inTail) {
+      // the rows were not one per line (a reply rewritten on its way): the whole text, if no row was taken yet
+      if (this.rows.length > 0) throw new SyntaxError('Unexpected end of JSON input');
+      const doc = JSON.parse(`${this.head}${this.pending}`) as unknown;
+      const holder = compactHolder(doc)!;
+      toDocumented(holder, ((holder[ROWS] as unknown[][] | undefined) ?? []).map(this.make!));
+      return doc;
+    }
+    // the tail is the end of the rows' array and of the document: parsed with the head, rows left out
+    const doc = JSON.parse(`${this.head}${this.tail}`) as unknown;
+    toDocumented(compactHolder(doc)!, this.rows);
+    return doc;
+  }
+
+  private pushRows(text: string) {
+    this.pending += text;
+    // the rows end at the line break before the closing bracket (a row line always starts with '[')
+    const end = this.pending.indexOf('\n]');
+    if (end >= 0) {
+      this.parseRows(this.pending.slice(0, end), true);
+      this.tail = this.pending.slice(end + 1);
+      this.pending = '';
+      this.inTail = true;
+      return;
+    }
+    const nl = this.pending.lastIndexOf('\n');
+    if (nl <= 0) return;
+    if (this.parseRows(this.pending.slice(0, nl), false)) this.pending = this.pending.slice(nl);
+  }
+
+  /** Parses a run of whole row lines; false (nothing taken) when it does not parse and more text may complete it. */
+  private parseRows(block: string, last: boolean): boolean {
+    let body = block.trimEnd();
+    if (body.endsWith(',')) body = body.slice(0, -1);
+    if (body.trim() === '') return true;
+    let arrays: unknown[][];
+    try {
+      arrays = JSON.parse(`[${body}]`) as unknown[][];
+    } catch (err) {
+      if (last) throw err;
+      return false;
+    }
+    const make = this.make!;
+    for (let i = 0; i < arrays.length; i++) this.rows.push(make(arrays[i]));
+    return true;
+  }
+}
+
+/** The body of a compact list reply, parsed while it streams in (see the file comment); `onPartial` as in readJsonStream. */
+export async function readCompactListStream(res: Response, onPartial?: (partial: unknown) => void): Promise<unknown> {
+  if (!res.body || typeof TextDecoder === 'undefined') {
+    const parser = new CompactListParser();
+    parser.push(await res.text());
+    return parser.end();
+  }
+  const parser = new CompactListParser(onPartial);
+  const decoder = new TextDecoder();
+  // the main thread's time spent decoding and parsing, summed over the chunks (the bench reads it)
+  let busy = 0;
+  let t = performance.now();
+  for await (const bytes of bodyChunks(res.body)) {
+    t = performance.now();
+    parser.push(decoder.decode(bytes, { stream: true }));
+    busy += performance.now() - t;
+  }
+  t = performance.now();
+  parser.push(decoder.decode());
+  const doc = parser.end();
+  busy += performance.now() - t;
+  performance.mark(PARSE_MARK, { detail: { ms: Math.round(busy), rows: parser.rowCount } });
+  return doc;
+}
+
+/** The performance mark a compact reply's reading leaves (detail: the ms spent decoding and parsing, the rows). */
+export const PARSE_MARK = 'list-rows-parsed';

@@ -1,0 +1,135 @@
+/**
+ * The compact form of the transaction lists (src/api/listRows.ts): a client that sends
+ * `x-list-rows: arrays` gets the keys once and each row as an array of its values, one row per line;
+ * the same rows and values as the documented reply, whose form is unchanged for every other client.
+ * Both the one-statement and the streamed reply (a small LIST_STREAM_ABOVE_ROWS), every list call;
+ * the compact text is read with JSON.parse and with the console's own reader (src/console/compactRows.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { format } from 'date-fns';
+import { startServer, type TestServer } from './harness';
+import { transactionCalls } from '../../src/api/transactions';
+import { CompactListParser } from '../../src/console/compactRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../../src/api/listRows';
+
+let server: TestServer;
+let admin: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await server.login('admin');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const ALL = 99_999_999;
+const day = (offset: number) => {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return format(d, 'yyyy-MM-dd');
+};
+
+type Reply = { statusCode: number; data: Record<string, unknown>; [k: string]: unknown };
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ text: string; res: Response }> {
+  const res = await server.raw(`/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { text: await res.text(), res };
+}
+
+/** The compact reply made into the documented shape by plain JSON.parse and a loop (independent of the console's reader). */
+function fromCompact(text: string): Reply {
+  const reply = JSON.parse(text) as Reply;
+  const keys = reply.data.filteredListKeys as string[];
+  const rows = reply.data.filteredListRows as unknown[][];
+  const { filteredListKeys: _k, filteredListRows: _r, ...rest } = reply.data;
+  return { ...reply, data: { ...rest, filteredList: rows.map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]]))) } };
+}
+
+/** The list calls with a body each accepts: 120 days, fetch count All where the call has one. */
+function listCalls() {
+  return transactionCalls
+    .filter((c) => /List|Transaction\//.test(c.path) && !c.path.includes('/ceft/'))
+    .map((contract) => {
+      const b: Record<string, unknown> = { from_date: `${day(-120)}T00:00:01`, to_date: `${day(0)}T23:59:00`, country_code: '', data: '', status: '', fetchCount: ALL };
+      if (!contract.request.safeParse(b).success) delete b.status;
+      if (!contract.request.safeParse(b).success) delete b.fetchCount;
+      return { path: contract.path, body: b };
+    });
+}
+
+async function compare(streamAbove?: number) {
+  if (streamAbove) process.env.LIST_STREAM_ABOVE_ROWS = String(streamAbove);
+  try {
+    const calls = listCalls();
+    expect(calls.length).toBeGreaterThanOrEqual(9);
+    for (const { path, body } of calls) {
+      const documented = await post(path, body);
+      expect(documented.res.status, path).toBe(200);
+      expect(documented.res.headers.get(LIST_ROWS_HEADER), path).toBeNull();
+      const plain = JSON.parse(documented.text) as Reply;
+      const rows = plain.data.filteredList as Record<string, unknown>[];
+      expect(rows.length, path).toBeGreaterThan(streamAbove ?? 0);
+
+      const compact = await post(path, body, { [LIST_ROWS_HEADER]: LIST_ROWS_ARRAYS });
+      expect(compact.res.status, path).toBe(200);
+      expect(compact.res.headers.get(LIST_ROWS_HEADER), path).toBe(LIST_ROWS_ARRAYS);
+      const raw = JSON.parse(compact.text) as Reply;
+      expect(raw.data.filteredList, path).toBeUndefined();
+      expect(raw.data.filteredListKeys, path).toEqual(Object.keys(rows[0]));
+      // one row per line: the lines between the opening and the closing bracket are the rows
+      const lines = compact.text.slice(compact.text.indexOf('"filteredListRows":[') + 20, compact.text.lastIndexOf('\n]')).split('\n').slice(1);
+      expect(lines.length, path).toBe(rows.length);
+      expect(lines.every((l) => l.startsWith('[')), path).toBe(true);
+      // far fewer bytes: the keys are not repeated in every row
+      expect(compact.text.length, path).toBeLessThan(documented.text.length * 0.75);
+
+      // the same reply once the arrays are rows again: every other member, every row, every value
+      const rebuilt = fromCompact(compact.text);
+      expect(rebuilt, path).toEqual(plain);
+      // and as the console reads it, in uneven chunks
+      const parser = new CompactListParser();
+      for (let i = 0; i < compact.text.length; i += 7_777) parser.push(compact.text.slice(i, i + 7_777));
+      const read = parser.end() as Reply;
+      expect(read, path).toEqual(plain);
+      expect(Object.keys((read.data.filteredList as object[])[0]), path).toEqual(Object.keys(rows[0]));
+    }
+  } finally {
+    delete process.env.LIST_STREAM_ABOVE_ROWS;
+  }
+}
+
+describe('the compact list rows (x-list-rows: arrays)', () => {
+  it('carry the same rows and values as the documented reply, in one statement', async () => {
+    await compare();
+  });
+
+  it('carry the same rows and values as the documented reply when the rows are streamed', async () => {
+    await compare(50);
+  });
+
+  it('are not sent to a client that does not ask for them, nor for another value of the header', async () => {
+    const [{ path, body }] = listCalls();
+    const without = await post(path, body);
+    const other = await post(path, body, { [LIST_ROWS_HEADER]: 'objects' });
+    expect(other.res.headers.get(LIST_ROWS_HEADER)).toBeNull();
+    expect(JSON.parse(other.text)).toEqual(JSON.parse(without.text));
+    expect(Object.keys((JSON.parse(without.text) as Reply).data)).toContain('filteredList');
+    expect(without.res.headers.get('vary') ?? '').toMatch(/x-list-rows/i);
+  });
+
+  it('an empty list is an empty array of rows', async () => {
+    const [{ path, body }] = listCalls();
+    const none = { ...body, from_date: `${day(-3000)}T00:00:01`, to_date: `${day(-2999)}T23:59:00` };
+    const compact = await post(path, none, { [LIST_ROWS_HEADER]: LIST_ROWS_ARRAYS });
+    const parser = new CompactListParser();
+    parser.push(compact.text);
+    const read = parser.end() as Reply;
+    expect(read).toEqual(JSON.parse((await post(path, none)).text));
+    expect(read.data.filteredList).toEqual([]);
+  });
+});
