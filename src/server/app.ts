@@ -233,7 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const settings = { ...readExportSettings(process.env), ...overrides };
     let stop: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
-      stop = startExportWorker({ db: options.db, clock, businessTimeZone, settings, sheetRows, log: app.log });
+      stop = startExportWorker({ db: options.db, readDb: reads.readDb, clock, businessTimeZone, settings, sheetRows, log: app.log });
     });
     app.addHook('onClose', async () => {
       await stop?.();

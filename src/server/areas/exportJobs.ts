@@ -33,7 +33,7 @@ export const exportJobHandlers: readonly Handler[] = [
     const active = await activeJobOf(ctx.db, ctx.user.id);
     if (active) throw new HttpError(409, busyMessage(active));
     // the count also checks the filters as the list call does (an unknown country is a 400)
-    const source = await openListSource(ctx.db, list, filters, ctx.user, ctx.businessTimeZone);
+    const source = await openListSource(ctx.readDb, list, filters, ctx.user, ctx.businessTimeZone);
     await source.close();
     if (format === 'pdf' && source.total > PDF_MAX_ROWS) {
       throw new HttpError(422, `A PDF of ${source.total.toLocaleString('en-US')} rows would be too long to read (at most ${PDF_MAX_ROWS.toLocaleString('en-US')}): export it as Excel or CSV`);

@@ -21,6 +21,8 @@ import { createFileWriter, EXPORT_MIME, type FileWriter } from './writers';
 
 export interface WorkerDeps {
   db: Db;
+  /** Where the rows are read (the replica while it is well, src/server/db/readRouting.ts); default `db`. */
+  readDb?: Db;
   clock: () => Date;
   businessTimeZone: string;
   settings: ExportSettings;
@@ -59,7 +61,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     if (!user) throw new HttpError(403, 'Your account can no longer export: it is disabled or was removed');
     assertMayList(list, user.permissions);
     const body = listBodyOf(list, job.request);
-    source = await openListSource(db, list, body, user, deps.businessTimeZone);
+    source = await openListSource(deps.readDb ?? db, list, body, user, deps.businessTimeZone);
     if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
     if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
 
