@@ -15,6 +15,7 @@
  * --from 2026-08-20T00:00:01 --to 2026-11-22T23:59:00 [--json out.json]`.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
@@ -44,9 +45,13 @@ const BASELINE = {
 };
 
 
-/** Starts the server on the given database (production mode: no demo seeding of an existing database). */
+/**
+ * Starts the server on the given database. Not in production mode: production refuses a database with
+ * the demo accounts, which the bench signs in with. The bench schema is seeded already, so the demo seed
+ * finds its users and adds nothing (SEED_TRANSACTIONS=0 all the same); a secret of its own per run.
+ */
 export function startBenchServer(databaseUrl: string): Promise<ConsoleServer> {
-  return startConsoleServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+  return startConsoleServer({ DATABASE_URL: databaseUrl, SEED_TRANSACTIONS: '0', SESSION_SECRET: randomBytes(32).toString('hex') });
 }
 
 /**
