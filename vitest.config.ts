@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Three projects, run in two groups:
- * - first `unit` and `api` together, two files at a time (`maxWorkers`, this machine has 2 cores):
- *   unit files in worker threads (no process of their own to start), API files in forked processes;
- *   each API file has a database of its own, copied from the run's template (tests/api/templateDb.ts,
- *   built once even when two files ask at once: tests/buildOnce.ts);
+ * - first `unit` and `api` together, two files at a time (`maxWorkers`, this machine has 2 cores),
+ *   each file in a forked process (not worker threads: the time-zone tests set process.env.TZ, which
+ *   a worker thread does not apply); each API file has a database of its own, copied from the run's
+ *   template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
  * - then `browser` (tests/e2e, tests/reliability), one file at a time: each starts real server
  *   processes and Chromium, and timing-sensitive steps of one file must not fight another's browser.
  *   Its servers start from a copy of a seeded data folder (tests/e2e/harness.ts) instead of seeding.
@@ -27,7 +27,7 @@ export default defineConfig({
     // older tests write their days in it); tests/api/businessTime.test.ts runs the server in another
     env: { BUSINESS_TIME_ZONE: process.env.BUSINESS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], pool: 'threads', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
       {
         extends: true,
