@@ -1,6 +1,17 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * Three projects, run in two groups:
+ * - first `unit` and `api` together, two files at a time (`maxWorkers`, this machine has 2 cores),
+ *   each file in a forked process (not worker threads: the time-zone tests set process.env.TZ, which
+ *   a worker thread does not apply); each API file has a database of its own, copied from the run's
+ *   template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
+ * - then `browser` (tests/e2e, tests/reliability), one file at a time: each starts real server
+ *   processes and Chromium, and timing-sensitive steps of one file must not fight another's browser.
+ *   Its servers start from a copy of a seeded data folder (tests/e2e/harness.ts) instead of seeding.
+ * `vitest run --project api` runs one project.
+ */
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,14 +20,20 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['tests/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
-    pool: 'forks',
     // the demo seeder and the servers the tests start read days in the test machine's own zone (the
     // older tests write their days in it); tests/api/businessTime.test.ts runs the server in another
     env: { BUSINESS_TIME_ZONE: process.env.BUSINESS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        // hooks: the run's first browser file may seed the data-folder template (tests/e2e/harness.ts)
+        test: { name: 'browser', include: ['tests/e2e/**/*.test.ts', 'tests/reliability/**/*.test.ts'], pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 }, hookTimeout: 480_000 },
+      },
+    ],
   },
 });

@@ -19,10 +19,14 @@ export const items = (v: unknown): readonly unknown[] => (Array.isArray(v) ? v :
 export const isContract = (v: unknown): v is CallContract => isObj(v) && typeof v.path === 'string' && 'request' in v && 'access' in v;
 export const isZod = (v: unknown): boolean => isObj(v) && '_zod' in v;
 
+/** Any function (what `Function` meant, without its unchecked calls). */
+export type AnyFunction = (...args: never[]) => unknown;
+export const isFunction = (v: unknown): v is AnyFunction => typeof v === 'function';
+
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
 /** A function's code, printed on one line (`row => ({ id: row.id })`). */
-export function functionSource(fn: Function): string {
+export function functionSource(fn: AnyFunction): string {
   const src = fn.toString();
   const file = ts.createSourceFile('f.ts', `const f = ${src};`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const init = (file.statements[0] as ts.VariableStatement | undefined)?.declarationList.declarations[0]?.initializer;
@@ -58,7 +62,7 @@ export interface ShowContext {
 }
 
 /** A function: its name, file and doc comment when it is a named declaration (not the property it sits in); else its code. */
-export function fnText(fn: Function, ctx: ShowContext, key?: string, withFile = true): string {
+export function fnText(fn: AnyFunction, ctx: ShowContext, key?: string, withFile = true): string {
   // a factory's function named after the call that made it (`topLevel('totalAmount')`): the factory's doc
   const factory = /^([A-Za-z_$][\w$]*)\(.*\)$/.exec(fn.name)?.[1];
   const defined = fn.name && fn.name !== key ? ctx.docs.find(factory ?? fn.name) : undefined;
@@ -69,7 +73,7 @@ export function fnText(fn: Function, ctx: ShowContext, key?: string, withFile = 
 /** A plain value on one line, as a literal (`['id', 'bank_code']`, `{ width: 240 }`); a declared function by its name. */
 export function literal(v: unknown, ctx?: ShowContext, key?: string): string {
   if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  if (typeof v === 'function') return v.name && v.name !== key && ctx?.docs.find(v.name) ? v.name : functionSource(v);
+  if (isFunction(v)) return v.name && v.name !== key && ctx?.docs.find(v.name) ? v.name : functionSource(v);
   if (v instanceof RegExp) return String(v);
   if (isContract(v)) return `POST /api/${v.path}`;
   if (Array.isArray(v)) return `[${v.map((x) => literal(x, ctx)).join(', ')}]`;
@@ -80,7 +84,7 @@ export function literal(v: unknown, ctx?: ShowContext, key?: string): string {
 /** Any value: a function by name or code, a contract by its call, anything else as a literal. */
 export function shown(v: unknown, ctx: ShowContext, key?: string): string {
   if (v === undefined) return '—';
-  if (typeof v === 'function') return fnText(v, ctx, key);
+  if (isFunction(v)) return fnText(v, ctx, key);
   if (isContract(v)) return `${code(`POST /api/${v.path}`)}${ctx.contractName(v) ? ` (${code(ctx.contractName(v)!)})` : ''}`;
   if (typeof v === 'string') return code(v);
   const exported = v && typeof v === 'object' ? ctx.exportOf?.(v) : undefined;

@@ -3,7 +3,7 @@
  * and checks, one row per rule, with the exact message the user sees when it has one. Read from the
  * value the form and the server validate with, not from its source.
  */
-import { functionSource } from './values';
+import { functionSource, isFunction, type AnyFunction } from './values';
 
 export interface ZodRule {
   /** `name`, `items[]`, `address.city`; `(whole form)` for the object's own rules. */
@@ -26,7 +26,7 @@ const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: 
 
 /** A function's name, else its code on one line. */
 export function functionText(fn: unknown): string {
-  if (typeof fn !== 'function') return String(fn);
+  if (!isFunction(fn)) return String(fn);
   return fn.name && fn.name !== 'anonymous' ? fn.name : functionSource(fn);
 }
 
@@ -144,9 +144,9 @@ export function zodRules(schema: unknown): ZodRule[] {
 }
 
 /** The refinement functions of a schema (for their doc comments). */
-export function refinementsOf(schema: unknown): Function[] {
+export function refinementsOf(schema: unknown): AnyFunction[] {
   const d = defOf(schema);
   if (!d) return [];
   const inner = WRAPPERS.has(d.type) ? refinementsOf(d.innerType) : d.type === 'pipe' ? refinementsOf(d.in) : [];
-  return [...inner, ...(d.checks ?? []).map((c) => c._zod.def.fn).filter((f): f is Function => typeof f === 'function')];
+  return [...inner, ...(d.checks ?? []).map((c) => c._zod.def.fn).filter(isFunction)];
 }

@@ -17,7 +17,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type { BenchRow } from './benchArgs';
 

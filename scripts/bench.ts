@@ -23,7 +23,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'date-fns';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, numberArg, openBenchDb } from './benchData';
-import { benchBrowser, startBenchServer, type BenchRow } from './bench-browser';
+import { benchBrowser, startBenchServer } from './bench-browser';
 import { INITIAL_JS_BUDGET_BYTES, kb, readBundle } from './bundle-sizes';
 
 const OUT_DIR = 'bench-results';

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { functionText, messageOf, zodRules } from '../codegen/zodRuntime';
+import type { AnyFunction } from '../codegen/values';
+import { functionText, zodRules } from '../codegen/zodRuntime';
 
 type Dict = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ export interface Sources {
   readonly roles: readonly { name: string; permissions: readonly string[] }[];
   readonly accounts: readonly { username: string; role: string; disabled?: number }[];
   /** Server-side rules per call path, when the revision declares them (src/server/callRules.ts). */
-  readonly callRules: Record<string, { guards?: readonly Function[]; changeRequest?: Dict; fourEyes?: Dict; notes?: readonly string[] }>;
+  readonly callRules: Record<string, { guards?: readonly AnyFunction[]; changeRequest?: Dict; fourEyes?: Dict; notes?: readonly string[] }>;
 }
 
 async function load(root: string, file: string): Promise<Dict> {

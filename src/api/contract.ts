@@ -40,6 +40,7 @@ export interface CallContract<
   readonly summary: string;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the shape of z.object({}), as zod itself types it
 export function defineCall<Path extends string, Req extends z.ZodType, Data extends z.ZodType, Top extends z.ZodType = z.ZodObject<{}>>(
   c: CallContract<Path, Req, Data, Top>,
 ): CallContract<Path, Req, Data, Top> {

@@ -135,8 +135,17 @@ type Mutation =
 /** Every place in a body a mutation can aim at: object properties and array elements, not too deep. */
 function placesOf(value: unknown, path: Path = [], out: Path[] = []): Path[] {
   if (path.length > 4) return out;
-  if (Array.isArray(value)) value.forEach((v, i) => (out.push([...path, i]), placesOf(v, [...path, i], out)));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push([...path, k]), placesOf(v, [...path, k], out);
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => {
+      out.push([...path, i]);
+      placesOf(v, [...path, i], out);
+    });
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push([...path, k]);
+      placesOf(v, [...path, k], out);
+    }
+  }
   return out;
 }
 
@@ -234,7 +243,6 @@ beforeAll(async () => {
   token = await server.login('admin');
 });
 afterAll(async () => {
-  // eslint-disable-next-line no-console
   console.log(
     `fuzz: ${cases} requests over ${allCalls.length} calls, ${generated} of them generated (seed ${SEED}, ${RUNS} per call); ` +
       `${fingerprints} full fingerprints; statuses ${JSON.stringify(Object.fromEntries([...statusCounts].sort()))}; generated cases by mutation ${JSON.stringify(Object.fromEntries(kinds))}`,

@@ -3,10 +3,18 @@
  * TEST_DATABASE_URL is set, otherwise in-memory PGlite, migrated and seeded with the demo data (with a
  * cheap scrypt cost; copied from the run's template, ./templateDb.ts), listens on a free port, and
  * talks to it over HTTP only.
+ *
+ * Calls are typed by their contract: `call(bankList, body, token)` checks the body against the
+ * contract's request (RequestOf) at compile time and answers a CallReply, whose `data` is the call's
+ * data (DataOf) once `expectOk(reply)` has passed and the failure's `{ message }` once
+ * `expectStatus(reply, 403)` has. A path string (`call('bank/list', ...)`) stays untyped, for bodies a
+ * contract would refuse at compile time (the tests of the server's own validation).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { CallContract } from '../../src/api/contract';
+import { expect } from 'vitest';
+import type { CallContract, DataOf, ErrorData, HandlerStatus, RequestOf, TopOf } from '../../src/api/contract';
+import { login as loginCall } from '../../src/api/auth';
 import { buildApp } from '../../src/server/app';
 import { openDb, type Db } from '../../src/server/db/db';
 import { DEMO_PASSWORD } from '../../src/server/seed/demo';
@@ -22,10 +30,40 @@ export interface ApiReply {
   [top: string]: unknown;
 }
 
+/** The statuses the HTTP layer answers for any call (src/api/openapi.ts `layerStatuses`). */
+export type LayerStatus = 400 | 401 | 403 | 413 | 415 | 500;
+
+/** A contract's successful reply: its data and its top-level extras, typed by the contract. */
+export type OkReply<C extends CallContract> = { statusCode: 200; data: DataOf<C> } & TopOf<C>;
+/** A refusal or failure: `data.message` says why. */
+export interface FailedReply<S extends number = HandlerStatus | LayerStatus> {
+  statusCode: S;
+  data: ErrorData;
+}
+/** What `call(contract, ...)` answers: narrowed by expectOk / expectStatus. */
+export type CallReply<C extends CallContract> = OkReply<C> | FailedReply;
+
+/** Fails the test unless the reply is a 200 (showing what came instead), and narrows it to the call's data. */
+export function expectOk<C extends CallContract>(reply: CallReply<C>): asserts reply is OkReply<C> {
+  expect(reply.statusCode, `the reply: ${JSON.stringify(reply.data)}`).toBe(200);
+}
+
+/** Fails the test unless the reply has this (failure) status, and narrows it to `{ data: { message } }`. */
+export function expectStatus<C extends CallContract, S extends HandlerStatus | LayerStatus>(reply: CallReply<C>, status: S): asserts reply is FailedReply<S> {
+  expect(reply.statusCode, `the reply: ${JSON.stringify(reply.data)}`).toBe(status);
+}
+
 export interface ApiClient {
   url: string;
-  /** POST /api/<path> with a JSON body (undefined = no body). Fails the test if HTTP status ≠ statusCode. */
+  /**
+   * POST /api/<path> with a JSON body (undefined = no body). Fails the test if HTTP status ≠ statusCode.
+   * With a contract the body is checked against its request type and the reply is typed by it (a
+   * contract of no particular call, as the tests that go through every call pass, answers an ApiReply).
+   */
+  call<C extends CallContract>(contract: C, body: RequestOf<C>, token?: string): Promise<CallContract extends C ? ApiReply : CallReply<C>>;
   call(path: string | CallContract, body?: unknown, token?: string): Promise<ApiReply>;
+  /** `call` with a contract, failing the test unless the reply is a 200: the call's data and extras, typed. */
+  ok<C extends CallContract>(contract: C, body: RequestOf<C>, token?: string): Promise<OkReply<C>>;
   /** A raw request, for bodies and methods `call` does not make. */
   raw(path: string, init?: RequestInit): Promise<Response>;
   /** Signs in and returns the token (fails the test on anything but 200). */
@@ -116,23 +154,29 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
 }
 
 function apiClient(url: string): ApiClient {
+  async function post(path: string | CallContract, body?: unknown, token?: string): Promise<ApiReply> {
+    const name = typeof path === 'string' ? path : path.path;
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${url}/api/${name}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const reply = (await res.json()) as ApiReply;
+    if (reply.statusCode !== res.status) throw new Error(`${name}: HTTP ${res.status} but statusCode ${reply.statusCode}`);
+    return reply;
+  }
   const client: ApiClient = {
     url,
     raw: (path, init) => fetch(`${url}${path}`, init),
-    async call(path, body, token) {
-      const name = typeof path === 'string' ? path : path.path;
-      const headers: Record<string, string> = {};
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      if (token) headers.authorization = `Bearer ${token}`;
-      const res = await fetch(`${url}/api/${name}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const reply = (await res.json()) as ApiReply;
-      if (reply.statusCode !== res.status) throw new Error(`${name}: HTTP ${res.status} but statusCode ${reply.statusCode}`);
+    call: post as ApiClient['call'],
+    async ok<C extends CallContract>(contract: C, body: RequestOf<C>, token?: string) {
+      const reply = (await post(contract, body, token)) as CallReply<C>;
+      expectOk(reply);
       return reply;
     },
     async login(username, password = DEMO_PASSWORD) {
-      const reply = await client.call('auth/login', { username, password });
+      const reply = await client.call(loginCall, { username, password });
       if (reply.statusCode !== 200) throw new Error(`login ${username}: ${reply.statusCode} ${JSON.stringify(reply.data)}`);
-      return reply.data.token as string;
+      return reply.data.token;
     },
   };
   return client;

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type ApiClient, type ApiReply, type TestServer } from './harness';
+import { startServer, type ApiClient, type TestServer } from './harness';
 import { CEFT_ACTIONS, callCeftAction, type CeftAction } from './ceftActions';
 
 let server: TestServer;
@@ -97,12 +97,6 @@ async function rowIn(state: State): Promise<Row> {
   );
   return rowOf(row.id);
 }
-
-const byStatus = (replies: ApiReply[]) => {
-  const counts: Record<number, number> = {};
-  for (const r of replies) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
-  return counts;
-};
 
 const ACTIONABLE: State = { card: 'SUCCESS', ceft: 'FAILED', void: null, refund: null, refundRequested: true, paidDaysAgo: 0, tries: 3 };
 const SUCCESS_MESSAGE: Record<Action, (id: number) => string> = {

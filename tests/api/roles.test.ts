@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPermissions } from '../../src/domain/permissions';
-import { roleId, startServer, type TestServer } from './harness';
+import { roleEdit, roleGetForEdit, roleInitialData, roleList } from '../../src/api/roles';
+import { expectStatus, roleId, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: string;
@@ -24,28 +25,28 @@ const roleBody = (overrides: Record<string, unknown> = {}) => ({
 
 describe('role/list and options', () => {
   it('lists the demo roles by id with status and permissions', async () => {
-    const { data } = await server.call('role/list', {}, admin);
-    expect(data.roles.map((r: { role_name: string }) => r.role_name)).toEqual(['Administrator', 'Maker', 'Checker', 'Auditor', 'IPG Bank Officer', 'IPG Bank Checker']);
-    const makerRole = data.roles.find((r: { role_name: string }) => r.role_name === 'Maker');
+    const { data } = await server.ok(roleList, {}, admin);
+    expect(data.roles.map((r) => r.role_name)).toEqual(['Administrator', 'Maker', 'Checker', 'Auditor', 'IPG Bank Officer', 'IPG Bank Checker']);
+    const makerRole = data.roles.find((r) => r.role_name === 'Maker');
     expect(makerRole).toMatchObject({ status: 'Active', disabled: 0, locked: 0, user_type: 'BACKEND' });
-    expect(makerRole.permissions).toEqual(expect.arrayContaining(['user-view', 'user-create', 'user-edit', 'user-password-reset', 'transaction-hold']));
-    expect(makerRole.permissions).not.toContain('user-approve');
-    expect(makerRole.permissions.some((p: string) => p.startsWith('auditor-'))).toBe(false);
-    const checkerRole = data.roles.find((r: { role_name: string }) => r.role_name === 'Checker');
-    expect(checkerRole.permissions).toEqual(allPermissions.filter((p) => /-(view|approve)$/.test(p) && !p.startsWith('auditor-')));
+    expect(makerRole?.permissions).toEqual(expect.arrayContaining(['user-view', 'user-create', 'user-edit', 'user-password-reset', 'transaction-hold']));
+    expect(makerRole?.permissions).not.toContain('user-approve');
+    expect(makerRole?.permissions.some((p) => p.startsWith('auditor-'))).toBe(false);
+    const checkerRole = data.roles.find((r) => r.role_name === 'Checker');
+    expect(checkerRole?.permissions).toEqual(allPermissions.filter((p) => /-(view|approve)$/.test(p) && !p.startsWith('auditor-')));
     expect(data.changeRequests).toEqual([]);
   });
 
   it('gives the user levels and permission groups', async () => {
-    const { data } = await server.call('role/initial-create-data', {}, maker);
-    expect(data.userLevels.map((l: { level: number; title: string }) => `${l.level} ${l.title}`)).toEqual(['1 Officer', '2 Supervisor', '3 Manager']);
+    const { data } = await server.ok(roleInitialData, {}, maker);
+    expect(data.userLevels.map((l) => `${l.level} ${l.title}`)).toEqual(['1 Officer', '2 Supervisor', '3 Manager']);
     expect(data.permissionsList.length).toBeGreaterThan(5);
   });
 
   it('get-for-edit returns the role, or 404', async () => {
     const id = await roleId(server.db, 'Auditor');
-    expect((await server.call('role/get-for-edit', { id }, maker)).data.role).toMatchObject({ id, role_name: 'Auditor' });
-    expect((await server.call('role/get-for-edit', { id: 999 }, maker)).statusCode).toBe(404);
+    expect((await server.ok(roleGetForEdit, { id }, maker)).data.role).toMatchObject({ id, role_name: 'Auditor' });
+    expectStatus(await server.call(roleGetForEdit, { id: 999 }, maker), 404);
   });
 });
 
@@ -70,12 +71,13 @@ describe('role requests', () => {
 
   it('an edit locks the role until decided', async () => {
     const id = await roleId(server.db, 'IPG Bank Officer');
-    const { role } = (await server.call('role/get-for-edit', { id }, maker)).data;
-    const body = { id, role_name: role.role_name, user_type: role.user_type, user_level: role.user_level, permissions: role.permissions, disabled: 1 };
-    expect((await server.call('role/edit', body, maker)).statusCode).toBe(200);
-    expect(await server.call('role/edit', body, maker)).toEqual({ statusCode: 409, data: { message: 'Role is locked: a change request is already pending' } });
-    const pending = (await server.call('role/list', {}, maker)).data.changeRequests.find((r: { pendingAction: string }) => r.pendingAction === 'EDIT');
-    expect(pending.originalRecord.status.value).toBe('Active');
-    expect(pending.newRecord.status.value).toBe('Not Active');
+    const { role } = (await server.ok(roleGetForEdit, { id }, maker)).data;
+    expect(role.user_type).toBe('IPGBANK');
+    const body = { id, role_name: role.role_name, user_type: 'IPGBANK' as const, user_level: role.user_level, permissions: role.permissions, disabled: 1 as const };
+    await server.ok(roleEdit, body, maker);
+    expect(await server.call(roleEdit, body, maker)).toEqual({ statusCode: 409, data: { message: 'Role is locked: a change request is already pending' } });
+    const pending = (await server.ok(roleList, {}, maker)).data.changeRequests.find((r) => r.pendingAction === 'EDIT');
+    expect(pending?.originalRecord?.status.value).toBe('Active');
+    expect(pending?.newRecord.status.value).toBe('Not Active');
   });
 });

@@ -6,11 +6,12 @@
  * folder): on the embedded database a tarball of the data folder (PGlite's dumpDataDir), loaded by
  * every later file; on PostgreSQL (TEST_DATABASE_URL) a template database, copied with
  * `CREATE DATABASE ... TEMPLATE`. The demo data is relative to today, so a run that passes midnight
- * builds a new template for the new day. Files run one at a time (vitest.config.ts), so two files
- * never build a template at once; a build that died half-way is built again.
+ * builds a new template for the new day. Files run in parallel workers (vitest.config.ts): one builds
+ * a template while the others wait for it (../buildOnce.ts); after a failed build every file migrates
+ * and seeds its own database.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { format } from 'date-fns';
 import pg from 'pg';
@@ -19,6 +20,7 @@ import { openDb, type Db } from '../../src/server/db/db';
 import { migrate } from '../../src/server/db/migrate';
 import { openPgliteDb } from '../../src/server/db/pglite';
 import { seedDemo } from '../../src/server/seed/demo';
+import { buildOnce } from '../buildOnce';
 
 export interface FreshDb {
   db: Db;
@@ -51,17 +53,25 @@ async function seeded<T extends Db>(db: T, scryptN: number): Promise<T> {
 
 async function freshPglite(folder: string | undefined, day: string, scryptN: number): Promise<FreshDb> {
   const file = folder && join(folder, `pglite-${day}.tar`);
-  if (file && existsSync(file)) {
-    const db = await openDb({ loadDataDir: new Blob([readFileSync(file)]) });
-    await migrate(db);
-    return { db, drop: () => db.close() };
+  if (file) {
+    const built: { db?: Db } = {};
+    const ready = await buildOnce(file, async () => {
+      const db = await seeded(await openPgliteDb('memory://'), scryptN);
+      const dump = Buffer.from(await (await db.dumpDataDir()).arrayBuffer());
+      writeFileSync(`${file}.part`, dump);
+      renameSync(`${file}.part`, file);
+      built.db = db;
+    });
+    // the file that built the template goes on with the database it seeded
+    const own = built.db;
+    if (own) return { db: own, drop: () => own.close() };
+    if (ready) {
+      const db = await openDb({ loadDataDir: new Blob([readFileSync(file)]) });
+      await migrate(db);
+      return { db, drop: () => db.close() };
+    }
   }
   const db = await seeded(await openPgliteDb('memory://'), scryptN);
-  if (file) {
-    const dump = Buffer.from(await (await db.dumpDataDir()).arrayBuffer());
-    writeFileSync(`${file}.part`, dump);
-    renameSync(`${file}.part`, file);
-  }
   return { db, drop: () => db.close() };
 }
 
@@ -86,16 +96,16 @@ async function freshPg(adminUrl: string, folder: string | undefined, day: string
   if (folder) {
     template = `remit_tmpl_${basename(folder).replace(/[^a-z0-9]/gi, '').toLowerCase().slice(-8)}_${day}`;
     const note = join(folder, `${template}.pgdb`);
-    const ready = `${note}.ready`;
-    if (!existsSync(ready)) {
+    const name = template;
+    const ready = await buildOnce(note, async () => {
       // the note first, so that the run's teardown drops the template even if this build dies
-      writeFileSync(note, JSON.stringify({ adminUrl, name: template }));
-      await admin(adminUrl, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
-      await admin(adminUrl, `CREATE DATABASE ${template}`);
-      const db = await seeded(await openDb({ databaseUrl: withDatabase(adminUrl, template) }), scryptN);
+      writeFileSync(note, JSON.stringify({ adminUrl, name }));
+      await admin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin(adminUrl, `CREATE DATABASE ${name}`);
+      const db = await seeded(await openDb({ databaseUrl: withDatabase(adminUrl, name) }), scryptN);
       await db.close();
-      writeFileSync(ready, '');
-    }
+    });
+    if (!ready) template = undefined;
   }
   const name = `remit_test_${randomBytes(6).toString('hex')}`;
   await admin(adminUrl, template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);

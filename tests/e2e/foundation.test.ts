@@ -61,6 +61,29 @@ describe('the theme', () => {
     for (const r of [light, lightOnDarkSystem, dark, darkOnLightSystem]) await r.context.close();
   });
 
+  it("the toggle drives the dark: utilities on a system that prefers light: a click gives the status tags their dark look", async () => {
+    const dark = await rolesIn('dark', 'dark');
+    const { context, page, look } = await rolesIn('light', 'system');
+    expect(look.dark).toBe(false);
+    const tagLook = () =>
+      page
+        .getByRole('table')
+        .getByText('Active', { exact: true })
+        .first()
+        .evaluate((el) => {
+          const style = getComputedStyle(el);
+          return { background: style.backgroundColor, color: style.color, dark: document.documentElement.classList.contains('dark') };
+        });
+    expect(await tagLook()).toEqual(look);
+    await page.getByRole('button', { name: 'Theme: system. Switch to dark theme' }).click();
+    await expect.poll(tagLook).toEqual(dark.look);
+    expect(dark.look.background).not.toBe(look.background);
+    await page.getByRole('button', { name: 'Theme: dark. Switch to light theme' }).click();
+    await expect.poll(tagLook).toEqual(look);
+    await dark.context.close();
+    await context.close();
+  });
+
   it('cycles system → other theme → system theme → system, and remembers the choice', async () => {
     const { context, page, look } = await rolesIn('dark', 'system');
     expect(look.dark).toBe(true);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Raster } from '../../src/server/seed/png';
-import { asUser, menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
+import { asUser, menuOf, screenshot, signOut, useServerAndBrowser } from './harness';
 import { craftedPng } from '../fixtures/craftedImages';
 
 /** A day this many days from today (local), as yyyy-MM-dd: advertisement validity must lie within a year from today. */

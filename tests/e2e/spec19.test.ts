@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { asUser, newPage, screenshot, signIn, useServerAndBrowser, DEMO_PASSWORD } from './harness';
+import { asUser, useServerAndBrowser, DEMO_PASSWORD } from './harness';
 import { sheetLines } from './downloads';
 
 const live = useServerAndBrowser();

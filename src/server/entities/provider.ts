@@ -3,7 +3,6 @@
  * list (one request for the whole list). Both lock the provider row while a request is pending.
  */
 import { businessDay } from '../../domain/businessTime';
-import { format } from 'date-fns';
 import type { CurrencyItem } from '../../api/providerCurrencies';
 import { displayField, statusText, type EntityAdapter } from '../changeRequests';
 import type { Db, Row } from '../db/db';

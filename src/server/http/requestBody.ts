@@ -27,6 +27,7 @@ export function readJsonBody(contentType: string | undefined, raw: unknown, cont
 }
 
 /** NUL (PostgreSQL text cannot hold it) or a lone surrogate half (not Unicode: it would be stored altered). */
+// eslint-disable-next-line no-control-regex -- NUL is the character this looks for
 const BAD_CHARACTER = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

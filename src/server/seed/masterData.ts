@@ -414,7 +414,7 @@ async function seedAppUsers(db: Db, rand: Rand, now: Date): Promise<void> {
     const last = rand.pick(lasts);
     const country = i < 6 ? rand.pick(['AE', 'SA', 'QA', 'KR']) : rand.pick(weighted);
     const passport = rand.chance(country === 'LK' ? 0.05 : 0.25);
-    let uid = '';
+    let uid: string;
     do uid = passport ? `${rand.pick(['N', 'N', 'N', 'M'])}${rand.int(1_000_000, 9_999_999)}` : nicNumber(rand.int(1965, 2003), rand);
     while (usedUids.has(uid));
     usedUids.add(uid);
