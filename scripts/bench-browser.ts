@@ -14,7 +14,7 @@
  * Used by scripts/bench.ts; on its own: `tsx scripts/bench-browser.ts --url http://127.0.0.1:8080
  * --from 2026-08-20T00:00:01 --to 2026-11-22T23:59:00 [--json out.json]`.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';

@@ -205,7 +205,7 @@ export async function readCompactListStream(res: Response, onPartial?: (partial:
   const decoder = new TextDecoder();
   // the main thread's time spent decoding and parsing, summed over the chunks (the bench reads it)
   let busy = 0;
-  let t = performance.now();
+  let t: number;
   for await (const bytes of bodyChunks(res.body)) {
     t = performance.now();
     parser.push(decoder.decode(bytes, { stream: true }));

@@ -5,7 +5,7 @@
  * `defineListScreen<Row>()({...})` makes column keys, sort keys and guards typed by the row.
  */
 import type { z } from 'zod';
-import type { CallContract, ChangeRequest, DataOf, ExportField, RequestOf } from '../api/contract';
+import type { CallContract, ChangeRequest, DataOf, RequestOf } from '../api/contract';
 import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
 import type { ListNotices, ToolbarAction } from './toolbar';

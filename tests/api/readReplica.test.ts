@@ -69,13 +69,13 @@ async function startWithReplica(fresh: FreshDb, replicaInner: Db, maxLagMs = 500
   return { url: `http://127.0.0.1:${address.port}`, app, reads, replica, replicaInner };
 }
 
-async function call(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: { statusCode: number; data: any; [k: string]: unknown } }> {
+async function call(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: { statusCode: number; data: any; [k: string]: unknown } }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the replies of many calls, read by key in the asserts
   const res = await fetch(`${url}/api/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { statusCode: number; data: any } };
+  return { status: res.status, body: (await res.json()) as { statusCode: number; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- as above
 }
 
 async function login(url: string, username: string): Promise<string> {

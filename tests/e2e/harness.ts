@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_START_MS, startConsoleServer, type ConsoleServer } from '../../scripts/consoleServer';
+import { SERVER_START_MS, startConsoleServer } from '../../scripts/consoleServer';
 import { buildOnce } from '../buildOnce';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 

@@ -83,14 +83,14 @@ interface FieldKindProps<K extends FormField<Values, unknown>['kind']> {
  * FormField without a component here (or a component for no kind) a compile error.
  */
 const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: FieldKindProps<K>) => ReactNode } = {
-  text: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  text: ({ f, id, readOnly, form, err }) => {
     return (
       <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
         <input id={id} type={f.inputType ?? 'text'} className={inputClass} maxLength={f.maxLength} readOnly={readOnly} aria-invalid={!!err(f.key)} {...form.register(f.key)} />
       </FieldRow>
     );
   },
-  password: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  password: ({ f, id, form, err }) => {
     return (
       <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
         <div className="flex gap-2">
@@ -112,7 +112,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       </FieldRow>
     );
   },
-  select: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  select: ({ f, id, readOnly, ctx, values, form, err }) => {
     const opts = f.options(ctx);
     const label = f.dynamicLabel ? f.dynamicLabel(ctx) : f.label;
     const reg = form.register(f.key, { setValueAs: (v: string) => (f.valueType === 'number' ? (v === '' ? '' : Number(v)) : v) });
@@ -141,7 +141,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
     );
   
   },
-  radio: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  radio: ({ f, id, values, form }) => {
     return (
       <fieldset key={id} className="flex flex-col gap-1">
         <legend className="text-sm font-medium">{f.label}</legend>
@@ -156,7 +156,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       </fieldset>
     );
   },
-  checkboxGroups: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  checkboxGroups: ({ f, id, ctx, values, form, err }) => {
     const groups = f.groups(ctx);
     const derived = f.derived?.(ctx);
     const selected = derived ?? ((values[f.key] as string[] | undefined) ?? []);
@@ -193,7 +193,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
     );
   
   },
-  image: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  image: ({ f, id, readOnly, values, form, err, put }) => {
     return (
       <ImagePicker
         key={id}
@@ -209,7 +209,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       />
     );
   },
-  imageSlots: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  imageSlots: ({ f, id, values, form, err, put, errors }) => {
     const slotErrors = Array.from({ length: f.count }, (_, n) => {
       const e = (errors[f.key] as unknown as Record<number, { image?: { message?: string }; link?: { message?: string } }> | undefined)?.[n];
       return { image: e?.image?.message, link: e?.link?.message };
@@ -234,7 +234,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
     );
   
   },
-  tags: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  tags: ({ f, id, readOnly, ctx, values, err, put }) => {
     return (
       <TagPicker
         key={id}
@@ -250,7 +250,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       />
     );
   },
-  date: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  date: ({ f, id, readOnly, values, err, put, followersOf }) => {
     const min = f.follows ? String(values[f.follows] ?? '') || undefined : undefined;
     return (
       <FieldRow key={id} label={f.label} htmlFor={id} error={err(f.key)} required={f.required}>
@@ -274,7 +274,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
     );
   
   },
-  version: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  version: ({ f, id, values, form, err, put }) => {
     const parts = String(values[f.key] ?? '').split(/[.+]/);
     return (
       <VersionBoxes
@@ -292,7 +292,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
     );
   
   },
-  toggles: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  toggles: ({ f, id, values, err, put }) => {
     return (
       <ToggleButtons
         key={id}
@@ -306,10 +306,10 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       />
     );
   },
-  switch: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  switch: ({ f, id, values, put }) => {
     return <SwitchField key={id} id={id} label={f.label} on={Number(values[f.key]) === 1} onToggle={(on) => put(f.key, on ? 1 : 0)} />;
   },
-  rate: ({ f, id, readOnly, ctx, values, form, err, put, errors, followersOf }) => {
+  rate: ({ f, id, readOnly, values, form, err, put }) => {
     return (
       <RateField
         key={id}
