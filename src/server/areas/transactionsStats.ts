@@ -1,7 +1,7 @@
 /**
  * The roll-ups of the transactions (transaction_daily_stats, transaction_monthly_stats,
  * bill_daily_billers): kept equal to the transaction tables by the triggers of migration 60
- * (src/server/db/migrations/performance.ts) on every insert, update and delete, whoever writes. This
+ * (src/server/db/migrations/sql/0060-rollup-triggers.sql and the later roll-up migrations; notes in src/server/db/migrations/NOTES.md) on every insert, update and delete, whoever writes. This
  * file holds what the application needs around them: the day of a time, and the zone the triggers
  * compute days in.
  */

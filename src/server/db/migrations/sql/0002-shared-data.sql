@@ -1,15 +1,4 @@
-import type { Migration } from '../migrations';
 
-/**
- * Data several areas share: countries, the mobile app's users and their beneficiaries, and images
- * (bank and provider logos, advertisement images, KYC documents), stored in the database and served
- * by path.
- */
-export const sharedDataMigrations: readonly Migration[] = [
-  {
-    id: 2,
-    name: 'shared data: countries, app users, beneficiaries, images',
-    sql: `
 CREATE TABLE countries (
   code text PRIMARY KEY,
   name text NOT NULL,
@@ -60,6 +49,3 @@ CREATE TABLE images (
   bytes bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-`,
-  },
-];

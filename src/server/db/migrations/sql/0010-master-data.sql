@@ -1,24 +1,4 @@
-import type { Migration } from '../migrations';
 
-/**
- * Master data (ids 10..19): IPG provider currencies and the days their rates were approved,
- * advertisements and app versions (10); change requests' display maps as json, keeping field order (11). Banks, IPG providers, app users and images already exist
- * (migrations 1 and 2).
- *
- * - `ipg_provider_currencies`: a provider's currencies with the transaction and settlement rates
- *   (numeric, 4 decimals, up to 9999999999.9999). A change request on the list locks the provider row.
- * - `ipg_provider_rate_approvals`: one row per approved currency-list change, with the local day it
- *   was approved on; "today's rates are updated" means a row for today exists (`ratesUpdatedOn`).
- * - `advertisements`: countries (jsonb list of codes, 'ALL' = every country), validity days, and up
- *   to five images (jsonb list of {image: stored path, link}).
- * - `app_versions`: `app_version` is the text major.minor.patch+build (`version` is the row's change
- *   counter, as on every maker-checker table).
- */
-export const masterDataMigrations: readonly Migration[] = [
-  {
-    id: 10,
-    name: 'master data: provider currencies, rate approvals, advertisements, app versions',
-    sql: `
 CREATE TABLE ipg_provider_currencies (
   id serial PRIMARY KEY,
   provider_id integer NOT NULL REFERENCES ipg_providers(id),
@@ -66,16 +46,3 @@ CREATE TABLE app_versions (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
-`,
-  },
-  {
-    id: 11,
-    name: 'change requests keep the order of the fields they display',
-    // jsonb stores object keys sorted by length, so an approval view showed its fields (and the columns
-    // of a currency table) scrambled; json keeps the text as written. Nothing queries inside them.
-    sql: `
-ALTER TABLE change_requests ALTER COLUMN new_record TYPE json USING new_record::json;
-ALTER TABLE change_requests ALTER COLUMN original_record TYPE json USING original_record::json;
-`,
-  },
-];

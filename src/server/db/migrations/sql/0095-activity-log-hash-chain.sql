@@ -1,12 +1,9 @@
-import type { Migration } from '../migrations';
 
-/**
- * The hash of one activity log entry: SHA-256 (hex) of a JSON array of the previous entry's hash and
- * the entry's content. A JSON array, not a joined string, so no two different entries read the same;
- * the time as whole microseconds since the epoch and the JSON as jsonb prints it (keys sorted), so the
- * text does not depend on the session's time zone or on how a client spelled its JSON.
- */
-const ENTRY_HASH_FUNCTION = `
+-- The chain: entry n (chain_seq n) carries prev_hash = hash of entry n-1 and hash = H(prev_hash, its
+-- content). The chain order is chain_seq, handed out by the single-row chain head below, not the id
+-- (two transactions may take ids in one order and commit in the other).
+ALTER TABLE activity_logs ADD COLUMN chain_seq bigint, ADD COLUMN prev_hash text, ADD COLUMN hash text;
+
 CREATE FUNCTION activity_log_entry_hash(prev_hash text, chain_seq bigint, id integer, level text, type text, username text,
                                         description text, before jsonb, after jsonb, created_at timestamptz)
 RETURNS text LANGUAGE sql STABLE AS $$
@@ -14,19 +11,7 @@ RETURNS text LANGUAGE sql STABLE AS $$
     prev_hash, chain_seq, id, level, type, username, description, before, after,
     (extract(epoch FROM created_at) * 1000000)::bigint
   )::text, 'UTF8')), 'hex')
-$$;`;
-
-/** Controls (ids 95..99): issue 20, second half. */
-export const controlsMigrations: readonly Migration[] = [
-  {
-    id: 95,
-    name: 'tamper-evident activity log: each entry carries a hash over its content and the previous entry hash',
-    sql: `
--- The chain: entry n (chain_seq n) carries prev_hash = hash of entry n-1 and hash = H(prev_hash, its
--- content). The chain order is chain_seq, handed out by the single-row chain head below, not the id
--- (two transactions may take ids in one order and commit in the other).
-ALTER TABLE activity_logs ADD COLUMN chain_seq bigint, ADD COLUMN prev_hash text, ADD COLUMN hash text;
-${ENTRY_HASH_FUNCTION}
+$$;
 
 -- The chain head: the last entry's position and hash. Every insert locks this one row (UPDATE) in its
 -- own transaction, so inserts into the log take turns until they commit and the chain never forks,
@@ -83,32 +68,3 @@ BEGIN
 END $$;
 CREATE TRIGGER activity_log_chain_kept BEFORE DELETE ON activity_log_chain FOR EACH ROW EXECUTE FUNCTION activity_log_chain_is_kept();
 CREATE TRIGGER activity_log_chain_no_truncate BEFORE TRUNCATE ON activity_log_chain FOR EACH STATEMENT EXECUTE FUNCTION activity_log_chain_is_kept();
-`,
-  },
-  {
-    id: 96,
-    name: 'scheduled settlement: one recorded run per business day across every server process',
-    sql: `
--- src/server/settlementSchedule.ts: the day's scheduled generation, its outcome and message. Keyed by
--- the day, so that however many server processes look, one run is recorded per day.
-CREATE TABLE settlement_schedule_runs (
-  batch_date date PRIMARY KEY,
-  outcome text NOT NULL CHECK (outcome IN ('GENERATED', 'REFUSED')),
-  message text NOT NULL,
-  batch_id integer REFERENCES settlement_batches(id),
-  ran_at timestamptz NOT NULL
-);
-`,
-  },
-  {
-    id: 97,
-    name: 'four eyes on large money actions: send-money transactions carry the change-request lock and version',
-    sql: `
--- src/server/moneyApprovals.ts: a void, refund or manual fund transfer above
--- MONEY_ACTION_APPROVAL_ABOVE_USD is a change request on the transaction (a named operation of the
--- change-request engine), which locks the row while it is pending and is approved against its version.
--- Constant defaults: no table rewrite.
-ALTER TABLE ceft_transactions ADD COLUMN locked integer NOT NULL DEFAULT 0, ADD COLUMN version integer NOT NULL DEFAULT 1;
-`,
-  },
-];

@@ -1,17 +1,4 @@
-import type { Migration } from '../migrations';
 
-/**
- * Server-side export jobs (ids 120..124): issue 22. A queue in the database, so that any server
- * process can run a job and a killed process's job is picked up again (src/server/exportJobs/queue.ts):
- * workers claim a job with SELECT ... FOR UPDATE SKIP LOCKED and hold it by a lease they renew while
- * they write; a job whose lease ran out is claimed again and written from the start. The file is kept
- * in the database in chunks (every process can serve it), until it expires.
- */
-export const exportJobMigrations: readonly Migration[] = [
-  {
-    id: 120,
-    name: 'export jobs: the queue (one queued or running job per user), progress, lease, expiry, and the files in chunks',
-    sql: `
 CREATE TABLE export_jobs (
   id serial PRIMARY KEY,
   user_id integer NOT NULL REFERENCES console_users(id) ON DELETE CASCADE,
@@ -48,6 +35,3 @@ CREATE TABLE export_job_chunks (
   bytes bytea NOT NULL,
   PRIMARY KEY (job_id, seq)
 );
-`,
-  },
-];
