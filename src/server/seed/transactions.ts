@@ -16,7 +16,7 @@ import { banks } from './referenceData';
 import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
 import { businessDay, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
-import { PROVIDER_RATES_SQL } from '../settlement';
+import { PROVIDER_RATES_SQL } from '../areas/settlement';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
 export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
@@ -659,7 +659,7 @@ async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: (
 
 /**
  * The acquiring IPG provider of each generated transaction (provider_bank_code): one of the active
- * providers that settle its currency (src/server/settlement.ts PROVIDER_RATES_SQL), chosen by a hash of
+ * providers that settle its currency (src/server/areas/settlement.ts PROVIDER_RATES_SQL), chosen by a hash of
  * the kind and id so that every provider takes a share and the other columns' dice are untouched;
  * null when no provider settles the currency (or the database has no providers yet).
  */

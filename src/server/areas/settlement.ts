@@ -19,16 +19,16 @@
  * batch settles every provider); viewing needs settlement-report-view, and an IPG bank user sees their
  * own provider's rows and rate messages only (./providerScope.ts).
  */
-import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../api/reports';
-import { exportFieldsOf } from '../console/exportFields';
-import { NO_PENDING_SEND_MONEY_CODE, reportMessages } from '../domain/reports';
-import { instantSettlementScreen, settlementScreen } from '../../screens/settlement';
-import { localDay } from './areas/transactionsStats';
-import { pgErrorCode, type Db } from './db/db';
-import { handle, type Ctx } from './http/handle';
-import { matchingRows } from './areas/matching';
-import { HttpError } from './http/httpError';
-import { providerScopeOf } from './providerScope';
+import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../../api/reports';
+import { exportFieldsOf } from '../../console/exportFields';
+import { NO_PENDING_SEND_MONEY_CODE, reportMessages } from '../../domain/reports';
+import { instantSettlementScreen, settlementScreen } from '../../../screens/settlement';
+import { localDay } from './transactionsStats';
+import { pgErrorCode, type Db } from '../db/db';
+import { handle, type Ctx } from '../http/handle';
+import { matchingRows } from './matching';
+import { HttpError } from '../http/httpError';
+import { providerScopeOf } from '../providerScope';
 
 export type SettlementKind = 'SCHEDULED' | 'INSTANT';
 
