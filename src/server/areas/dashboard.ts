@@ -53,7 +53,7 @@ import { dayOfWeek, instantOf, startOfBusinessDay } from '../../domain/businessT
 import type { Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { HttpError } from '../http/httpError';
-import { localDay } from './transactionsStats';
+import { localDay } from './transactions/stats';
 
 // ---- tables and names ------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
  * cost does not grow with the table (scripts/bench-finder.ts measures it at 1,000,000 transactions).
  * Each branch returns its newest rows first, one more than the cap so the reply can say it was
  * truncated; the rows are JSON made by the database from the row schema's keys,
- * as the lists' are (./transactionsQuery.ts).
+ * as the lists' are (./transactions/query.ts).
  */
 import type { z } from 'zod';
 import { findTransactions, FIND_MAX_ID, FIND_ROWS_PER_SERVICE, ceftFindRow, type FindData, type FindMatch } from '../../api/finder';
@@ -17,7 +17,7 @@ import type { Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
-import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactionsQuery';
+import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactions/query';
 
 const rowSchemas: Record<FindService, z.ZodObject> = {
   ceft: ceftFindRow,

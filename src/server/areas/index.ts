@@ -3,7 +3,7 @@ import type { Handler } from '../http/handle';
 import { authHandlers } from './auth';
 import { roleHandlers } from './roles';
 import { userHandlers } from './users';
-import { transactionHandlers } from './transactions';
+import { transactionHandlers } from './transactions/handlers';
 import { dashboardHandlers } from './dashboard';
 import { kycHandlers } from './kyc';
 import { reportHandlers } from './reports';

@@ -23,7 +23,7 @@ import { generateInstantSettlement, generateSettlement, instantSettlementReport,
 import { exportFieldsOf } from '../../console/exportFields';
 import { NO_PENDING_SEND_MONEY_CODE, reportMessages } from '../../domain/reports';
 import { instantSettlementScreen, settlementScreen } from '../../../screens/settlement';
-import { localDay } from './transactionsStats';
+import { localDay } from './transactions/stats';
 import { pgErrorCode, type Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { matchingRows } from './matching';

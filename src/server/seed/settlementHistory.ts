@@ -9,7 +9,7 @@
  */
 import type { Db } from '../db/db';
 import type { AreaSeedContext } from './demo';
-import { localDay } from '../areas/transactionsStats';
+import { localDay } from '../areas/transactions/stats';
 import { businessDay, instantOf, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
 import { PROVIDER_RATES_SQL } from '../areas/settlement';

@@ -13,7 +13,7 @@ import { Rng } from './random';
 import { overallStatusOf, type TransactionKind } from '../../domain/transactionStatus';
 import type { Db } from '../db/db';
 import { banks } from './referenceData';
-import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
+import { localDay, syncRollupTimeZone } from '../areas/transactions/stats';
 import { businessDay, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
 import { PROVIDER_RATES_SQL } from '../areas/settlement';

@@ -16,16 +16,16 @@
  * A network refusal is recorded like a success (the row keeps the failure's code and message) and
  * answered with 422 and the network's message; a network that cannot be reached changes nothing (502).
  */
-import { ceftHold, ceftManualFundTransfer, ceftRefund, ceftVoid } from '../../api/transactions';
-import { moneyApprovalApprove } from '../../api/controls';
-import { isLocked } from '../../domain/guards';
-import { holdRefusal, manualFundTransferRefusal, refundRefusal, voidRefusal, type CeftActionRow } from '../../domain/transactionGuards';
-import { HOLD, overallStatusOf, SUCCESS } from '../../domain/transactionStatus';
-import type { Db } from '../db/db';
-import { handle, type Ctx, type Handler } from '../http/handle';
-import { HttpError } from '../http/httpError';
-import { paymentNetwork, type NetworkResult, type PaymentNetwork } from '../payments';
-import { requestApprovalIfLarge } from '../moneyApprovals';
+import { ceftHold, ceftManualFundTransfer, ceftRefund, ceftVoid } from '../../../api/transactions';
+import { moneyApprovalApprove } from '../../../api/controls';
+import { isLocked } from '../../../domain/guards';
+import { holdRefusal, manualFundTransferRefusal, refundRefusal, voidRefusal, type CeftActionRow } from '../../../domain/transactionGuards';
+import { HOLD, overallStatusOf, SUCCESS } from '../../../domain/transactionStatus';
+import type { Db } from '../../db/db';
+import { handle, type Ctx, type Handler } from '../../http/handle';
+import { HttpError } from '../../http/httpError';
+import { paymentNetwork, type NetworkResult, type PaymentNetwork } from '../../payments';
+import { requestApprovalIfLarge } from '../../moneyApprovals';
 
 export type ActionName = 'HOLD' | 'MANUAL_FUND_TRANSFER' | 'VOID' | 'REFUND';
 

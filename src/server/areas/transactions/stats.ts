@@ -5,8 +5,8 @@
  * file holds what the application needs around them: the day of a time, and the zone the triggers
  * compute days in.
  */
-import type { Db } from '../db/db';
-import { businessDay } from '../../domain/businessTime';
+import type { Db } from '../../db/db';
+import { businessDay } from '../../../domain/businessTime';
 
 /**
  * The roll-up's day of a time: its business day, the calendar date in the business time zone

@@ -13,12 +13,12 @@
  * takes to write them plus the compression.
  */
 import type { z } from 'zod';
-import type { TransactionKind } from '../../domain/transactionStatus';
-import { HttpError } from '../http/httpError';
-import type { ListFilters } from '../../api/transactions';
-import { madeOnce } from '../madeOnce';
-import { businessDateTime, instantOf } from '../../domain/businessTime';
-import { localDay } from './transactionsStats';
+import type { TransactionKind } from '../../../domain/transactionStatus';
+import { HttpError } from '../../http/httpError';
+import type { ListFilters } from '../../../api/transactions';
+import { madeOnce } from '../../madeOnce';
+import { businessDateTime, instantOf } from '../../../domain/businessTime';
+import { localDay } from './stats';
 
 export interface KindSpec {
   readonly kind: TransactionKind;

@@ -1,10 +1,10 @@
 /**
  * The transaction views' calls: the lists of both families, the count cards and (in
- * ./transactionsActions.ts) the send-money actions. An IPG bank user's lists and counts hold their own
+ * ./actions.ts) the send-money actions. An IPG bank user's lists and counts hold their own
  * provider's transactions only (../providerScope.ts), filtered in the queries.
  */
 import type { z } from 'zod';
-import type { CallContract } from '../../api/contract';
+import type { CallContract } from '../../../api/contract';
 import {
   billAuditList,
   billCount,
@@ -27,10 +27,10 @@ import {
   thyagaList,
   thyagaRow,
   type ListFilters,
-} from '../../api/transactions';
-import { exportFieldsOf } from '../../console/exportFields';
-import type { AnyListScreen } from '../../console/definitions';
-import { SUCCESS, type TransactionKind } from '../../domain/transactionStatus';
+} from '../../../api/transactions';
+import { exportFieldsOf } from '../../../console/exportFields';
+import type { AnyListScreen } from '../../../console/definitions';
+import { SUCCESS, type TransactionKind } from '../../../domain/transactionStatus';
 import {
   billAuditScreen,
   billScreen,
@@ -41,14 +41,14 @@ import {
   insuranceScreen,
   thyagaAuditScreen,
   thyagaScreen,
-} from '../../../screens/transactions';
-import { madeOnce } from '../madeOnce';
-import { openReadSnapshot, type Db } from '../db/db';
-import { handle, type Handler } from '../http/handle';
-import { PreparedJson } from '../http/preparedJson';
-import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, unknownCountry, type ListHeadRow, type ListReplyRow } from './transactionsQuery';
-import { transactionActionHandlers } from './transactionsActions';
-import { providerScopeOf } from '../providerScope';
+} from '../../../../screens/transactions';
+import { madeOnce } from '../../madeOnce';
+import { openReadSnapshot, type Db } from '../../db/db';
+import { handle, type Handler } from '../../http/handle';
+import { PreparedJson } from '../../http/preparedJson';
+import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, unknownCountry, type ListHeadRow, type ListReplyRow } from './query';
+import { transactionActionHandlers } from './actions';
+import { providerScopeOf } from '../../providerScope';
 
 /** How many rows `transactions` (the first page) carries. */
 export const FIRST_PAGE = 50;
@@ -99,7 +99,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFieldsOf(screen)));
 
 /**
- * Runs a list (transactionsQuery.ts): one statement giving the rows and the first page as JSON text,
+ * Runs a list (query.ts): one statement giving the rows and the first page as JSON text,
  * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
@@ -178,7 +178,7 @@ export async function countsOf(db: Db, kind: TransactionKind, provider?: string)
 }
 
 // The list replies' data are JSON text built by the database from the row schema's keys (see
-// transactionsQuery.ts), sent as they are; tests/api/transactions.test.ts parses them with the contracts.
+// query.ts), sent as they are; tests/api/transactions.test.ts parses them with the contracts.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyData = any;
 
