@@ -4,7 +4,7 @@ import { authHandlers } from './auth';
 import { roleHandlers } from './roles';
 import { userHandlers } from './users';
 import { transactionHandlers } from './transactions/handlers';
-import { dashboardHandlers } from './dashboard';
+import { dashboardHandlers } from './dashboard/queries';
 import { kycHandlers } from './kyc';
 import { reportHandlers } from './reports';
 import { masterDataHandlers } from './masterData';

@@ -48,12 +48,12 @@ import {
   type PeriodCounts,
   type Series,
   type ValueBlock,
-} from '../../api/dashboard';
-import { dayOfWeek, instantOf, startOfBusinessDay } from '../../domain/businessTime';
-import type { Db } from '../db/db';
-import { handle, type Ctx } from '../http/handle';
-import { HttpError } from '../http/httpError';
-import { localDay } from './transactions/stats';
+} from '../../../api/dashboard';
+import { dayOfWeek, instantOf, startOfBusinessDay } from '../../../domain/businessTime';
+import type { Db } from '../../db/db';
+import { handle, type Ctx } from '../../http/handle';
+import { HttpError } from '../../http/httpError';
+import { localDay } from '../transactions/stats';
 
 // ---- tables and names ------------------------------------------------------------------------
 
