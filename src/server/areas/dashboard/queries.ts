@@ -1,5 +1,6 @@
 /**
- * The dashboards (spec 000 §2, §7): every figure is an SQL aggregate. Counts and sums by day, kind,
+ * The dashboards (spec 000 §2, §7), what the app dashboard (./app.ts) and the audit dashboard
+ * (./audit.ts) share: every figure is an SQL aggregate. Counts and sums by day, kind,
  * currency and status come from the roll-ups (kept equal to the transaction tables by the triggers of
  * migration 60): a range of days reads the monthly roll-up for its whole months and the daily one for
  * the days at its edges (`rollup`), so a year is a few hundred rows, not a scan; Top Billers reads the
@@ -12,46 +13,18 @@
  * midnights in that zone, whatever the zone of the server process.
  */
 import {
-  activeUsers,
-  ACTIVE_DAYS,
   addDays,
-  ALL_PERIOD,
-  allTransactionCount,
-  appUsersAndBeneficiariesCount,
-  appUsersByCountry,
-  billerTransactionTableData,
-  ceftTransactionTableData,
-  countryWiseAppUserCount,
-  currencyWiseTransactionValues,
   CUSTOM_RANGE,
-  dashboardKinds,
-  echTransactionTableData,
-  kindLabels,
-  kindTypeNames,
   messages,
-  overallTransactionCounts,
   periodDaysOf,
-  remittanceByYear,
-  thyagaTransactionTableData,
-  TOP_BILLERS_LIMIT,
-  topBillers,
-  topUsers,
-  totalAppUsersByMonth,
-  totalCountsAndValues,
-  totalTransactionsByMonth,
-  totalTransactionValues,
-  TRANSACTION_TABLE_LIMIT,
-  transactionValues,
   type ChartPoint,
   type ChartRange,
   type DashboardKind,
   type PeriodCounts,
-  type Series,
-  type ValueBlock,
 } from '../../../api/dashboard';
-import { dayOfWeek, instantOf, startOfBusinessDay } from '../../../domain/businessTime';
+import { dayOfWeek, startOfBusinessDay } from '../../../domain/businessTime';
 import type { Db } from '../../db/db';
-import { handle, type Ctx } from '../../http/handle';
+import type { Ctx } from '../../http/handle';
 import { HttpError } from '../../http/httpError';
 import { localDay } from '../transactions/stats';
 
@@ -79,7 +52,7 @@ export const billerNames: Readonly<Record<string, string>> = {
   CEYLINCO: 'Ceylinco Life Insurance',
 };
 
-const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 // ---- calendar --------------------------------------------------------------------------------
@@ -112,17 +85,17 @@ export function lastDays(today: string, count = 7): { day: string; dayOfWeek: st
 }
 
 /** The first day of the next month of a yyyy-MM key. */
-function nextMonthFirst(key: string): string {
+export function nextMonthFirst(key: string): string {
   const [y, m] = key.split('-').map(Number);
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
 }
 
-function todayOf(ctx: Ctx): string {
+export function todayOf(ctx: Ctx): string {
   return localDay(ctx.clock(), ctx.businessTimeZone);
 }
 
 /** The days of a period body; a custom range may not end after today. */
-function periodOf(ctx: Ctx, body: { range: number; fromDate?: string; toDate?: string }): { from: string; to: string } | null {
+export function periodOf(ctx: Ctx, body: { range: number; fromDate?: string; toDate?: string }): { from: string; to: string } | null {
   const today = todayOf(ctx);
   if (body.range === CUSTOM_RANGE && (body.toDate ?? '').slice(0, 10) > today) throw new HttpError(400, `toDate: ${messages.future}`);
   return periodDaysOf(body, today);
@@ -130,8 +103,8 @@ function periodOf(ctx: Ctx, body: { range: number; fromDate?: string; toDate?: s
 
 // ---- queries ---------------------------------------------------------------------------------
 
-const n = (v: unknown) => Number(v ?? 0);
-const money = (v: unknown) => Math.round(n(v) * 100) / 100;
+export const n = (v: unknown) => Number(v ?? 0);
+export const money = (v: unknown) => Math.round(n(v) * 100) / 100;
 
 /** The first day of the month of a yyyy-MM-dd day. */
 const monthOf = (day: string) => `${day.slice(0, 8)}01`;
@@ -167,7 +140,7 @@ export function rollup(from: string | null, to: string | null, params: unknown[]
 }
 
 /** Counts (every status) and successful USD/LKR sums per kind over a range of days (null: all days). */
-async function kindTotals(db: Db, days: { from: string; to: string } | null) {
+export async function kindTotals(db: Db, days: { from: string; to: string } | null) {
   const params: unknown[] = [];
   const source = rollup(days?.from ?? null, days?.to ?? null, params);
   const rows = await db.query<{ kind: string; count: number; failed: number; refunded: number; hold: number; usd: number; lkr: number }>(
@@ -190,7 +163,7 @@ async function kindTotals(db: Db, days: { from: string; to: string } | null) {
 }
 
 /** App users (or beneficiaries) created in [from, to), by country, most first; null bounds: open. */
-async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | null) {
+export async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | null) {
   return db.query<{ country: string; count: number }>(
     `SELECT c.name AS country, count(*) AS count
        FROM app_users u JOIN countries c ON c.code = u.country
@@ -202,7 +175,7 @@ async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | nu
 }
 
 /** Counts of rows of `table` whose created_at falls in each [lo, hi) bucket. */
-async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buckets: readonly { lo: Date; hi: Date }[]): Promise<number[]> {
+export async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buckets: readonly { lo: Date; hi: Date }[]): Promise<number[]> {
   const rows = await db.query<{ i: number; count: number }>(
     `SELECT b.i, (SELECT count(*) FROM ${table} t WHERE t.created_at >= b.lo AND t.created_at < b.hi) AS count
        FROM (SELECT (e->>'i')::int AS i, (e->>'lo')::timestamptz AS lo, (e->>'hi')::timestamptz AS hi FROM json_array_elements($1::json) e) b
@@ -215,7 +188,7 @@ async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buck
 }
 
 /** Total, today, this week (from Monday), this month and this year of `table`'s created_at. */
-async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: Date, zone: string): Promise<PeriodCounts> {
+export async function periodCounts(db: Db, table: 'app_users' | 'beneficiaries', now: Date, zone: string): Promise<PeriodCounts> {
   const today = localDay(now, zone);
   const monday = addDays(today, -((dayOfWeek(today) + 6) % 7));
   const bounds = [today, monday, `${today.slice(0, 7)}-01`, `${today.slice(0, 4)}-01-01`].map((day) => startOfDay(day, zone));
@@ -242,7 +215,7 @@ async function chartYears(db: Db, today: string): Promise<number[]> {
 type Bucket = { key: string; label: string; point: Omit<ChartPoint, 'amount'> };
 
 /** The buckets of a chart range: years, the last 12 months, or the last 7 days. */
-async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ buckets: Bucket[]; from: string; keyExpr: string }> {
+export async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ buckets: Bucket[]; from: string; keyExpr: string }> {
   if (range === 'YEARLY') {
     const years = await chartYears(db, today);
     return {
@@ -268,7 +241,7 @@ async function bucketsOf(db: Db, range: ChartRange, today: string): Promise<{ bu
 }
 
 /** USD value of one kind's successful transactions per bucket of a chart range. */
-async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Promise<ChartPoint[]> {
+export async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Promise<ChartPoint[]> {
   const today = todayOf(ctx);
   const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
   const params: unknown[] = [kind];
@@ -280,197 +253,3 @@ async function valueChart(ctx: Ctx, kind: DashboardKind, range: ChartRange): Pro
   const byKey = new Map(rows.map((r) => [r.key, money(r.usd)]));
   return buckets.map((b) => ({ ...b.point, amount: byKey.get(b.key) ?? 0 }));
 }
-
-// ---- handlers --------------------------------------------------------------------------------
-
-export const dashboardHandlers = [
-  // the app dashboard
-
-  handle(totalTransactionValues, async (ctx, body) => {
-    const days = periodOf(ctx, body)!;
-    const lo = startOfDay(days.from, ctx.businessTimeZone);
-    const hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
-    const parts = dashboardKinds.map(
-      (k) =>
-        `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${kindTables[k]}
-           WHERE initiated_time >= $1 AND initiated_time < $2 ORDER BY initiated_time DESC, id DESC LIMIT $3)`,
-    );
-    const rows = await ctx.db.query<{ id: number; kind: DashboardKind; amount_lkr: number; initiated_time: Date }>(
-      `SELECT id, kind, amount_lkr, initiated_time FROM (${parts.join(' UNION ALL ')}) t ORDER BY initiated_time DESC, kind, id DESC LIMIT $3`,
-      [lo, hi, TRANSACTION_TABLE_LIMIT],
-    );
-    const params: unknown[] = [];
-    const count = await ctx.db.one<{ count: number }>(`SELECT coalesce(sum(count), 0) AS count FROM ${rollup(days.from, days.to, params)} s`, params);
-    return {
-      data: {
-        transactions: rows.map((r) => ({ id: r.id, type: kindTypeNames[r.kind], amount: money(r.amount_lkr), initiated_time: r.initiated_time.toISOString() })),
-        count: n(count?.count),
-        from: days.from,
-        to: days.to,
-      },
-    };
-  }),
-
-  handle(overallTransactionCounts, async (ctx) => {
-    const of = await kindTotals(ctx.db, null);
-    return { data: { categories: dashboardKinds.map((k) => kindLabels[k]), counts: dashboardKinds.map((k) => of(k).count) } };
-  }),
-
-  handle(appUsersByCountry, async (ctx) => {
-    const rows = await appUsersByCountryBetween(ctx.db, null, null);
-    return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
-  }),
-
-  handle(currencyWiseTransactionValues, async (ctx) => {
-    const rows = await ctx.db.query<{ currency_code: string; usd: number }>(
-      `SELECT currency_code, sum(amount_usd) AS usd FROM transaction_monthly_stats WHERE status = 'SUCCESS'
-        GROUP BY currency_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, currency_code`,
-    );
-    return { data: { currencies: rows.map((r) => r.currency_code), amounts: rows.map((r) => money(r.usd)) } };
-  }),
-
-  handle(totalTransactionsByMonth, async (ctx) => {
-    const today = todayOf(ctx);
-    const months = lastMonths(today);
-    const params: unknown[] = [];
-    const rows = await ctx.db.query<{ kind: string; month: string; count: number }>(
-      `SELECT kind, to_char(day, 'YYYY-MM') AS month, sum(count) AS count FROM ${rollup(months[0].first, today, params)} s GROUP BY 1, 2`,
-      params,
-    );
-    const at = new Map(rows.map((r) => [`${r.kind}|${r.month}`, n(r.count)]));
-    const transactions: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: months.map((m) => at.get(`${k}|${m.key}`) ?? 0) }));
-    return { data: { transactions, monthNames: months.map((m) => m.name) } };
-  }),
-
-  handle(totalCountsAndValues, async (ctx) => {
-    const of = await kindTotals(ctx.db, null);
-    const users = await ctx.db.one<{ count: number }>('SELECT count(*) AS count FROM app_users');
-    const strip = ['ceft', 'bill', 'echannelling', 'thyaga'] as const;
-    return {
-      data: {
-        ceftTransactions: of('ceft').count,
-        billTransactions: of('bill').count,
-        ecTransactions: of('echannelling').count,
-        thyagaTransactions: of('thyaga').count,
-        insuranceTransactions: of('insurance').count,
-        totalTransactions: strip.reduce((s, k) => s + of(k).count, 0),
-        appUsers: n(users?.count),
-        totalCeftValueLKR: of('ceft').lkr,
-        totalValueLKR: money(strip.reduce((s, k) => s + of(k).lkr, 0)),
-      },
-    };
-  }),
-
-  handle(totalAppUsersByMonth, async (ctx) => {
-    const months = lastMonths(todayOf(ctx));
-    const users = await countInBuckets(
-      ctx.db,
-      'app_users',
-      months.map((m) => ({ lo: startOfDay(m.first, ctx.businessTimeZone), hi: startOfDay(nextMonthFirst(m.key), ctx.businessTimeZone) })),
-    );
-    return { data: { users, monthNames: months.map((m) => m.name) } };
-  }),
-
-  // the audit dashboard
-
-  handle(activeUsers, async (ctx) => {
-    // The latest activity per app user and per beneficiary key (with the number of beneficiaries
-    // registered under it), kept by triggers (migrations 62 to 64), counted per UTC day: the whole days
-    // after the one `since` falls in come from the day tables (~30 rows), that day's part from the
-    // activity tables (an index range of at most one day). Exact, and it reads no dead row versions a
-    // bulk load leaves in the activity tables before they are vacuumed.
-    const since = new Date(ctx.clock().getTime() - ACTIVE_DAYS * 24 * 60 * 60 * 1000);
-    const DAY_MS = 24 * 60 * 60 * 1000;
-    const day = Math.floor(since.getTime() / DAY_MS);
-    const dayEnd = new Date((day + 1) * DAY_MS);
-    const row = await ctx.db.one<{ users: number; beneficiaries: number }>(
-      `SELECT (SELECT coalesce(sum(users), 0) FROM app_user_activity_days WHERE day > $2)
-              + (SELECT count(*) FROM app_user_activity WHERE last_time >= $1 AND last_time < $3) AS users,
-              (SELECT coalesce(sum(beneficiaries), 0) FROM beneficiary_activity_days WHERE day > $2)
-              + (SELECT coalesce(sum(beneficiaries), 0) FROM beneficiary_activity WHERE last_success >= $1 AND last_success < $3) AS beneficiaries`,
-      [since, day, dayEnd],
-    );
-    return { data: { activeUserCount: n(row?.users), activeBeneficiariesCount: n(row?.beneficiaries) } };
-  }),
-
-  handle(appUsersAndBeneficiariesCount, async (ctx) => {
-    const now = ctx.clock();
-    return { data: { appUsersValues: await periodCounts(ctx.db, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.db, 'beneficiaries', now, ctx.businessTimeZone) } };
-  }),
-
-  handle(transactionValues, async (ctx, body) => {
-    const of = await kindTotals(ctx.db, periodOf(ctx, body));
-    const block = (k: DashboardKind): ValueBlock => ({ totalValue: of(k).usd, count: of(k).count, failed: of(k).failed, refunded: of(k).refunded });
-    return { data: { ceft: { ...block('ceft'), hold: of('ceft').hold }, biller: block('bill'), thyaga: block('thyaga'), echanneling: block('echannelling') } };
-  }),
-
-  handle(ceftTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'ceft', range) })),
-  handle(billerTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'bill', range) })),
-  handle(thyagaTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'thyaga', range) })),
-  handle(echTransactionTableData, async (ctx, { range }) => ({ data: await valueChart(ctx, 'echannelling', range) })),
-
-  handle(topUsers, async (ctx, body) => {
-    const days = body.range === ALL_PERIOD.value ? null : periodOf(ctx, body);
-    const rows = await appUsersByCountryBetween(ctx.db, days && startOfDay(days.from, ctx.businessTimeZone), days && startOfDay(addDays(days.to, 1), ctx.businessTimeZone));
-    return { data: rows.map((r) => ({ country: r.country, count: n(r.count) })) };
-  }),
-
-  handle(topBillers, async (ctx, body) => {
-    const days = periodOf(ctx, body)!;
-    const rows = await ctx.db.query<{ biller_code: string; usd: number }>(
-      `SELECT biller_code, sum(amount_usd) AS usd FROM bill_daily_billers
-        WHERE day >= $1::date AND day <= $2::date
-        GROUP BY biller_code HAVING sum(count) > 0 ORDER BY sum(amount_usd) DESC, biller_code LIMIT $3`,
-      [days.from, days.to, TOP_BILLERS_LIMIT],
-    );
-    return { data: rows.map((r) => ({ billerName: billerNames[r.biller_code] ?? r.biller_code, totalAmount: money(r.usd) })) };
-  }),
-
-  handle(allTransactionCount, async (ctx, { range }) => {
-    const today = todayOf(ctx);
-    const { buckets, from, keyExpr } = await bucketsOf(ctx.db, range, today);
-    const params: unknown[] = [];
-    const rows = await ctx.db.query<{ kind: string; key: string; count: number }>(
-      `SELECT kind, ${keyExpr} AS key, sum(count) AS count FROM ${rollup(from, today, params)} s GROUP BY 1, 2`,
-      params,
-    );
-    const at = new Map(rows.map((r) => [`${r.kind}|${r.key}`, n(r.count)]));
-    const perKind: Series[] = dashboardKinds.map((k) => ({ name: kindLabels[k], data: buckets.map((b) => at.get(`${k}|${b.key}`) ?? 0) }));
-    const total: Series = { name: 'All', data: buckets.map((_, i) => perKind.reduce((s, x) => s + x.data[i], 0)) };
-    return { data: { transactions: [total, ...perKind], labels: buckets.map((b) => b.label) } };
-  }),
-
-  handle(countryWiseAppUserCount, async (ctx, body) => {
-    let lo: Date;
-    let hi: Date;
-    if (body.range === CUSTOM_RANGE) {
-      const today = todayOf(ctx);
-      if ((body.toDate ?? '').slice(0, 10) > today) throw new HttpError(400, `toDate: ${messages.future}`);
-      lo = instantOf(body.fromDate!, ctx.businessTimeZone)!;
-      hi = new Date(instantOf(body.toDate!, ctx.businessTimeZone)!.getTime() + 1000);
-    } else {
-      const days = periodOf(ctx, body)!;
-      lo = startOfDay(days.from, ctx.businessTimeZone);
-      hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
-    }
-    const rows = await appUsersByCountryBetween(ctx.db, lo, hi);
-    return { data: { countries: rows.map((r) => r.country), counts: rows.map((r) => n(r.count)) } };
-  }),
-
-  handle(remittanceByYear, async (ctx, body) => {
-    const yearRows = await ctx.db.query<{ year: string }>(
-      `SELECT DISTINCT to_char(month, 'YYYY') AS year FROM transaction_monthly_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
-    );
-    const years = yearRows.map((r) => Number(r.year));
-    const year = body.year ?? years[years.length - 1] ?? Number(todayOf(ctx).slice(0, 4));
-    const rows = await ctx.db.query<{ month: number; count: number; usd: number }>(
-      `SELECT extract(month FROM month)::int AS month, sum(count) AS count, coalesce(sum(amount_usd) FILTER (WHERE status = 'SUCCESS'), 0) AS usd
-         FROM transaction_monthly_stats
-        WHERE kind = 'ceft' AND month >= $1::date AND month < $2::date
-        GROUP BY 1`,
-      [`${year}-01-01`, `${year + 1}-01-01`],
-    );
-    const byMonth = new Map(rows.map((r) => [n(r.month), body.measure === 'count' ? n(r.count) : money(r.usd)]));
-    return { data: { year, years, measure: body.measure, months: SHORT_MONTHS.slice(), values: SHORT_MONTHS.map((_, i) => byMonth.get(i + 1) ?? 0) } };
-  }),
-];
