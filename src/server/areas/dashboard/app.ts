@@ -16,10 +16,10 @@ import {
   type Series,
 } from '../../../api/dashboard';
 import { handle } from '../../http/handle';
+import { transactionKindSpecs } from '../transactions/kinds';
 import {
   appUsersByCountryBetween,
   countInBuckets,
-  kindTables,
   kindTotals,
   lastMonths,
   money,
@@ -39,7 +39,7 @@ export const appDashboardHandlers = [
     const hi = startOfDay(addDays(days.to, 1), ctx.businessTimeZone);
     const parts = dashboardKinds.map(
       (k) =>
-        `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${kindTables[k]}
+        `(SELECT id, '${k}' AS kind, amount_lkr, initiated_time FROM ${transactionKindSpecs[k].table}
            WHERE initiated_time >= $1 AND initiated_time < $2 ORDER BY initiated_time DESC, id DESC LIMIT $3)`,
     );
     const rows = await ctx.db.query<{ id: number; kind: DashboardKind; amount_lkr: number; initiated_time: Date }>(

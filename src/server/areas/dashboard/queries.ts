@@ -30,14 +30,6 @@ import { localDay } from '../transactions/stats';
 
 // ---- tables and names ------------------------------------------------------------------------
 
-export const kindTables: Record<DashboardKind, string> = {
-  ceft: 'ceft_transactions',
-  bill: 'bill_transactions',
-  echannelling: 'echannelling_transactions',
-  thyaga: 'thyaga_transactions',
-  insurance: 'insurance_transactions',
-};
-
 /** The billers' display names by biller code (reference data; an unknown code shows as itself). */
 export const billerNames: Readonly<Record<string, string>> = {
   CEB: 'Ceylon Electricity Board',

@@ -19,21 +19,10 @@ import type { ListFilters } from '../../../api/transactions';
 import { madeOnce } from '../../madeOnce';
 import { businessDateTime, instantOf } from '../../../domain/businessTime';
 import { localDay } from './stats';
+import { transactionKindSpecs, type TransactionKindSpec } from './kinds';
 
-export interface KindSpec {
-  readonly kind: TransactionKind;
-  readonly table: string;
-  /** Columns the search text matches by prefix. */
-  readonly search: readonly string[];
-}
-
-export const kinds: Record<TransactionKind, KindSpec> = {
-  ceft: { kind: 'ceft', table: 'ceft_transactions', search: ['uid', 'trace', 'account_number'] },
-  bill: { kind: 'bill', table: 'bill_transactions', search: ['uid', 'trace', 'account_number'] },
-  echannelling: { kind: 'echannelling', table: 'echannelling_transactions', search: ['uid', 'trace'] },
-  thyaga: { kind: 'thyaga', table: 'thyaga_transactions', search: ['uid', 'trace'] },
-  insurance: { kind: 'insurance', table: 'insurance_transactions', search: ['uid'] },
-};
+/** The kinds' tables and search columns: the registry of ./kinds.ts, under the name the list code reads it by. */
+export const kinds = transactionKindSpecs;
 
 /** Row keys that are not a column of the same name. */
 const expressions: Record<string, string> = {
@@ -133,7 +122,7 @@ class Params {
   }
 }
 
-function whereOf(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
+function whereOf(spec: TransactionKindSpec, f: ResolvedFilters, ps: Params): string {
   const parts = [`t.initiated_time >= ${ps.p(f.from)}`, `t.initiated_time < ${ps.p(f.toExclusive)}`];
   if (f.provider !== undefined) parts.push(`t.provider_bank_code = ${ps.p(f.provider)}`);
   if (f.country) parts.push(`t.country = ${ps.p(f.country)}`);
@@ -161,7 +150,7 @@ export function wholeDaysOf(f: ResolvedFilters): { first: string; last: string }
  * subquery. A range of whole days without search text (the default filter is one) is summed from the
  * daily roll-up; any other range from the transactions.
  */
-function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amountColumn: 'amount_usd' | 'amount_lkr', ps: Params): string {
+function totalSubquery(spec: TransactionKindSpec, f: ResolvedFilters, status: string, amountColumn: 'amount_usd' | 'amount_lkr', ps: Params): string {
   const days = wholeDaysOf(f);
   if (days) {
     const parts = [`s.kind = ${ps.p(spec.kind)}`, `s.day >= ${ps.p(days.first)}::date`, `s.day <= ${ps.p(days.last)}::date`, `s.status = ${ps.p(status)}`];
@@ -178,7 +167,7 @@ function totalSubquery(spec: KindSpec, f: ResolvedFilters, status: string, amoun
  * roll-up for a range of whole days without search text or provider (the default filter is one, and
  * the count cards read the same roll-up), else a count(*) with the list's own WHERE.
  */
-function matchingSubquery(spec: KindSpec, f: ResolvedFilters, ps: Params): string {
+function matchingSubquery(spec: TransactionKindSpec, f: ResolvedFilters, ps: Params): string {
   const days = wholeDaysOf(f);
   if (days) {
     const parts = [`s.kind = ${ps.p(spec.kind)}`, `s.day >= ${ps.p(days.first)}::date`, `s.day <= ${ps.p(days.last)}::date`];
@@ -193,7 +182,7 @@ function matchingSubquery(spec: KindSpec, f: ResolvedFilters, ps: Params): strin
  * The `matching` column: the capped rows' count when the cap was not reached (then every matching
  * row is there, no further read), else the count of the filter without the cap.
  */
-function matchingColumn(spec: KindSpec, f: ResolvedFilters, ps: Params, capped: string, limit: string): string {
+function matchingColumn(spec: TransactionKindSpec, f: ResolvedFilters, ps: Params, capped: string, limit: string): string {
   return `CASE WHEN (SELECT count(*) FROM ${capped}) < ${limit}::bigint THEN (SELECT count(*) FROM ${capped}) ELSE (${matchingSubquery(spec, f, ps)}) END AS matching`;
 }
 
@@ -236,7 +225,7 @@ export interface ListReplyRow {
 export const joinsOf = madeOnce((keys: readonly string[]) => keys.flatMap((k) => (joins[k] ? [joins[k]] : [])).join(' '));
 
 /** The totals, the country options and whether the country is known: the columns every list reply statement ends with. */
-function replyTailColumns(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, ps: Params, capped: string): string {
+function replyTailColumns(spec: TransactionKindSpec, f: ResolvedFilters, o: ListReplyOptions, ps: Params, capped: string): string {
   const status = ps.p(o.totalStatus);
   const total = totalSubquery(spec, f, o.totalStatus, o.amountColumn, ps);
   const countryKnown = f.country ? `EXISTS (SELECT 1 FROM countries WHERE code = ${ps.p(f.country)})` : 'true';
@@ -253,7 +242,7 @@ function firstPageColumn(o: ListReplyOptions, ps: Params, rows: (limit: string) 
 }
 
 /** The one statement of a list call; see the file comment. */
-export function listReplySql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions, most?: number): Sql {
+export function listReplySql(spec: TransactionKindSpec, f: ResolvedFilters, o: ListReplyOptions, most?: number): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   // with `most`: at most one row more than that is read, and `rows` is NULL when there are more
@@ -281,7 +270,7 @@ export type ListHeadRow = Omit<ListReplyRow, 'rows'> & { row_count: number };
  * capped rows' ids, statuses and amounts; `listRowsSql` gives the rows, read through a cursor in the
  * same snapshot (see src/server/db/db.ts `ReadSnapshot`).
  */
-export function listHeadSql(spec: KindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
+export function listHeadSql(spec: TransactionKindSpec, f: ResolvedFilters, o: ListReplyOptions): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   const limit = ps.p(f.fetchCount);
@@ -302,7 +291,7 @@ SELECT ${firstPage} AS first_page,
 }
 
 /** The rows of a list in the order they were initiated, each as its JSON text (column `j`); see `listHeadSql`. */
-export function listRowsSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[]): Sql {
+export function listRowsSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[]): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   return {
@@ -330,7 +319,7 @@ export function countsSql(kind: TransactionKind, provider?: string): Sql {
 export const keysOf = madeOnce((row: z.ZodObject): readonly string[] => Object.freeze(Object.keys(row.shape)));
 
 /** How many rows a list has under its filters and fetch count (a server export job's total). */
-export function listCountSql(spec: KindSpec, f: ResolvedFilters): Sql {
+export function listCountSql(spec: TransactionKindSpec, f: ResolvedFilters): Sql {
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   return { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${spec.table} t WHERE ${where} LIMIT ${ps.p(f.fetchCount)}) c`, params: ps.values };
@@ -343,7 +332,7 @@ export function listCountSql(spec: KindSpec, f: ResolvedFilters): Sql {
  * a list this way, batch after batch, each an index range scan, holding no connection or snapshot
  * between batches (src/server/exportJobs/sources.ts).
  */
-export function listRowsAfterSql(spec: KindSpec, f: ResolvedFilters, keys: readonly string[], after: { at: string; id: number } | null, limit: number): Sql {
+export function listRowsAfterSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[], after: { at: string; id: number } | null, limit: number): Sql {
   const ps = new Params();
   let where = whereOf(spec, f, ps);
   if (after) where += ` AND (t.initiated_time, t.id) > (${ps.p(after.at)}::timestamptz, ${ps.p(after.id)})`;
