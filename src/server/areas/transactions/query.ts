@@ -8,7 +8,7 @@
  * text built by the database, those rows, the first page (the first 50 by id), the total of the
  * filter without the cap (from the daily roll-up when the range is whole days without search text),
  * the total of the capped rows, the country options, and whether the country filter is a known
- * country. The server pastes these texts into the reply (see ./transactions.ts): no row objects are
+ * country. The server pastes these texts into the reply (see ./handlers.ts): no row objects are
  * made in Node, no reply parse or stringify of the rows, so 100,000 rows cost what the database
  * takes to write them plus the compression.
  */
