@@ -6,7 +6,7 @@
  * transaction list and count call through HTTP beside the very same SQL run directly on that pool:
  * the statements the call runs, one after the other, as the server runs them: the session lookup of
  * every signed-in call (src/server/auth/sessionUser.ts) and the call's one statement
- * (src/server/areas/transactionsQuery.ts builds it for both).
+ * (src/server/areas/transactions/query.ts builds it for both).
  *
  * HTTP is the time from sending the request to holding the whole reply body (compressed as a browser
  * asks: Accept-Encoding gzip, deflate, br; decompressed by the client), the client's JSON.parse not
@@ -35,8 +35,8 @@ import Fastify from 'fastify';
 import type { z } from 'zod';
 import { buildApp } from '../src/server/app';
 import { BenchHttpClient } from './benchHttpClient';
-import { FIRST_PAGE, STREAM_ABOVE_ROWS } from '../src/server/areas/transactions';
-import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters } from '../src/server/areas/transactionsQuery';
+import { FIRST_PAGE, STREAM_ABOVE_ROWS } from '../src/server/areas/transactions/handlers';
+import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters } from '../src/server/areas/transactions/query';
 import { billRow, ceftAuditRow, ceftRow, eChannellingRow, insuranceRow, thyagaRow, type ListFilters } from '../src/api/transactions';
 import { SUCCESS, type TransactionKind } from '../src/domain/transactionStatus';
 import { loadSessionUser } from '../src/server/auth/sessionUser';
@@ -65,7 +65,7 @@ interface Case {
 }
 
 /**
- * The statements a list call runs, as the handler builds them (src/server/areas/transactions.ts
+ * The statements a list call runs, as the handler builds them (src/server/areas/transactions/handlers.ts
  * runList): one; or, when the cap allows more than STREAM_ABOVE_ROWS rows, one for up to that many,
  * then (`rows` above it: a streamed list) the head and the rows.
  */

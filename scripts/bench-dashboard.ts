@@ -16,7 +16,7 @@ import { writeFile } from 'node:fs/promises';
 import { buildApp } from '../src/server/app';
 import { DEMO_PASSWORD } from '../src/server/seed/demo';
 import { addDays } from '../src/api/dashboard';
-import { localDay } from '../src/server/areas/transactionsStats';
+import { localDay } from '../src/server/areas/transactions/stats';
 import { BENCH_SCRYPT_N, jsonArg, numberArg, openBenchDb, printTable, timeIt, type BenchRow } from './benchData';
 
 const N = numberArg('transactions', 1_000_000);

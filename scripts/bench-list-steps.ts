@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { openDb } from '../src/server/db/db';
 import { openReadSnapshot } from '../src/server/db/db';
-import { keysOf, kinds, listRowsSql, resolveFilters, rowSeparator, type RowForm } from '../src/server/areas/transactionsQuery';
+import { keysOf, kinds, listRowsSql, resolveFilters, rowSeparator, type RowForm } from '../src/server/areas/transactions/query';
 import { ceftRow } from '../src/api/transactions';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, jsonArg, type BenchRow } from './benchData';
 

@@ -29,7 +29,7 @@ import { readExportSettings, type ExportSettings } from './exportJobs/settings';
 import { isValidTimeZone } from '../domain/businessTime';
 import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
-import { syncRollupTimeZone } from './areas/transactionsStats';
+import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
 import { registerHealth } from './http/health';
 

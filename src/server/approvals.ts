@@ -12,8 +12,6 @@ import type { ChangeRequestSummary } from '../api/approvals';
 import type { RecordField } from '../api/contract';
 import { areasDecidableBy, changeRequestAreas, type ChangeRequestArea, type ChangeRequestStatus, type ServerSettings } from '../domain/approvals';
 import { hasAnyPermission } from '../domain/permissions';
-import { decideAdvertisement, discardAdvertisementRequest } from './areas/advertisements';
-import { decideBank, discardBankRequest } from './areas/banks';
 import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
 import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
 import type { Db, Row } from './db/db';
@@ -39,8 +37,8 @@ interface ApprovalArea {
   readonly operations?: EntityAdapter<any>['operations'];
   /** The area's approve call: the engine's decision plus what the area adds (clean-up, own-provider rule). */
   decide(ctx: Ctx, decision: Decision): Promise<{ message: string }>;
-  /** Clean-up for a request that will not be applied (withdrawn or expired; a rejection does it in `decide`). */
-  discard?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
+  /** The engine adapter's clean-up for a request that will not be applied, run here when it is withdrawn or expired (`decide` runs it on a rejection). */
+  onRejected?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
   /** Narrows the area's approve permissions per request (a money action: the action's own permission). */
   mayDecide?(permissions: readonly string[], request: { operation: string | null }): boolean;
   /** A named operation in words, when the area has no engine operations to read its label from. */
@@ -59,13 +57,14 @@ function approvalAreas(): Map<string, ApprovalArea> {
     type: adapter.type,
     table: adapter.table,
     ...(adapter.operations ? { operations: adapter.operations } : {}),
+    ...(adapter.onRejected ? { onRejected: adapter.onRejected } : {}),
     decide: decideWith ?? ((ctx: Ctx, d: Decision) => decide(ctx, adapter, d)),
   });
   const parts: Record<string, Omit<ApprovalArea, 'area'>> = {
     User: engine(userEntity),
     Role: engine(roleEntity),
-    Bank: { ...engine(bankEntity, decideBank), discard: discardBankRequest },
-    Advertisement: { ...engine(advertisementEntity, decideAdvertisement), discard: discardAdvertisementRequest },
+    Bank: engine(bankEntity),
+    Advertisement: engine(advertisementEntity),
     'IPG Provider': engine(providerEntity),
     'IPG Provider Currency': engine(providerCurrencyEntity, decideProviderCurrencies),
     'App User': engine(appUserEntity),
@@ -151,7 +150,7 @@ export async function expireStaleRequests(ctx: Ctx): Promise<number> {
 /** Unlocks the record of a request that ends without being applied, and deletes its unused uploads. */
 async function release(db: Db, area: ApprovalArea, r: RequestRow): Promise<void> {
   if (r.action !== 'CREATE' && r.record_id !== null) await db.query(`UPDATE ${area.table} SET locked = 0 WHERE id = $1`, [r.record_id]);
-  await area.discard?.(db, r);
+  await area.onRejected?.(db, r);
 }
 
 function describeRequest(r: RequestRow): string {

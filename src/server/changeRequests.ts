@@ -34,6 +34,12 @@ export interface EntityAdapter<P extends object> {
   apply(db: Db, action: ChangeAction, recordId: number | undefined, payload: P, at: Date): Promise<number>;
   /** Named operations on one record beyond editing its fields (see RecordOperation), by name. */
   readonly operations?: Readonly<Record<string, RecordOperation<never>>>;
+  /**
+   * Clean-up for a request that will never be applied: rejected (in `decide`, in the decision's
+   * transaction), withdrawn by its maker or expired (src/server/approvals.ts). E.g. the images the
+   * request uploaded are deleted unless the record uses them. `record_id`: null for a CREATE.
+   */
+  onRejected?(db: Db, request: { payload: P; record_id: number | null }): Promise<void>;
 }
 
 /**
@@ -248,6 +254,7 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
       before: request.original_record,
       after: approve ? after : request.new_record,
     });
+    if (!approve) await adapter.onRejected?.(db, { payload: request.payload as P, record_id: recordId ?? null });
     return { message: `${adapter.type} ${approve ? 'approved' : 'rejected'} successfully` };
   });
 }

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../domain/approvals';
 import { openDb, type Db } from './db/db';
-import { migrate } from './db/migrate';
+import { migrate, MigrationRefusal } from './db/migrate';
 
 export interface Environment {
   /** The address to listen on: 127.0.0.1 unless HOST says otherwise (0.0.0.0 or :: for every interface). */
@@ -196,7 +196,12 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
   const db = await openDb(
     environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') },
   );
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err instanceof MigrationRefusal ? new StartupRefusal(err.message) : err;
+  }
   if (!environment.databaseUrl) await restrictToOwner(environment.dataDir);
   return db;
 }

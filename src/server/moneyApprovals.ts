@@ -7,7 +7,7 @@
  * action permission approves it (transaction/money-approval/approve): the engine takes the request's
  * row lock (two approvals at once: one decides, the other is told it is decided), checks the row's
  * version and the maker's guard again, and the action runs then, once, through the same code as an
- * immediate action (src/server/areas/transactionsActions.ts runAction: the approver's guard, the
+ * immediate action (src/server/areas/transactions/actions.ts runAction: the approver's guard, the
  * payment network, the money-once triggers of migration 75), in the decision's transaction. A guard
  * that refuses at approval (the day moved on, a refund already succeeded) refuses the approval with
  * its reason and leaves the request pending for a rejection. At or below the amount, or unset, the
@@ -21,7 +21,7 @@ import { decide, displayField, type Decision, pendingChangeRequests, submitOpera
 import type { Row } from './db/db';
 import { makeCtx, type Ctx } from './http/handle';
 import { HttpError } from './http/httpError';
-import { runAction, type ActionName } from './areas/transactionsActions';
+import { runAction, type ActionName } from './areas/transactions/actions';
 
 export type MoneyAction = Exclude<ActionName, 'HOLD'>;
 

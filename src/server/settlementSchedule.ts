@@ -20,7 +20,7 @@ import type { SessionUser } from './auth/sessionUser';
 import type { Db } from './db/db';
 import { makeCtx, type AuthServices } from './http/handle';
 import { HttpError } from './http/httpError';
-import { generateBatch } from './settlement';
+import { generateBatch } from './areas/settlement';
 
 export const SCHEDULER_TICK_MS = 30_000;
 

@@ -88,6 +88,17 @@ describe('a bank CREATE request', () => {
     expect((await fetchImage(server, logoPath)).status).toBe(404);
   });
 
+  it('withdrawn by its maker is discarded, with its uploaded logo (the adapter\'s onRejected, as on a rejection)', async () => {
+    const body = newBank({ bank_code: 'WITHDRAW_ME', bank_name: 'Withdraw Me Bank' });
+    const id = (await server.call('bank/create', body, maker)).data.changeRequestId;
+    const logoPath = String(pendingIn(await server.call('bank/list', {}, checker), id).newRecord.logo.value);
+    expect((await fetchImage(server, logoPath)).status).toBe(200);
+    expect((await server.call('changeRequest/withdraw', { changeRequestID: id }, maker)).statusCode).toBe(200);
+    expect(await requestStatus(server, id)).toBe('WITHDRAWN');
+    expect(await bankId(body.bank_code)).toBeUndefined();
+    expect((await fetchImage(server, logoPath)).status).toBe(404);
+  });
+
   it('refuses a code that exists or is pending, with 422', async () => {
     expect(await server.call(bankCreate, newBank({ bank_code: '7010' }), maker)).toEqual({ statusCode: 422, data: { message: 'Bank Code "7010" already exists' } });
     const body = newBank({ bank_code: 'PENDING_BANK' });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardKinds, kindLabels } from '../../src/api/dashboard';
-import { syncRollupTimeZone } from '../../src/server/areas/transactionsStats';
+import { syncRollupTimeZone } from '../../src/server/areas/transactions/stats';
 import { startServer, type TestServer } from './harness';
 
 let server: TestServer;

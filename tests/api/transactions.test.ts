@@ -12,8 +12,8 @@ import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import { transactionCalls, ceftRow, billRow, eChannellingRow, thyagaRow, insuranceRow, ceftAuditRow } from '../../src/api/transactions';
-import { keysOf, kinds, listReplySql, resolveFilters } from '../../src/server/areas/transactionsQuery';
-import { STREAM_ABOVE_ROWS } from '../../src/server/areas/transactions';
+import { keysOf, kinds, listReplySql, resolveFilters } from '../../src/server/areas/transactions/query';
+import { STREAM_ABOVE_ROWS } from '../../src/server/areas/transactions/handlers';
 
 let server: TestServer;
 let admin: string;

@@ -12,7 +12,7 @@ import { drawnSlices } from '../../src/console/charts/PieChart';
 import { thinnedTicks } from '../../src/console/charts/axes';
 import { byCountryPrefix } from '../../src/custom/dashboard/AuditTables';
 import { shortCountryName } from '../../src/custom/dashboard/parts';
-import { lastDays, lastMonths } from '../../src/server/areas/dashboard';
+import { lastDays, lastMonths } from '../../src/server/areas/dashboard/queries';
 
 const now = new Date(2026, 10, 22, 10, 30); // Sunday 22 Nov 2026, local time
 

@@ -168,7 +168,7 @@ describe('row actions', () => {
     expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true }), all)).toEqual([]);
     expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true, card_payment_time: now.toISOString() }), all)).toEqual([]);
     expect(ids(row({ ceft_payment_status: 'SUCCESS', refund_requested: true }), ['super-permission'])).toEqual([]);
-    // the very functions of src/domain/transactionGuards.ts that src/server/areas/transactionsActions.ts calls (through their ...Refusal)
+    // the very functions of src/domain/transactionGuards.ts that src/server/areas/transactions/actions.ts calls (through their ...Refusal)
     const when = Object.fromEntries(ceftScreen.rowActions!.map((a) => [a.id, a.when]));
     expect(when).toEqual({ hold: guards.canHoldFundTransfer, manualFundTransfer: guards.canManualFundTransfer, void: guards.canVoidCardPayment, refund: guards.canRefundCardPayment });
     for (const [id, fn] of Object.entries(when)) expect(fn, id).toBe(guards[`can${{ hold: 'HoldFundTransfer', manualFundTransfer: 'ManualFundTransfer', void: 'VoidCardPayment', refund: 'RefundCardPayment' }[id]}` as 'canHoldFundTransfer']);

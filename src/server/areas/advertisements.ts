@@ -13,9 +13,9 @@ import {
   type AdvertisementRow,
 } from '../../api/advertisements';
 import { advertisementImageRule } from '../../api/imageUpload';
-import { decide, pendingChangeRequests, submit, type Decision } from '../changeRequests';
+import { decide, pendingChangeRequests, submit } from '../changeRequests';
 import { advertisementEntity, dayText, imagesOf, type AdvertisementPayload } from '../entities/advertisement';
-import { decidedRequest, deleteImages, imagePathFor } from '../entities/images';
+import { imagePathFor } from '../entities/images';
 import type { Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { notFound } from '../http/httpError';
@@ -111,21 +111,5 @@ export const advertisementHandlers = [
     return { data: { message: 'Advertisement sent for approval', changeRequestId } };
   }, { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } }),
 
-  handle(advertisementApprove, async (ctx, decision) => ({ data: await decideAdvertisement(ctx, decision) }), { decides: [advertisementEntity.type] }),
+  handle(advertisementApprove, async (ctx, decision) => ({ data: await decide(ctx, advertisementEntity, decision) }), { decides: [advertisementEntity.type] }),
 ];
-
-/** Approves or rejects an advertisement request; a rejected one's uploaded images are deleted. */
-export function decideAdvertisement(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
-  return ctx.tx(async (t) => {
-    const result = await decide(t, advertisementEntity, decision);
-    const decided = await decidedRequest(t.db, decision.changeRequestID);
-    if (decided?.status === 'REJECTED') await discardAdvertisementRequest(t.db, decided);
-    return result;
-  });
-}
-
-/** An advertisement request that will not be applied: its uploaded images are deleted unless the advertisement uses them. */
-export async function discardAdvertisementRequest(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void> {
-  const kept = request.record_id === null ? [] : imagesOf((await db.one<{ images: unknown }>('SELECT images FROM advertisements WHERE id = $1', [request.record_id]))?.images).map((i) => i.image);
-  await deleteImages(db, imagesOf((request.payload as AdvertisementPayload).images).map((i) => i.image).filter((p) => !kept.includes(p)));
-}

@@ -1,9 +1,9 @@
 /** Banks: list, edit form data, maker-checker create/edit with the logo stored in the database. */
 import { bankApprove, bankCreate, bankEdit, bankGetForEdit, bankList, bankMessages, type BankRow } from '../../api/banks';
 import { logoRule } from '../../api/imageUpload';
-import { decide, pendingChangeRequests, submit, type Decision } from '../changeRequests';
+import { decide, pendingChangeRequests, submit } from '../changeRequests';
 import { bankEntity, type BankPayload } from '../entities/bank';
-import { decidedRequest, deleteImages, imagePathFor } from '../entities/images';
+import { imagePathFor } from '../entities/images';
 import type { Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { notFound } from '../http/httpError';
@@ -74,22 +74,5 @@ export const bankHandlers = [
     return { data: { message: 'Bank sent for approval', changeRequestId } };
   }, { changeRequest: { entity: bankEntity.type, approve: bankApprove } }),
 
-  handle(bankApprove, async (ctx, decision) => ({ data: await decideBank(ctx, decision) }), { decides: [bankEntity.type] }),
+  handle(bankApprove, async (ctx, decision) => ({ data: await decide(ctx, bankEntity, decision) }), { decides: [bankEntity.type] }),
 ];
-
-/** Approves or rejects a bank request; a rejected one's uploaded logo is deleted. */
-export function decideBank(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
-  return ctx.tx(async (t) => {
-    const result = await decide(t, bankEntity, decision);
-    const decided = await decidedRequest(t.db, decision.changeRequestID);
-    if (decided?.status === 'REJECTED') await discardBankRequest(t.db, decided);
-    return result;
-  });
-}
-
-/** A bank request that will not be applied (rejected, withdrawn, expired): its uploaded logo is deleted unless the bank uses it. */
-export async function discardBankRequest(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void> {
-  const logo = (request.payload as BankPayload).logo;
-  const kept = request.record_id === null ? undefined : (await db.one<{ logo: string | null }>('SELECT logo FROM banks WHERE id = $1', [request.record_id]))?.logo;
-  if (logo && logo !== kept) await deleteImages(db, [logo]);
-}

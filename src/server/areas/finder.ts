@@ -7,25 +7,16 @@
  * cost does not grow with the table (scripts/bench-finder.ts measures it at 1,000,000 transactions).
  * Each branch returns its newest rows first, one more than the cap so the reply can say it was
  * truncated; the rows are JSON made by the database from the row schema's keys,
- * as the lists' are (./transactionsQuery.ts).
+ * as the lists' are (./transactions/query.ts).
  */
-import type { z } from 'zod';
-import { findTransactions, FIND_MAX_ID, FIND_ROWS_PER_SERVICE, ceftFindRow, type FindData, type FindMatch } from '../../api/finder';
-import { billRow, eChannellingRow, insuranceRow, thyagaRow } from '../../api/transactions';
+import { findTransactions, FIND_MAX_ID, FIND_ROWS_PER_SERVICE, type FindData, type FindMatch } from '../../api/finder';
 import { viewableFindServices, type FindService } from '../../domain/transactionFinder';
 import type { Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
-import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactionsQuery';
+import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactions/query';
 
-const rowSchemas: Record<FindService, z.ZodObject> = {
-  ceft: ceftFindRow,
-  bill: billRow,
-  echannelling: eChannellingRow,
-  thyaga: thyagaRow,
-  insurance: insuranceRow,
-};
 
 export interface FindQuery {
   /** The value as typed (trimmed); traces and UIDs are stored upper-case, so it is compared upper-cased. */
@@ -60,7 +51,7 @@ export function findSql(q: FindQuery): Sql {
   const limit = p((q.limit ?? FIND_ROWS_PER_SERVICE) + 1);
   const branches = q.services.map((service) => {
     const table = kinds[service].table;
-    const keys = keysOf(rowSchemas[service]);
+    const keys = keysOf(kinds[service].findRow);
     // each way of matching is its own indexed lookup: the id (primary key), the trace (unique index),
     // the UID's newest rows (uid_newest index, read in order and stopped at the cap)
     const ids: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Reports: the server's own activity log, the mobile app users' activity events, the settlement
- * reports (src/server/settlement.ts), and the export log.
+ * reports (src/server/areas/settlement.ts), and the export log.
  */
 import { activityReport, logExport, mobileActivityReport, type ActivityLogRow, type MobileActivityRow } from '../../api/reports';
 import { instantOf } from '../../domain/businessTime';
@@ -12,7 +12,7 @@ import { screens } from '../../../screens';
 import { handle } from '../http/handle';
 import { matchingRows } from './matching';
 import { HttpError } from '../http/httpError';
-import { settlementHandlers } from '../settlement';
+import { settlementHandlers } from './settlement';
 
 const activityFields = exportFieldsOf(activityLogsScreen);
 const mobileActivityFields = exportFieldsOf(userActivityLogsScreen);

@@ -3,6 +3,7 @@ import { ALL_COUNTRIES } from '../../api/advertisements';
 import { displayField, statusText, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
+import { deleteImages } from './images';
 
 /** What an advertisement request carries: days 'yyyy-MM-dd', images as stored paths with their links. */
 export interface AdvertisementPayload {
@@ -35,6 +36,12 @@ export function imagesOf(value: unknown): { image: string; link: string }[] {
 export const advertisementEntity: EntityAdapter<AdvertisementPayload> = {
   type: 'Advertisement',
   table: 'advertisements',
+
+  /** An advertisement request that will not be applied: its uploaded images are deleted unless the advertisement uses them. */
+  async onRejected(db, request) {
+    const kept = request.record_id === null ? [] : imagesOf((await db.one<{ images: unknown }>('SELECT images FROM advertisements WHERE id = $1', [request.record_id]))?.images).map((i) => i.image);
+    await deleteImages(db, imagesOf(request.payload.images).map((i) => i.image).filter((p) => !kept.includes(p)));
+  },
 
   fromRow: (row: Row) => ({
     title: String(row.title),

@@ -2,6 +2,7 @@
 import { displayField, isPendingCreation, statusText, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
+import { deleteImages } from './images';
 
 /** What a bank request carries: the logo as a stored path (an upload is stored when the request is made). */
 export interface BankPayload {
@@ -14,6 +15,13 @@ export interface BankPayload {
 export const bankEntity: EntityAdapter<BankPayload> = {
   type: 'Bank',
   table: 'banks',
+
+  /** A bank request that will not be applied: its uploaded logo is deleted unless the bank uses it. */
+  async onRejected(db, request) {
+    const logo = request.payload.logo;
+    const kept = request.record_id === null ? undefined : (await db.one<{ logo: string | null }>('SELECT logo FROM banks WHERE id = $1', [request.record_id]))?.logo;
+    if (logo && logo !== kept) await deleteImages(db, [logo]);
+  },
 
   fromRow: (row: Row) => ({
     bank_code: String(row.bank_code),

@@ -47,8 +47,3 @@ export async function imagePathFor(db: Db, value: string, folder: string, name: 
 export async function deleteImages(db: Db, paths: readonly string[]): Promise<void> {
   for (const p of new Set(paths)) await db.query('DELETE FROM images WHERE path = $1', [p]);
 }
-
-/** The payload of a decided change request, for clean-up after a rejection. */
-export async function decidedRequest(db: Db, id: number): Promise<{ status: string; payload: unknown; original_record: unknown; record_id: number | null } | undefined> {
-  return db.one('SELECT status, payload, original_record, record_id FROM change_requests WHERE id = $1', [id]);
-}

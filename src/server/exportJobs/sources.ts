@@ -18,8 +18,8 @@ import { describeIssues } from '../http/requestBody';
 import { HttpError } from '../http/httpError';
 import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
-import { exportableLists, type ExportableList } from '../areas/transactions';
-import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactionsQuery';
+import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
+import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
 {
   const ours = exportableLists.map((l) => l.contract.path).sort().join();

@@ -1,6 +1,6 @@
 /**
  * A reply's `data` as JSON text made by the handler (the transaction lists build theirs in the
- * database, see src/server/areas/transactionsQuery.ts): sent as it is, without the reply schema's
+ * database, see src/server/areas/transactions/query.ts): sent as it is, without the reply schema's
  * parse and a JSON.stringify of every row, which for 100,000 rows cost more than the query. A handler
  * that returns one answers for its shape itself; the API tests parse such replies with the contract.
  *

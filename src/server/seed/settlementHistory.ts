@@ -9,10 +9,10 @@
  */
 import type { Db } from '../db/db';
 import type { AreaSeedContext } from './demo';
-import { localDay } from '../areas/transactionsStats';
+import { localDay } from '../areas/transactions/stats';
 import { businessDay, instantOf, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
-import { PROVIDER_RATES_SQL } from '../settlement';
+import { PROVIDER_RATES_SQL } from '../areas/settlement';
 
 const DAY = 86_400_000;
 const GENERATORS = ['mahesh_s', 'nimal_perera', 'admin', 'sunil_jayasinghe'];

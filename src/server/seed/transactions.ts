@@ -13,10 +13,11 @@ import { Rng } from './random';
 import { overallStatusOf, type TransactionKind } from '../../domain/transactionStatus';
 import type { Db } from '../db/db';
 import { banks } from './referenceData';
-import { localDay, syncRollupTimeZone } from '../areas/transactionsStats';
+import { localDay, syncRollupTimeZone } from '../areas/transactions/stats';
 import { businessDay, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
-import { PROVIDER_RATES_SQL } from '../settlement';
+import { PROVIDER_RATES_SQL } from '../areas/settlement';
+import { transactionKindList } from '../areas/transactions/kinds';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
 export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
@@ -586,26 +587,12 @@ function insuranceRowOf({ rng, id, t, now, customer }: RowContext, dependantId: 
 
 // ---- the kinds and their shares --------------------------------------------------------------
 
-interface KindPlan {
-  readonly kind: TransactionKind;
-  readonly table: string;
-  readonly share: number;
-  readonly seed: number;
-}
-
-export const kindPlans: readonly KindPlan[] = [
-  { kind: 'ceft', table: 'ceft_transactions', share: 0.55, seed: 1 },
-  { kind: 'bill', table: 'bill_transactions', share: 0.25, seed: 2 },
-  { kind: 'echannelling', table: 'echannelling_transactions', share: 0.08, seed: 3 },
-  { kind: 'thyaga', table: 'thyaga_transactions', share: 0.07, seed: 4 },
-  { kind: 'insurance', table: 'insurance_transactions', share: 0.05, seed: 5 },
-];
 
 /** How many of `total` each kind gets (the rounding goes to send money). */
 export function countsByKind(total: number): Record<TransactionKind, number> {
   const out = {} as Record<TransactionKind, number>;
   let rest = total;
-  for (const p of kindPlans.slice(1)) rest -= out[p.kind] = Math.round(total * p.share);
+  for (const p of transactionKindList.slice(1)) rest -= out[p.kind] = Math.round(total * p.seed.share);
   out.ceft = Math.max(0, rest);
   return out;
 }
@@ -659,7 +646,7 @@ async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: (
 
 /**
  * The acquiring IPG provider of each generated transaction (provider_bank_code): one of the active
- * providers that settle its currency (src/server/settlement.ts PROVIDER_RATES_SQL), chosen by a hash of
+ * providers that settle its currency (src/server/areas/settlement.ts PROVIDER_RATES_SQL), chosen by a hash of
  * the kind and id so that every provider takes a share and the other columns' dice are untouched;
  * null when no provider settles the currency (or the database has no providers yet).
  */
@@ -694,7 +681,7 @@ async function insertJson(db: Db, table: string, rows: readonly Record<string, u
  */
 export async function seedTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
   await syncRollupTimeZone(db, readBusinessTimeZone());
-  return withIndexesDeferred(db, [...kindPlans.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
+  return withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
 }
 
 async function loadTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
@@ -707,10 +694,10 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
   const providerOf = await providerPicker(db);
   let loaded = 0;
 
-  for (const plan of kindPlans) {
+  for (const plan of transactionKindList) {
     const n = byKind[plan.kind];
     if (n === 0) continue;
-    const rng = new Rng(seed * 31 + plan.seed);
+    const rng = new Rng(seed * 31 + plan.seed.stream);
     const today = Math.round((todayTotal * n) / Math.max(1, options.count));
     const times = initiatedTimes(rng, n, today, options.now);
     const base = Number((await db.one<{ max: number | null }>(`SELECT max(id) AS max FROM ${plan.table}`))?.max ?? 0);
@@ -759,7 +746,7 @@ async function loadTransactions(db: Db, options: TransactionSeedOptions): Promis
  */
 export async function clearTransactions(db: Db): Promise<void> {
   await db.exec(
-    `TRUNCATE insurance_dependants, ${kindPlans.map((p) => p.table).join(', ')}, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, transaction_actions RESTART IDENTITY CASCADE`,
+    `TRUNCATE insurance_dependants, ${transactionKindList.map((p) => p.table).join(', ')}, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, transaction_actions RESTART IDENTITY CASCADE`,
   );
 }
 
@@ -773,7 +760,7 @@ export async function replaceTransactions(db: Db, options: TransactionSeedOption
     await clearTransactions(tx);
     return seedTransactions(tx, options);
   });
-  if (db.kind === 'pg') await db.exec(`ANALYZE ${kindPlans.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_user_activity, beneficiary_activity`);
+  if (db.kind === 'pg') await db.exec(`ANALYZE ${transactionKindList.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_user_activity, beneficiary_activity`);
   return summary;
 }
 
