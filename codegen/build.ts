@@ -142,7 +142,14 @@ export async function generateAll(options: GenerateOptions = {}): Promise<Map<st
   const files = new Map<string, string>();
   files.set(`${GENERATED_DIR}/README.md`, readme());
   files.set(`${GENERATED_DIR}/openapi.json`, openApiJson(buildOpenApiDocument()));
-  files.set(`${GENERATED_DIR}/permission-matrix.md`, renderPermissionMatrix(screens.filter((s) => s.registered !== false), allCalls as readonly CallContract[], ctx));
+  files.set(
+    `${GENERATED_DIR}/permission-matrix.md`,
+    renderPermissionMatrix(
+      screens.filter((s) => s.registered !== false),
+      allCalls as readonly CallContract[],
+      ctx,
+    ),
+  );
   files.set(`${GENERATED_DIR}/segregation-of-duties.md`, renderSegregation());
   for (const [name, content] of specsOf(screens, ctx)) files.set(`${GENERATED_DIR}/screens/${name}`, content);
   return new Map([...files].sort(([a], [b]) => compare(a, b)));

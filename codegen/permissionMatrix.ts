@@ -35,7 +35,8 @@ function grantsOf(s: ScreenInfo, ctx: ShowContext): Grant[] {
     const list = p(access, listName);
     if (!list) continue;
     accounted.add(list);
-    for (const perm of items(list)) if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')})${rule ? `, with rule ${shown(rule, ctx, 'rule')}` : ''}` });
+    for (const perm of items(list))
+      if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')})${rule ? `, with rule ${shown(rule, ctx, 'rule')}` : ''}` });
   }
   // more permissions that open the screen while a server setting is on (ScreenAccess.withSetting)
   const withSetting = p(access, 'withSetting');
@@ -43,7 +44,8 @@ function grantsOf(s: ScreenInfo, ctx: ShowContext): Grant[] {
   if (Array.isArray(settingList)) {
     accounted.add(settingList);
     const setting = str(p(withSetting, 'setting')) ?? '?';
-    for (const perm of items(settingList)) if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')}) while the server setting ${code(setting)} is on` });
+    for (const perm of items(settingList))
+      if (typeof perm === 'string') out.push({ permission: perm, column: 'screens', text: `${where} (${code(str(v.route) ?? '')}) while the server setting ${code(setting)} is on` });
   }
   const create = v.createButton;
   if (str(p(create, 'permission'))) out.push({ permission: str(p(create, 'permission'))!, column: 'actions', text: `Create button ${labelOf(p(create, 'label'), ctx)} on ${where}` });
@@ -109,8 +111,7 @@ export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: re
     .filter((s) => p(s.value.access, 'rule'))
     .map((s) => {
       const access = s.value.access;
-      const perms = items(p(access, 'permissions'))
-        .filter((x): x is string => typeof x === 'string');
+      const perms = items(p(access, 'permissions')).filter((x): x is string => typeof x === 'string');
       return [code(s.id), code(str(s.value.route) ?? '?'), shown(p(access, 'rule'), ctx, 'rule'), perms.length ? perms.map(code).join(', ') : '—'];
     });
   const ruleCalls = sorted.filter((c) => typeof c.access === 'object' && 'rule' in c.access && !open(c)).map((c) => [callText(c), code(nameOf(c)), text(describeAccess(c.access))]);
@@ -125,9 +126,21 @@ export function renderPermissionMatrix(screens: readonly ScreenInfo[], calls: re
       `What each permission unlocks: the screens it opens, the actions it shows and the API calls it may make. The screens are read from the definitions in ${code('screens/')}; the calls are the contracts the server serves (${code('allCalls')}, ${code('src/api/index.ts')}), each cell decided by ${code('mayCall')} (${code('src/domain/access.ts')}), the very function the server refuses with (403). The catalogue is ${code('src/domain/permissions.ts')}. A user holding ${code(SUPER_PERMISSION)} holds every permission. A screen or call open to any of several permissions appears under each of them.`,
     ],
     ['## By permission', '', ...table(['Permission', 'Group', 'Screens', 'Actions', 'API calls'], rows)],
-    ['## Screens behind a rule', '', 'Who may open these is decided by a named rule rather than a list of permissions alone.', '', ...table(['Screen', 'Route', 'Rule', 'Permissions listed'], ruleScreens)],
+    [
+      '## Screens behind a rule',
+      '',
+      'Who may open these is decided by a named rule rather than a list of permissions alone.',
+      '',
+      ...table(['Screen', 'Route', 'Rule', 'Permissions listed'], ruleScreens),
+    ],
     ruleCalls.length ? ['## Calls behind a rule', '', ...table(['Call', 'Contract', 'Access'], ruleCalls)] : [],
-    ['## Calls without a permission', '', 'A signed-in user holding no permission may make these (the rule may still refuse some permissions, e.g. the app dashboard refuses auditors).', '', ...table(['Call', 'Contract', 'Access'], openCalls)],
+    [
+      '## Calls without a permission',
+      '',
+      'A signed-in user holding no permission may make these (the rule may still refuse some permissions, e.g. the app dashboard refuses auditors).',
+      '',
+      ...table(['Call', 'Contract', 'Access'], openCalls),
+    ],
     [
       ROLE_TABLE_HEADING,
       '',

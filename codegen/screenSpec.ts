@@ -30,7 +30,25 @@ export interface ScreenInfo {
 /** How the runtime shows each cell kind (src/console/views/cells.tsx, src/console/format.ts). */
 
 const SCREEN_COMMON = ['kind', 'id', 'route', 'title', 'breadcrumb', 'access', 'menu'];
-const LIST_KNOWN = ['source', 'rowKey', 'columns', 'pinnedColumns', 'filters', 'pageSize', 'defaultSort', 'emptyMessage', 'lockedWhen', 'clearButton', 'createButton', 'changeRequests', 'rowActions', 'exports', 'countCards', 'footer', 'tabs'];
+const LIST_KNOWN = [
+  'source',
+  'rowKey',
+  'columns',
+  'pinnedColumns',
+  'filters',
+  'pageSize',
+  'defaultSort',
+  'emptyMessage',
+  'lockedWhen',
+  'clearButton',
+  'createButton',
+  'changeRequests',
+  'rowActions',
+  'exports',
+  'countCards',
+  'footer',
+  'tabs',
+];
 const FORM_KNOWN = ['mode', 'schema', 'defaults', 'fields', 'options', 'load', 'submit', 'messages', 'back'];
 const CUSTOM_KNOWN = ['component', 'bare'];
 
@@ -252,7 +270,8 @@ function runLines(run: unknown, ctx: ShowContext): string[] {
     if (isObj(confirm)) lines.push(`- Confirm: ${label(confirm.title, ctx)}, message ${shown(confirm.message, ctx, 'message')}${confirm.danger === true ? ', danger' : ''}`);
     else if (confirm !== undefined) lines.push(`- Confirm: ${shown(confirm, ctx)}`);
     const input = run.input;
-    if (isObj(input)) lines.push(`- Asks for: ${label(input.label, ctx)}, at most ${num(input.maxLength) ?? shown(input.maxLength, ctx)} characters, required message ${message(input.requiredMessage, ctx)}`);
+    if (isObj(input))
+      lines.push(`- Asks for: ${label(input.label, ctx)}, at most ${num(input.maxLength) ?? shown(input.maxLength, ctx)} characters, required message ${message(input.requiredMessage, ctx)}`);
     else if (input !== undefined) lines.push(`- Asks for: ${shown(input, ctx)}`);
     lines.push(`- Success: ${message(run.success, ctx, 'success')}`, `- Failure: ${message(run.failure, ctx, 'failure')}`);
   } else lines.push(`- Runs: ${shown(run.kind, ctx)}`);
@@ -287,7 +306,10 @@ function exportsSection(v: Obj, ctx: ShowContext): string[] {
   if (!isObj(e)) return ['## Exports', '', shown(e, ctx)];
   const fileBase = str(e.fileBase);
   const stamp = new Date(2000, 0, 2, 3, 4, 5);
-  const name = (ext: 'xlsx' | 'pdf') => (fileBase === undefined ? shown(e.fileBase, ctx) : code(exportFileName({ fileBase, title: '', username: '', now: stamp, timeZone: 'UTC' }, ext).replace(fileStamp({ now: stamp, timeZone: 'UTC' }), FILE_STAMP_FORMAT)));
+  const name = (ext: 'xlsx' | 'pdf') =>
+    fileBase === undefined
+      ? shown(e.fileBase, ctx)
+      : code(exportFileName({ fileBase, title: '', username: '', now: stamp, timeZone: 'UTC' }, ext).replace(fileStamp({ now: stamp, timeZone: 'UTC' }), FILE_STAMP_FORMAT));
   const lines = [`- Excel: ${name('xlsx')}`, `- PDF: ${name('pdf')}`, `- Title: ${label(e.title, ctx)}`];
   const more = moreOf(e, ['fileBase', 'title'], ctx);
   if (more) lines.push(`- ${more}`);
@@ -377,7 +399,10 @@ function formBody(v: Obj, ctx: ShowContext & { schemaName(schema: unknown): stri
     ['Mode', str(v.mode) ?? shown(v.mode, ctx)],
     ['Schema', ctx.schemaName(v.schema)],
     callPart('options', [['select', 'select']]),
-    callPart('load', [['request', 'request'], ['values', 'values']]),
+    callPart('load', [
+      ['request', 'request'],
+      ['values', 'values'],
+    ]),
     callPart('submit', [['request', 'request']]),
     ['Success message', message(p(v.messages, 'success'), ctx, 'success')],
     ['Failure message', message(p(v.messages, 'failure'), ctx, 'failure')],
@@ -413,7 +438,17 @@ function formBody(v: Obj, ctx: ShowContext & { schemaName(schema: unknown): stri
 
 function customBody(v: Obj, ctx: ShowContext): string[][] {
   return [
-    ['## Hand-written screen', '', ...table(['Setting', 'Value'], [['Component', shown(v.component, ctx)], ['Without the shell', yesNo(v.bare, 'no', ctx)]])],
+    [
+      '## Hand-written screen',
+      '',
+      ...table(
+        ['Setting', 'Value'],
+        [
+          ['Component', shown(v.component, ctx)],
+          ['Without the shell', yesNo(v.bare, 'no', ctx)],
+        ],
+      ),
+    ],
     otherProperties(v, [...SCREEN_COMMON, ...CUSTOM_KNOWN], ctx),
   ];
 }

@@ -22,6 +22,13 @@ export function renderSegregation(): string {
     ],
     ['## Roles that can make and approve in one area', '', ...table(['Role', 'Area', 'Makes with', 'Approves with'], rows)],
     ['## Roles that cannot', '', clear.length ? clear.map((n) => `- ${n}`).join('\n') : '- none'],
-    ['## Areas', '', ...table(['Area', 'Make', 'Approve'], dutyAreas.map((a) => [text(a.area), list(a.make), list(a.approve)]))],
+    [
+      '## Areas',
+      '',
+      ...table(
+        ['Area', 'Make', 'Approve'],
+        dutyAreas.map((a) => [text(a.area), list(a.make), list(a.approve)]),
+      ),
+    ],
   ]);
 }

@@ -54,10 +54,18 @@ export function serverRulesSection(screen: unknown, docs: Docs, names: (c: CallC
     const cr = r?.changeRequest;
     if (cr) {
       const when = cr.onlyWhen ? `when ${fnText(cr.onlyWhen, docs)}; otherwise it acts at once. It ` : '';
-      out.push(`- Change request: ${when}creates a change request on ${text(cr.entity)} instead of acting (the entity's own checks first; an edit is refused with 409 while the record is locked by a pending request); decided by ${callName(cr.approve, names)}, never by its maker`);
+      out.push(
+        `- Change request: ${when}creates a change request on ${text(cr.entity)} instead of acting (the entity's own checks first; an edit is refused with 409 while the record is locked by a pending request); decided by ${callName(cr.approve, names)}, never by its maker`,
+      );
     } else if (!r?.decides && !r?.fourEyes) out.push('- Change request: none; the call acts at once');
-    if (r?.fourEyes) out.push(`- Four eyes: above ${code('MONEY_ACTION_APPROVAL_ABOVE_USD')} (off by default) it becomes a change request on the transaction (locked meanwhile), decided by ${callName(r.fourEyes.approve, names)} by another holder of the action's permission, with the guards run again`);
-    if (r?.decides) out.push(`- Decides: approves or rejects pending change requests of ${r.decides.map(text).join(', ')}; never the decider's own, one decision per request (row lock), the change applied in the same transaction`);
+    if (r?.fourEyes)
+      out.push(
+        `- Four eyes: above ${code('MONEY_ACTION_APPROVAL_ABOVE_USD')} (off by default) it becomes a change request on the transaction (locked meanwhile), decided by ${callName(r.fourEyes.approve, names)} by another holder of the action's permission, with the guards run again`,
+      );
+    if (r?.decides)
+      out.push(
+        `- Decides: approves or rejects pending change requests of ${r.decides.map(text).join(', ')}; never the decider's own, one decision per request (row lock), the change applied in the same transaction`,
+      );
   }
   return out;
 }

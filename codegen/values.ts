@@ -34,18 +34,22 @@ export function functionSource(fn: AnyFunction): string {
   // the same text whichever transpiler loaded the module (tsx's esbuild, vitest's vite): single quotes as
   // the project writes them, `undefined`/`true`/`false` for `void 0`/`!0`/`!1`, imported names bare
   const f = ts.factory;
-  const visit = (c: ts.TransformationContext) => (n: ts.Node): ts.Node => {
-    if (ts.isStringLiteral(n)) return f.createStringLiteral(n.text, true);
-    if (ts.isVoidExpression(n) && ts.isNumericLiteral(n.expression) && n.expression.text === '0') return f.createIdentifier('undefined');
-    if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.ExclamationToken && ts.isNumericLiteral(n.operand) && ['0', '1'].includes(n.operand.text)) return n.operand.text === '0' ? f.createTrue() : f.createFalse();
-    if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && /^__vite_ssr_import_\d+__$/.test(n.expression.text)) return f.createIdentifier(n.name.text);
-    if (ts.isParenthesizedExpression(n) && ts.isBinaryExpression(n.expression) && n.expression.operatorToken.kind === ts.SyntaxKind.CommaToken && ts.isNumericLiteral(n.expression.left)) {
-      const right = n.expression.right;
-      if (ts.isPropertyAccessExpression(right) && ts.isIdentifier(right.expression) && /^__vite_ssr_import_\d+__$/.test(right.expression.text)) return f.createIdentifier(right.name.text);
-    }
-    if (ts.isParenthesizedExpression(n) && (ts.isPropertyAccessExpression(n.expression) || ts.isElementAccessExpression(n.expression) || ts.isIdentifier(n.expression))) return visit(c)(n.expression);
-    return ts.visitEachChild(n, visit(c), c);
-  };
+  const visit =
+    (c: ts.TransformationContext) =>
+    (n: ts.Node): ts.Node => {
+      if (ts.isStringLiteral(n)) return f.createStringLiteral(n.text, true);
+      if (ts.isVoidExpression(n) && ts.isNumericLiteral(n.expression) && n.expression.text === '0') return f.createIdentifier('undefined');
+      if (ts.isPrefixUnaryExpression(n) && n.operator === ts.SyntaxKind.ExclamationToken && ts.isNumericLiteral(n.operand) && ['0', '1'].includes(n.operand.text))
+        return n.operand.text === '0' ? f.createTrue() : f.createFalse();
+      if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && /^__vite_ssr_import_\d+__$/.test(n.expression.text)) return f.createIdentifier(n.name.text);
+      if (ts.isParenthesizedExpression(n) && ts.isBinaryExpression(n.expression) && n.expression.operatorToken.kind === ts.SyntaxKind.CommaToken && ts.isNumericLiteral(n.expression.left)) {
+        const right = n.expression.right;
+        if (ts.isPropertyAccessExpression(right) && ts.isIdentifier(right.expression) && /^__vite_ssr_import_\d+__$/.test(right.expression.text)) return f.createIdentifier(right.name.text);
+      }
+      if (ts.isParenthesizedExpression(n) && (ts.isPropertyAccessExpression(n.expression) || ts.isElementAccessExpression(n.expression) || ts.isIdentifier(n.expression)))
+        return visit(c)(n.expression);
+      return ts.visitEachChild(n, visit(c), c);
+    };
   const quoted = ts.transform(init, [(c) => (root) => ts.visitNode(root, visit(c)) as ts.Expression]).transformed[0]!;
   const printed = printer.printNode(ts.EmitHint.Expression, quoted, file);
   // parameters in parentheses, as the project writes them (`(row) => ...`)
@@ -77,7 +81,12 @@ export function literal(v: unknown, ctx?: ShowContext, key?: string): string {
   if (v instanceof RegExp) return String(v);
   if (isContract(v)) return `POST /api/${v.path}`;
   if (Array.isArray(v)) return `[${v.map((x) => literal(x, ctx)).join(', ')}]`;
-  if (isObj(v)) return Object.keys(v).length ? `{ ${Object.entries(v).map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : literal(k)}: ${literal(x, ctx, k)}`).join(', ')} }` : '{}';
+  if (isObj(v))
+    return Object.keys(v).length
+      ? `{ ${Object.entries(v)
+          .map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : literal(k)}: ${literal(x, ctx, k)}`)
+          .join(', ')} }`
+      : '{}';
   return String(v);
 }
 

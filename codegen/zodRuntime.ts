@@ -49,7 +49,7 @@ export function messageOf(error: unknown): string | undefined {
   return undefined;
 }
 
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : v instanceof RegExp ? String(v) : JSON.stringify(v) ?? String(v));
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : v instanceof RegExp ? String(v) : (JSON.stringify(v) ?? String(v)));
 
 function checkText(c: Record<string, unknown>): string {
   switch (c.check) {
@@ -91,7 +91,9 @@ export function typeText(schema: unknown): string {
     case 'prefault':
       return `${typeText(d.innerType)}.${d.type}(${show(typeof d.defaultValue === 'function' ? (d.defaultValue as () => unknown)() : d.defaultValue)})`;
     case 'enum':
-      return `enum(${Object.values(d.entries as Record<string, unknown>).map(String).join(' | ')})`;
+      return `enum(${Object.values(d.entries as Record<string, unknown>)
+        .map(String)
+        .join(' | ')})`;
     case 'literal':
       return `literal(${(d.values as unknown[]).map(show).join(' | ')})`;
     case 'union':

@@ -109,7 +109,13 @@ export const roleEditScreen = defineFormScreen<RoleFormValues, RoleOptions>()({
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
       const r = d.role;
-      return { role_name: r.role_name, user_type: roleFields.user_type.options.find((t) => t === r.user_type) ?? '', user_level: r.user_level, permissions: r.permissions, disabled: r.disabled === 1 ? 1 : 0 };
+      return {
+        role_name: r.role_name,
+        user_type: roleFields.user_type.options.find((t) => t === r.user_type) ?? '',
+        user_level: r.user_level,
+        permissions: r.permissions,
+        disabled: r.disabled === 1 ? 1 : 0,
+      };
     },
   },
   submit: { call: roleEdit, request: (v, p) => ({ id: Number(p.id), ...v }) },

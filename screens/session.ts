@@ -4,7 +4,14 @@ import { canSeeAppDashboard, canSeeAuditDashboard, isSignedIn } from '../src/dom
 
 export const loginScreen: CustomScreen = { kind: 'custom', id: 'login', route: '/login', title: 'Login', component: 'Login', bare: true, access: { rule: () => true, permissions: [] } };
 
-export const resetPasswordScreen: CustomScreen = { kind: 'custom', id: 'resetPassword', route: '/resetPassword', title: 'Reset Password', component: 'ResetPassword', access: { rule: isSignedIn, permissions: [] } };
+export const resetPasswordScreen: CustomScreen = {
+  kind: 'custom',
+  id: 'resetPassword',
+  route: '/resetPassword',
+  title: 'Reset Password',
+  component: 'ResetPassword',
+  access: { rule: isSignedIn, permissions: [] },
+};
 
 export const dashboardScreen: CustomScreen = {
   kind: 'custom',

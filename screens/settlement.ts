@@ -8,15 +8,7 @@ import type { Column } from '../src/definitions/definitions';
 import { defineListScreen } from '../src/definitions/definitions';
 import type { ToolbarAction, ToolbarListScreen } from '../src/definitions/toolbar';
 import { generateInstantSettlement, generateSettlement, instantSettlementReport, settlementReport, type SettlementRow } from '../src/api/reports';
-import {
-  canGenerateSettlement,
-  REPORT_PAGE_SIZE,
-  reportMessages,
-  settlementFailure,
-  settlementMessages,
-  settlementNeedsRateConfirmation,
-  settlementRatesAlert,
-} from '../src/domain/reports';
+import { canGenerateSettlement, REPORT_PAGE_SIZE, reportMessages, settlementFailure, settlementMessages, settlementNeedsRateConfirmation, settlementRatesAlert } from '../src/domain/reports';
 import { fetchCountOf, type CallContract } from '../src/api/contract';
 
 const settlementColumns: readonly Column<SettlementRow>[] = [

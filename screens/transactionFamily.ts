@@ -22,18 +22,7 @@ import {
   type TotalsFooter,
   type WholeReply,
 } from '../src/definitions/definitions';
-import {
-  billCount,
-  billList,
-  ceftList,
-  eChannellingAuditList,
-  type BillRow,
-  type CeftAuditRow,
-  type CeftRow,
-  type EChannellingRow,
-  type InsuranceRow,
-  type ThyagaRow,
-} from '../src/api/transactions';
+import { billCount, billList, ceftList, eChannellingAuditList, type BillRow, type CeftAuditRow, type CeftRow, type EChannellingRow, type InsuranceRow, type ThyagaRow } from '../src/api/transactions';
 import { canSeeAuditorReports } from '../src/domain/access';
 import { wireFrom, wireTo } from '../src/domain/dates';
 import type { Permission } from '../src/domain/permissions';

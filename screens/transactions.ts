@@ -127,7 +127,8 @@ export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<
         kind: 'call',
         call: ceftManualFundTransfer,
         body: (row) => ({ trace: row.trace }),
-        confirm: warning((row) =>
+        confirm: warning(
+          (row) =>
             `Taking this action will start a manual fund transferring for this transaction (Tran ID - ${row.id}). If you not sure funds are available, please do not take this action. Are you sure to take this action?`,
         ),
         success: (row, data) => sentForApprovalMessage(data) ?? `Fund transfer successful: Id - ${row.id}`,
@@ -398,14 +399,4 @@ export const insuranceScreen = transactionReport<InsuranceRow>()(operational('in
 });
 
 /** Every transaction screen, in menu order. */
-export const transactionScreens = [
-  ceftScreen,
-  billScreen,
-  thyagaScreen,
-  eChannellingScreen,
-  insuranceScreen,
-  ceftAuditScreen,
-  billAuditScreen,
-  thyagaAuditScreen,
-  eChannellingAuditScreen,
-] as const;
+export const transactionScreens = [ceftScreen, billScreen, thyagaScreen, eChannellingScreen, insuranceScreen, ceftAuditScreen, billAuditScreen, thyagaAuditScreen, eChannellingAuditScreen] as const;

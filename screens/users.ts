@@ -1,7 +1,22 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
 import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
-import { userApprove, userCreate, userCreateBody, userEdit, userEditFormSchema, userGetForEdit, userInitialData, userList, roleUserTypeOf, userTypeLabels, userUnlock, userTypes, type UserRow, type UserType } from '../src/api/users';
+import {
+  userApprove,
+  userCreate,
+  userCreateBody,
+  userEdit,
+  userEditFormSchema,
+  userGetForEdit,
+  userInitialData,
+  userList,
+  roleUserTypeOf,
+  userTypeLabels,
+  userUnlock,
+  userTypes,
+  type UserRow,
+  type UserType,
+} from '../src/api/users';
 import { fetchCountOf, type DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 import { canChangePasswordOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
@@ -205,7 +220,17 @@ export const userEditScreen = defineFormScreen<UserFormValues, UserOptions>()({
     request: (p) => ({ id: Number(p.id) }),
     values: (d) => {
       const u = d.customUser;
-      return { type: userTypes.find((t) => t === u.user_type) ?? '', name: u.name, username: u.username, email: u.email, contact: u.contact, branch_code: u.branch_code, role: u.role, password: '', disabled: u.disabled === 1 ? 1 : 0 };
+      return {
+        type: userTypes.find((t) => t === u.user_type) ?? '',
+        name: u.name,
+        username: u.username,
+        email: u.email,
+        contact: u.contact,
+        branch_code: u.branch_code,
+        role: u.role,
+        password: '',
+        disabled: u.disabled === 1 ? 1 : 0,
+      };
     },
   },
   submit: {

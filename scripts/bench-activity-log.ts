@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   try {
     for (let i = 1; url && i < CONCURRENCY; i++) extra.push(await openDb({ databaseUrl: url, schema }));
     const pool = url ? [db, ...extra] : Array.from({ length: CONCURRENCY }, () => db);
-    await migrate(db, migrations.filter((m) => m.id < 95));
+    await migrate(
+      db,
+      migrations.filter((m) => m.id < 95),
+    );
     const before = { serial: await insertSerial(db, ROWS), concurrent: await insertConcurrent(pool, ROWS) };
     const t0 = performance.now();
     await migrate(db);
@@ -66,7 +69,9 @@ async function main(): Promise<void> {
     console.log(`                      one at a time   ${CONCURRENCY} at once   (inserts per second)`);
     console.log(`before the chain      ${f(before.serial)}        ${f(before.concurrent)}`);
     console.log(`with the chain        ${f(after.serial)}        ${f(after.concurrent)}`);
-    console.log(`migration 95 back-filled ${2 * ROWS} entries in ${migrationMs.toFixed(0)} ms; verify-log walked ${report.checked} of ${rows!.n} entries in ${verifyMs.toFixed(0)} ms (ok: ${report.ok})`);
+    console.log(
+      `migration 95 back-filled ${2 * ROWS} entries in ${migrationMs.toFixed(0)} ms; verify-log walked ${report.checked} of ${rows!.n} entries in ${verifyMs.toFixed(0)} ms (ok: ${report.ok})`,
+    );
   } finally {
     if (url && schema) await db.exec(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
     for (const e of extra) await e.close();

@@ -104,7 +104,15 @@ async function main() {
       const t = await timeIt(() => call(path, body, token), RUNS);
       const met = t.p95 < TARGET_MS;
       out.push([path, JSON.stringify(body), t.p50.toFixed(1), t.p95.toFixed(1), met ? 'yes' : 'NO']);
-      results.push({ goal: GOAL, measure: `${path} ${JSON.stringify(body)}: p95 (baseline: the GROUP BY month scan)`, ours: round1(t.p95), baseline: round1(scan.p95), unit: 'ms', target: `< ${TARGET_MS} ms`, met });
+      results.push({
+        goal: GOAL,
+        measure: `${path} ${JSON.stringify(body)}: p95 (baseline: the GROUP BY month scan)`,
+        ours: round1(t.p95),
+        baseline: round1(scan.p95),
+        unit: 'ms',
+        target: `< ${TARGET_MS} ms`,
+        met,
+      });
     }
 
     console.log(

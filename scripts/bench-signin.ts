@@ -191,7 +191,10 @@ async function main(): Promise<void> {
 }
 
 // (fetch's kept-alive sockets and the unreferenced hashing threads: exit without waiting for them)
-(process.argv.includes('--serve') ? serve() : main()).then(() => process.argv.includes('--serve') || process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+(process.argv.includes('--serve') ? serve() : main()).then(
+  () => process.argv.includes('--serve') || process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

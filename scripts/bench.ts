@@ -87,7 +87,12 @@ async function childBench(name: string, script: string, goals: string, extraArgs
     parsed = undefined;
   }
   if (!Array.isArray(parsed) || parsed.length === 0) {
-    const tail = readFileSync(join(OUT_DIR, `${name}.log`), 'utf8').trim().split('\n').slice(-3).join(' / ').slice(0, 160);
+    const tail = readFileSync(join(OUT_DIR, `${name}.log`), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' / ')
+      .slice(0, 160);
     rows.push({ goal: goals, measure: `${script}: not measured (exit ${code}, no --json rows${tail ? `: ${tail}` : ''})`, ours: null, baseline: null, unit: '', target: '-', met: false });
     return;
   }
@@ -186,10 +191,21 @@ function metText(m: unknown): string {
 function printTable() {
   const header = ['goal', 'measure', 'ours', 'baseline', 'ratio', 'target', 'met'];
   const goalKey = (g: unknown) => Number(String(g).split(/[^0-9]/)[0]) || 99;
-  const sorted = rows.map((r, i) => ({ r, i })).sort((a, b) => goalKey(a.r.goal) - goalKey(b.r.goal) || a.i - b.i).map((x) => x.r);
+  const sorted = rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => goalKey(a.r.goal) - goalKey(b.r.goal) || a.i - b.i)
+    .map((x) => x.r);
   const table = sorted.map((r) => {
     const unit = r.unit ? ` ${r.unit}` : '';
-    return [String(r.goal), r.measure, `${show(r.ours)}${r.ours === null ? '' : unit}`, `${show(r.baseline)}${r.baseline === null || r.baseline === undefined ? '' : unit}`, ratio(r), `${show(r.target)}${r.target && r.target !== '-' && !/[a-z]/i.test(String(r.target)) ? unit : ''}`, metText(r.met)];
+    return [
+      String(r.goal),
+      r.measure,
+      `${show(r.ours)}${r.ours === null ? '' : unit}`,
+      `${show(r.baseline)}${r.baseline === null || r.baseline === undefined ? '' : unit}`,
+      ratio(r),
+      `${show(r.target)}${r.target && r.target !== '-' && !/[a-z]/i.test(String(r.target)) ? unit : ''}`,
+      metText(r.met),
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
   const right = new Set([2, 3, 4]);
@@ -207,7 +223,9 @@ async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
   const startedAt = new Date();
   const load = loadavg();
-  log(`npm run bench: ${N.toLocaleString('en-US')} transactions, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' ')}`);
+  log(
+    `npm run bench: ${N.toLocaleString('en-US')} transactions, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' ')}`,
+  );
   if (load[0] > cpus().length) log('  (the machine is busy: timings will be slower than on an idle machine)');
 
   log('\nbuild (goal 5): vite build');

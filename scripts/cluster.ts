@@ -66,7 +66,12 @@ const primaryUser = decodeURIComponent(primary.username || 'postgres');
 
 /** pgbouncer, haproxy: Debian's packages, installed when missing. */
 function ensurePackages(): void {
-  const missing = [['pgbouncer', '/usr/sbin/pgbouncer'], ['haproxy', '/usr/sbin/haproxy']].filter(([, bin]) => !existsSync(bin)).map(([pkg]) => pkg);
+  const missing = [
+    ['pgbouncer', '/usr/sbin/pgbouncer'],
+    ['haproxy', '/usr/sbin/haproxy'],
+  ]
+    .filter(([, bin]) => !existsSync(bin))
+    .map(([pkg]) => pkg);
   if (!existsSync(`${PG_BIN}/pg_basebackup`)) throw new Error(`PostgreSQL 15's binaries are not in ${PG_BIN} (apt-get install postgresql-15)`);
   if (missing.length === 0) return;
   log(`Installing ${missing.join(', ')} (apt-get) ...`);
@@ -80,7 +85,9 @@ function ensurePackages(): void {
 
 /** The postgres user's uid and gid: the replica's PostgreSQL and PgBouncer refuse to run as root. */
 function postgresIds(): { uid: number; gid: number } {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   if (!line) throw new Error('no postgres user on this machine');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -149,7 +156,12 @@ async function startReplica(dir: string, port: number): Promise<{ child: ChildPr
   if (backup.code !== 0) throw new Error(`pg_basebackup failed (${backup.code}):\n${backup.said}`);
   log(`  done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // a hot standby needs these at least as high as the primary's
-  const settings = (await sql(PRIMARY_URL, `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`)).rows as { name: string; setting: string }[];
+  const settings = (
+    await sql(
+      PRIMARY_URL,
+      `SELECT name, setting FROM pg_settings WHERE name IN ('max_connections', 'max_worker_processes', 'max_wal_senders', 'max_prepared_transactions', 'max_locks_per_transaction')`,
+    )
+  ).rows as { name: string; setting: string }[];
   // Debian keeps postgresql.conf and pg_hba.conf in /etc: the copy has none, so it gets its own
   writeFileSync(
     join(dataDir, 'postgresql.conf'),
@@ -173,13 +185,7 @@ async function startReplica(dir: string, port: number): Promise<{ child: ChildPr
   }
   const child = asPostgres(`${PG_BIN}/postgres`, ['-D', dataDir], logFile);
   track('replica PostgreSQL', child, 'SIGINT');
-  await waitFor(
-    'the replica',
-    async () => (await sql(urlOf(port, DB_NAME), 'SELECT pg_is_in_recovery() AS r')).rows[0].r === true,
-    120_000,
-    child,
-    logFile,
-  );
+  await waitFor('the replica', async () => (await sql(urlOf(port, DB_NAME), 'SELECT pg_is_in_recovery() AS r')).rows[0].r === true, 120_000, child, logFile);
   return { child, dataDir };
 }
 
@@ -427,7 +433,14 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
       case 'filter':
         return {
           path: 'Transaction/get-ceftTransaction',
-          body: { from_date: `${weekAgo}T00:00:01`, to_date: `${today}T23:59:00`, country_code: countries[Math.floor(Math.random() * countries.length)] ?? '', data: String(Math.floor(Math.random() * 90) + 10), status: statuses[Math.floor(Math.random() * statuses.length)], fetchCount: 25 },
+          body: {
+            from_date: `${weekAgo}T00:00:01`,
+            to_date: `${today}T23:59:00`,
+            country_code: countries[Math.floor(Math.random() * countries.length)] ?? '',
+            data: String(Math.floor(Math.random() * 90) + 10),
+            status: statuses[Math.floor(Math.random() * statuses.length)],
+            fetchCount: 25,
+          },
         };
       case 'export':
         return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 } };
@@ -456,7 +469,12 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
       const { path, body, ref } = bodyOf(kind);
       const o: Outcome = { kind, start: Date.now(), end: 0, ref };
       try {
-        const res = await fetch(`${url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+        const res = await fetch(`${url}/api/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
         o.status = res.status;
         o.server = res.headers.get('x-app-server') ?? undefined;
         const text = await res.text();
@@ -504,7 +522,9 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const readStates: { at: number; state: string }[] = [];
   const watcher = (async () => {
     while (Date.now() < end) {
-      const h = (await fetch(`http://127.0.0.1:${apps[0].port}/health`).then((r) => r.json()).catch(() => ({}))) as { replica?: { state?: string; lagMs?: number | null } };
+      const h = (await fetch(`http://127.0.0.1:${apps[0].port}/health`)
+        .then((r) => r.json())
+        .catch(() => ({}))) as { replica?: { state?: string; lagMs?: number | null } };
       readStates.push({ at: Date.now(), state: `${h.replica?.state ?? 'no answer'}` });
       await sleep(500);
     }
@@ -549,12 +569,19 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   }
   for (const [reason, list] of reasons) {
     const inFlight = list.filter((o) => o.start < k1 && o.end >= k1).length;
-    console.log(`  ${list.length} × ${reason} (started ${list.map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`).slice(0, 6).join(', ')}${list.length > 6 ? ', ...' : ''}; ${inFlight} in flight at the app kill)`);
+    console.log(
+      `  ${list.length} × ${reason} (started ${list
+        .map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`)
+        .slice(0, 6)
+        .join(', ')}${list.length > 6 ? ', ...' : ''}; ${inFlight} in flight at the app kill)`,
+    );
   }
   if (marks.appExited) {
     // until the process has ended, its listening socket still takes connections that nobody will answer
     const gone = marks.appExited;
-    console.log(`${victim.name}'s process ended ${gone - k1} ms after the SIGKILL; failed requests started before that: ${failed.filter((o) => o.start < gone).length}, after it: ${failed.filter((o) => o.start >= gone).length}`);
+    console.log(
+      `${victim.name}'s process ended ${gone - k1} ms after the SIGKILL; failed requests started before that: ${failed.filter((o) => o.start < gone).length}, after it: ${failed.filter((o) => o.start >= gone).length}`,
+    );
   }
   const afterDrop = failed.filter((o) => o.start >= d1);
   console.log(`failed requests started after HAProxy dropped ${victim.name}: ${afterDrop.length}`);

@@ -64,7 +64,7 @@ export async function startConsoleServer(env: Record<string, string>, startMs = 
     url,
     async stop(graceMs = 2000) {
       child.kill('SIGTERM');
-      for (const deadline = Date.now() + graceMs; Date.now() < deadline && child.exitCode === null; ) await new Promise((r) => setTimeout(r, 100));
+      for (const deadline = Date.now() + graceMs; Date.now() < deadline && child.exitCode === null;) await new Promise((r) => setTimeout(r, 100));
       if (child.exitCode === null) signal('SIGKILL');
       return child.exitCode;
     },

@@ -32,7 +32,6 @@ import { seedDemo } from '../src/server/seed/demo';
 import { replaceTransactions } from '../src/server/seed/transactions';
 import { numberArg } from './benchArgs';
 
-
 const SOAK = process.argv.includes('--soak') ? numberArg('soak', 600) : undefined;
 const DURATION = SOAK ?? numberArg('duration', 60);
 const CONNECTIONS = numberArg('connections', 200);
@@ -105,13 +104,19 @@ async function prepare(db: Db): Promise<{ firstRequest: number; lastRequest: num
   return { firstRequest: ids!.first, lastRequest: ids!.last };
 }
 
-
 async function startServerProcess(): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const databaseUrl = `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, NODE_ENV: 'production', SESSION_SECRET: randomBytes(32).toString('hex'), DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '20' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '20',
+    },
     // the request log is written as in production, and thrown away
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -191,7 +196,7 @@ async function main(): Promise<void> {
     const now = new Date();
     const today = format(now, 'yyyy-MM-dd');
     const weekAgo = format(subDays(now, 7), 'yyyy-MM-dd');
-    const countries = (await db.query<{ country: string }>('SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval \'7 days\' LIMIT 20')).map((r) => r.country);
+    const countries = (await db.query<{ country: string }>("SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20")).map((r) => r.country);
     const statuses = ['', 'SUCCESS', 'FAILED', 'PENDING'];
     let nextRequest = firstRequest;
     const totalWeight = WEIGHTS.reduce((s, [, w]) => s + w, 0);
@@ -305,7 +310,10 @@ async function main(): Promise<void> {
       rows.push([
         kind,
         String(sorted.length),
-        [...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' '),
+        [...byStatus]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' '),
         quantile(sorted, 0.5).toFixed(1),
         quantile(sorted, 0.95).toFixed(1),
         quantile(sorted, 0.99).toFixed(1),

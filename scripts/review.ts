@@ -53,8 +53,20 @@ function propsFindings(out: Finding[], what: string, before: Record<string, Reco
   for (const k of sortedKeys(before, after)) {
     const b = before[k];
     const a = after[k];
-    if (!b) out.push({ section: 'screens', text: `${what} ${c(k)} added: ${Object.entries(a!).map(([p, v]) => `${p} ${c(v)}`).join(', ')}` });
-    else if (!a) out.push({ section: 'screens', text: `${what} ${c(k)} removed (was ${Object.entries(b).map(([p, v]) => `${p} ${c(v)}`).join(', ')})` });
+    if (!b)
+      out.push({
+        section: 'screens',
+        text: `${what} ${c(k)} added: ${Object.entries(a!)
+          .map(([p, v]) => `${p} ${c(v)}`)
+          .join(', ')}`,
+      });
+    else if (!a)
+      out.push({
+        section: 'screens',
+        text: `${what} ${c(k)} removed (was ${Object.entries(b)
+          .map(([p, v]) => `${p} ${c(v)}`)
+          .join(', ')})`,
+      });
     else {
       const changes = sortedKeys(b, a)
         .filter((p) => b[p] !== a[p])
@@ -104,8 +116,13 @@ export function compareModels(base: Model, head: Model): Finding[] {
     accessFindings(out, `Call ${c(`POST /api/${path}`)}`, { allowed: b.allowed, text: b.access }, { allowed: a.allowed, text: a.access });
     for (const g of b.guards.filter((x) => !a.guards.includes(x))) out.push({ section: 'widening', text: `Call ${c(`POST /api/${path}`)}: server guard ${c(g)} removed` });
     for (const g of a.guards.filter((x) => !b.guards.includes(x))) out.push({ section: 'narrowing', text: `Call ${c(`POST /api/${path}`)}: server guard ${c(g)} added` });
-    if (b.changeRequest && !a.changeRequest) out.push({ section: 'widening', text: `Call ${c(`POST /api/${path}`)} no longer goes through a change request (was ${c(b.changeRequest)}): it acts at once` });
-    else if (b.changeRequest !== a.changeRequest) out.push({ section: a.changeRequest && !b.changeRequest ? 'narrowing' : 'screens', text: `Call ${c(`POST /api/${path}`)} change request: ${b.changeRequest ? c(b.changeRequest) : 'none'} → ${a.changeRequest ? c(a.changeRequest) : 'none'}` });
+    if (b.changeRequest && !a.changeRequest)
+      out.push({ section: 'widening', text: `Call ${c(`POST /api/${path}`)} no longer goes through a change request (was ${c(b.changeRequest)}): it acts at once` });
+    else if (b.changeRequest !== a.changeRequest)
+      out.push({
+        section: a.changeRequest && !b.changeRequest ? 'narrowing' : 'screens',
+        text: `Call ${c(`POST /api/${path}`)} change request: ${b.changeRequest ? c(b.changeRequest) : 'none'} → ${a.changeRequest ? c(a.changeRequest) : 'none'}`,
+      });
   }
   // roles and accounts
   for (const role of sortedKeys(base.roles, head.roles)) {
@@ -127,7 +144,10 @@ export function compareModels(base: Model, head: Model): Finding[] {
     else {
       if (b.role !== a.role) {
         const { more, fewer } = gained(b.permissions, a.permissions);
-        out.push({ section: more.length ? 'widening' : 'narrowing', text: `Seeded account ${c(user)}: role ${c(b.role)} → ${c(a.role)}${more.length ? `; gains ${more.map(c).join(', ')}` : ''}${fewer.length ? `; loses ${fewer.map(c).join(', ')}` : ''}` });
+        out.push({
+          section: more.length ? 'widening' : 'narrowing',
+          text: `Seeded account ${c(user)}: role ${c(b.role)} → ${c(a.role)}${more.length ? `; gains ${more.map(c).join(', ')}` : ''}${fewer.length ? `; loses ${fewer.map(c).join(', ')}` : ''}`,
+        });
       }
       if (b.enabled !== a.enabled) out.push({ section: a.enabled ? 'widening' : 'narrowing', text: `Seeded account ${c(user)} ${a.enabled ? 'enabled' : 'disabled'}` });
     }
@@ -147,13 +167,18 @@ export function compareModels(base: Model, head: Model): Finding[] {
     if (b.route !== a.route) out.push({ section: 'routes', text: `Screen ${c(id)} route ${c(b.route)} → ${c(a.route)}` });
     if (b.menu !== a.menu) out.push({ section: 'routes', text: `Screen ${c(id)} menu ${b.menu ? c(b.menu) : 'none'} → ${a.menu ? c(a.menu) : 'none'}` });
     accessFindings(out, `Screen ${c(id)} (who may open it)`, { allowed: b.allowed, text: b.access }, { allowed: a.allowed, text: a.access });
-    if (b.settings.lockedWhen && !a.settings.lockedWhen) out.push({ section: 'widening', text: `Screen ${c(id)}: locked-row guard ${c(b.settings.lockedWhen)} removed; locked rows show their actions` });
+    if (b.settings.lockedWhen && !a.settings.lockedWhen)
+      out.push({ section: 'widening', text: `Screen ${c(id)}: locked-row guard ${c(b.settings.lockedWhen)} removed; locked rows show their actions` });
     propsFindings(out, `Screen ${c(id)} column`, b.columns, a.columns);
     propsFindings(out, `Screen ${c(id)} filter`, b.filters, a.filters);
     propsFindings(out, `Screen ${c(id)} field`, b.fields, a.fields);
     actionFindings(out, id, b.actions, a.actions);
     const settings = sortedKeys(b.settings, a.settings).filter((k) => b.settings[k] !== a.settings[k] && k !== 'lockedWhen');
-    if (settings.length) out.push({ section: 'screens', text: `Screen ${c(id)} settings: ${settings.map((k) => `${k} ${b.settings[k] === undefined ? 'added' : c(b.settings[k])} → ${a.settings[k] === undefined ? 'removed' : c(a.settings[k])}`).join('; ')}` });
+    if (settings.length)
+      out.push({
+        section: 'screens',
+        text: `Screen ${c(id)} settings: ${settings.map((k) => `${k} ${b.settings[k] === undefined ? 'added' : c(b.settings[k])} → ${a.settings[k] === undefined ? 'removed' : c(a.settings[k])}`).join('; ')}`,
+      });
   }
   // messages
   for (const where of sortedKeys(base.messages, head.messages)) {

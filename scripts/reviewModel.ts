@@ -83,7 +83,10 @@ export function probesFor(...sources: readonly Sources[]): Probe[] {
       const key = `${r.name}\n${[...r.permissions].sort().join(',')}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      probes.push({ name: `role ${r.name}${sources.length > 1 && sources.filter((o) => o.roles.some((x) => x.name === r.name && [...x.permissions].sort().join(',') === [...r.permissions].sort().join(','))).length < sources.length ? ` (as defined in ${s === sources[0] ? 'the base' : 'the working tree'})` : ''}`, permissions: r.permissions });
+      probes.push({
+        name: `role ${r.name}${sources.length > 1 && sources.filter((o) => o.roles.some((x) => x.name === r.name && [...x.permissions].sort().join(',') === [...r.permissions].sort().join(','))).length < sources.length ? ` (as defined in ${s === sources[0] ? 'the base' : 'the working tree'})` : ''}`,
+        permissions: r.permissions,
+      });
     }
   return probes;
 }
@@ -140,7 +143,10 @@ export function valueText(v: unknown): string {
   if (isContract(v)) return `call ${v.path}`;
   if (isZod(v)) return 'zod schema';
   if (Array.isArray(v)) return `[${v.map(valueText).join(', ')}]`;
-  if (v && typeof v === 'object') return `{ ${Object.entries(v).map(([k, x]) => `${k}: ${valueText(x)}`).join(', ')} }`;
+  if (v && typeof v === 'object')
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${k}: ${valueText(x)}`)
+      .join(', ')} }`;
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
 
@@ -163,7 +169,29 @@ function keyed(items: unknown, name: (x: Dict, i: number) => string = (x, i) => 
 }
 
 /** Keys whose string values are identifiers, paths or settings rather than text a user reads. */
-const NOT_TEXT = new Set(['id', 'key', 'kind', 'route', 'to', 'from', 'permission', 'path', 'fileBase', 'modal', 'component', 'valueType', 'inputType', 'tone', 'currency', 'rowKey', 'mode', 'value', 'entity', 'type', 'name']);
+const NOT_TEXT = new Set([
+  'id',
+  'key',
+  'kind',
+  'route',
+  'to',
+  'from',
+  'permission',
+  'path',
+  'fileBase',
+  'modal',
+  'component',
+  'valueType',
+  'inputType',
+  'tone',
+  'currency',
+  'rowKey',
+  'mode',
+  'value',
+  'entity',
+  'type',
+  'name',
+]);
 /** Keys whose function values compute a text a user reads (shown by their source). */
 const TEXT_FUNCTIONS = new Set(['label', 'title', 'message', 'success', 'failure', 'header', 'dynamicLabel', 'note', 'emptyMessage', 'requiredMessage']);
 
@@ -218,16 +246,48 @@ function screenModel(s: Dict, probes: readonly Probe[], messages: Record<string,
     };
   }
   const button = s.createButton as Dict | undefined;
-  if (button) actions['(create button)'] = { label: String(button.label), permission: String(button.permission), allowed: signedIn.filter((p) => holds(p.permissions!, [String(button.permission)])).map((p) => p.name), runs: `navigate ${String(button.to)}` };
+  if (button)
+    actions['(create button)'] = {
+      label: String(button.label),
+      permission: String(button.permission),
+      allowed: signedIn.filter((p) => holds(p.permissions!, [String(button.permission)])).map((p) => p.name),
+      runs: `navigate ${String(button.to)}`,
+    };
   const cr = s.changeRequests as Dict | undefined;
   if (cr) {
     const perms = [String(cr.permission), ...((cr.alsoPermissions as string[] | undefined) ?? [])];
-    actions['(approve or reject change requests)'] = { label: `${String(cr.entity)} change requests`, permission: perms.join(' or '), allowed: signedIn.filter((p) => holds(p.permissions!, perms)).map((p) => p.name), runs: isContract(cr.approve) ? `call ${cr.approve.path}` : '?' };
+    actions['(approve or reject change requests)'] = {
+      label: `${String(cr.entity)} change requests`,
+      permission: perms.join(' or '),
+      allowed: signedIn.filter((p) => holds(p.permissions!, perms)).map((p) => p.name),
+      runs: isContract(cr.approve) ? `call ${cr.approve.path}` : '?',
+    };
   }
   const fields: Record<string, Record<string, string>> = {};
   for (const [k, f] of keyed(s.fields)) fields[k] = flat(f, ['key']);
   const source = s.source as Dict | undefined;
-  const settings: Record<string, string> = flat(s, ['id', 'kind', 'route', 'title', 'access', 'menu', 'columns', 'filters', 'fields', 'rowActions', 'createButton', 'changeRequests', 'tabs', 'breadcrumb', 'source', 'submit', 'load', 'options', 'schema', 'messages']);
+  const settings: Record<string, string> = flat(s, [
+    'id',
+    'kind',
+    'route',
+    'title',
+    'access',
+    'menu',
+    'columns',
+    'filters',
+    'fields',
+    'rowActions',
+    'createButton',
+    'changeRequests',
+    'tabs',
+    'breadcrumb',
+    'source',
+    'submit',
+    'load',
+    'options',
+    'schema',
+    'messages',
+  ]);
   if (source) Object.assign(settings, Object.fromEntries(Object.entries(flat(source)).map(([k, v]) => [`source.${k}`, v])));
   for (const part of ['submit', 'load', 'options'] as const) if (s[part]) Object.assign(settings, Object.fromEntries(Object.entries(flat(s[part])).map(([k, v]) => [`${part}.${k}`, v])));
   for (const [k, t] of tabs) Object.assign(settings, Object.fromEntries(Object.entries(flat(t, ['label'])).map(([p, v]) => [`tab ${k}.${p}`, v])));

@@ -28,7 +28,7 @@ export async function buildOnce(name: string, build: () => Promise<void>, waitMs
       return false;
     }
   }
-  for (const deadline = Date.now() + waitMs; !existsSync(ready); ) {
+  for (const deadline = Date.now() + waitMs; !existsSync(ready);) {
     if (existsSync(failed) || Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -35,8 +35,14 @@ export function isCalendarDay(value: string): boolean {
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]) && Number(m[1]) >= 2000;
 }
 
-const titleField = z.string().max(advertisementLimits.title, advertisementMessages.title).regex(/^[\w ]{2,}$/, advertisementMessages.title);
-const countriesField = z.array(z.string().regex(/^[A-Z]{2,3}$/, 'unknown country code')).min(1, advertisementMessages.countries).max(300);
+const titleField = z
+  .string()
+  .max(advertisementLimits.title, advertisementMessages.title)
+  .regex(/^[\w ]{2,}$/, advertisementMessages.title);
+const countriesField = z
+  .array(z.string().regex(/^[A-Z]{2,3}$/, 'unknown country code'))
+  .min(1, advertisementMessages.countries)
+  .max(300);
 const linkField = z.string().max(advertisementLimits.link, advertisementMessages.link).regex(patterns.website, advertisementMessages.link);
 const imageValue = z
   .string()
@@ -57,8 +63,14 @@ function checkCountries(countries: readonly string[], ctx: z.RefinementCtx) {
 const advertisementShape = {
   title: titleField,
   countries: countriesField,
-  valid_from: z.string().refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom).refine(inDateBounds, dateBoundsError),
-  valid_to: z.string().refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo).refine(inDateBounds, dateBoundsError),
+  valid_from: z
+    .string()
+    .refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom)
+    .refine(inDateBounds, dateBoundsError),
+  valid_to: z
+    .string()
+    .refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo)
+    .refine(inDateBounds, dateBoundsError),
   images: z
     .array(z.strictObject({ image: imageValue, link: linkField }))
     .min(1, advertisementMessages.images)
@@ -138,7 +150,7 @@ export const advertisementList = defineCall({
 export const advertisementInitialData = defineCall({
   path: 'advertisement/initial-create-data',
   access: anyOf('advertisement-create', 'advertisement-edit'),
-  summary: "The countries an advertisement may target, ALL (every country) first.",
+  summary: 'The countries an advertisement may target, ALL (every country) first.',
   request: emptyBody,
   data: z.object({ countries: z.array(z.object({ code: z.string(), name: z.string() })) }),
 });
@@ -179,11 +191,4 @@ export const advertisementApprove = defineCall({
   data: z.object({ message: z.string() }),
 });
 
-export const advertisementCalls = [
-  advertisementList,
-  advertisementInitialData,
-  advertisementCreate,
-  advertisementGetForEdit,
-  advertisementEdit,
-  advertisementApprove,
-] as const;
+export const advertisementCalls = [advertisementList, advertisementInitialData, advertisementCreate, advertisementGetForEdit, advertisementEdit, advertisementApprove] as const;

@@ -47,14 +47,20 @@ export const platformCommaList = z
   .string()
   .max(100)
   .superRefine((v, ctx) => {
-    const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     if (list.length === 0) return void ctx.addIssue({ code: 'custom', message: appVersionMessages.platforms });
     for (const p of list) if (!(platforms as readonly string[]).includes(p)) ctx.addIssue({ code: 'custom', message: `unknown platform ${p.slice(0, 20)}` });
     if (new Set(list).size !== list.length) ctx.addIssue({ code: 'custom', message: 'a platform is listed twice' });
   });
 
 export function splitPlatforms(v: string): Platform[] {
-  return v.split(',').map((p) => p.trim()).filter(Boolean) as Platform[];
+  return v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean) as Platform[];
 }
 
 const forceUpdate = z.union([z.literal(0), z.literal(1)]);

@@ -52,7 +52,7 @@ export const withdrawChangeRequest = defineCall({
   path: 'changeRequest/withdraw',
   answers: [403, 404, 409],
   access: anyOf(...makePermissions),
-  summary: 'Withdraw one of your own pending change requests, unlocking its record; 403 for another user\'s request, 409 when it is no longer pending.',
+  summary: "Withdraw one of your own pending change requests, unlocking its record; 403 for another user's request, 409 when it is no longer pending.",
   request: z.strictObject({ changeRequestID }),
   data: z.object({ message: z.string() }),
 });
@@ -61,11 +61,16 @@ export const approvalInbox = defineCall({
   path: 'changeRequest/inbox',
   access: anyOf(...approvePermissions),
   summary:
-    'Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves; a large money action, area Transaction, for a holder of the action\'s own permission: transaction-refund for voids and refunds, transaction-retry for manual fund transfers), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.',
+    "Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves; a large money action, area Transaction, for a holder of the action's own permission: transaction-refund for voids and refunds, transaction-retry for manual fund transfers), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.",
   request: z.strictObject({
     type: z.string().max(50).optional(),
     requestedBy: z.string().max(100).optional(),
-    minAgeHours: z.number().int().min(0).max(24 * 366).optional(),
+    minAgeHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 366)
+      .optional(),
   }),
   data: z.object({ requests: z.array(changeRequestSummary), counts: z.array(areaCount) }),
 });
@@ -87,8 +92,7 @@ export const decideChangeRequest = defineCall({
   path: 'changeRequest/decide',
   answers: [403, 404, 409, 422],
   access: anyOf(...approvePermissions),
-  summary:
-    "Approve or reject one pending change request of any area, under that area's approve call's rules and permission; a reject needs a comment (the reason).",
+  summary: "Approve or reject one pending change request of any area, under that area's approve call's rules and permission; a reject needs a comment (the reason).",
   request: z.strictObject({ changeRequestID, actionTaken: z.enum(['approve', 'reject']), comment: decisionComment }).superRefine(reasonRequired),
   data: z.object({ message: z.string() }),
 });
@@ -101,7 +105,11 @@ export const decideManyChangeRequests = defineCall({
     "Approve or reject several pending change requests with one comment (a reject needs it: the reason); each is decided on its own under its area's rules, and the reply lists each outcome (statusCode 200, or the status and message of the refusal).",
   request: z
     .strictObject({
-      changeRequestIDs: z.array(changeRequestID).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, 'Each change request may be named once'),
+      changeRequestIDs: z
+        .array(changeRequestID)
+        .min(1)
+        .max(100)
+        .refine((ids) => new Set(ids).size === ids.length, 'Each change request may be named once'),
       actionTaken: z.enum(['approve', 'reject']),
       comment: decisionComment,
     })

@@ -18,12 +18,7 @@ export type Access = CallAccess;
 /** A status a handler may answer besides 200 (see CallContract.answers). */
 export type HandlerStatus = 401 | 403 | 404 | 406 | 409 | 410 | 422 | 429 | 502;
 
-export interface CallContract<
-  Path extends string = string,
-  Req extends z.ZodType = z.ZodType,
-  Data extends z.ZodType = z.ZodType,
-  Top extends z.ZodType = z.ZodType,
-> {
+export interface CallContract<Path extends string = string, Req extends z.ZodType = z.ZodType, Data extends z.ZodType = z.ZodType, Top extends z.ZodType = z.ZodType> {
   readonly path: Path;
   readonly access: Access;
   readonly request: Req;

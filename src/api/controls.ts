@@ -57,8 +57,7 @@ export const moneyApprovalApprove = defineCall({
   path: 'transaction/money-approval/approve',
   answers: [403, 404, 409, 422, 502],
   access: anyOf('transaction-refund', 'transaction-retry'),
-  summary:
-    "Approve (the action runs then, once, its guards checked again) or reject a waiting money action; the decider needs the action's own permission and may not be its maker.",
+  summary: "Approve (the action runs then, once, its guards checked again) or reject a waiting money action; the decider needs the action's own permission and may not be its maker.",
   request: decisionBody,
   data: z.object({ message: z.string() }),
 });
@@ -81,7 +80,12 @@ export const sodReport = defineCall({
     'Segregation of duties: the active roles and users that can both make and approve in the same area (src/domain/segregation.ts), every change request approved by its own maker (there must be none), and the pairs of users who approve each other more than `threshold` (a share 0..1, default 0.5) of their approved requests in the last `days` days (default 90).',
   request: z.strictObject({
     threshold: z.number({ error: 'threshold: enter a share from 0 to 1' }).min(0, 'threshold: enter a share from 0 to 1').max(1, 'threshold: enter a share from 0 to 1').default(0.5),
-    days: z.number({ error: 'days: enter a whole number of days from 1 to 3650' }).int('days: enter a whole number of days from 1 to 3650').min(1, 'days: enter a whole number of days from 1 to 3650').max(3650, 'days: enter a whole number of days from 1 to 3650').default(90),
+    days: z
+      .number({ error: 'days: enter a whole number of days from 1 to 3650' })
+      .int('days: enter a whole number of days from 1 to 3650')
+      .min(1, 'days: enter a whole number of days from 1 to 3650')
+      .max(3650, 'days: enter a whole number of days from 1 to 3650')
+      .default(90),
   }),
   data: z.object({
     findings: z.array(sodFinding),

@@ -92,7 +92,10 @@ const dateOnly = z.string().regex(DATE_PATTERN, messages.date).refine(isRealDate
 const dateTime = z.string().regex(DATE_TIME_PATTERN, messages.dateTime).refine(isRealDate, messages.dateTime).refine(inDateBounds, dateBoundsError);
 
 function rangeNumber(allowed: readonly number[], message: string) {
-  return z.number({ error: message }).int(message).refine((v) => allowed.includes(v), message);
+  return z
+    .number({ error: message })
+    .int(message)
+    .refine((v) => allowed.includes(v), message);
 }
 const periodDays = periodOptions.map((o) => o.value);
 
@@ -277,7 +280,8 @@ export const totalTransactionsByMonth = defineCall({
 export const totalCountsAndValues = defineCall({
   path: 'dashboard/totalCountsAndValues',
   access: appDashboardAccess,
-  summary: 'The counts strip: all-time transaction counts per service (every status), app users, and the LKR value of successful transactions (remittances alone, and the four services of the strip together).',
+  summary:
+    'The counts strip: all-time transaction counts per service (every status), app users, and the LKR value of successful transactions (remittances alone, and the four services of the strip together).',
   request: emptyBody,
   data: totalsData,
 });
@@ -318,8 +322,7 @@ export const transactionValues = defineCall({
   data: z.object({ ceft: ceftValueBlock, biller: valueBlock, thyaga: valueBlock, echanneling: valueBlock }),
 });
 
-const chartSummary = (what: string) =>
-  `USD value of successful ${what} per year (YEARLY), month (MONTHLY, last 12) or day (WEEKLY, last 7) for the View Chart modal.`;
+const chartSummary = (what: string) => `USD value of successful ${what} per year (YEARLY), month (MONTHLY, last 12) or day (WEEKLY, last 7) for the View Chart modal.`;
 
 export const ceftTransactionTableData = defineCall({
   path: 'dashboard/getCeftTransactionTableData',
@@ -385,8 +388,7 @@ export const countryWiseAppUserCount = defineCall({
 export const remittanceByYear = defineCall({
   path: 'dashboard/remittanceByYear',
   access: auditAccess,
-  summary:
-    'Remittances per month of a year: the count (every status) or the USD value (successful), with the years that have remittances; without a year, the latest of them.',
+  summary: 'Remittances per month of a year: the count (every status) or the USD value (successful), with the years that have remittances; without a year, the latest of them.',
   request: z.strictObject({
     year: z.number({ error: 'Choose a year' }).int('Choose a year').min(2000, 'Choose a year').max(2100, 'Choose a year').refine(inDateBounds, dateBoundsError).optional(),
     measure: z.enum(remittanceMeasures, { error: 'Choose count or value' }),

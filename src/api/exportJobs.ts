@@ -14,7 +14,18 @@ import { billAuditList, billList, ceftAuditList, ceftList, ceftRefundedAuditList
  * a tab holds); the server refuses to start unless its export sources cover exactly these. Every other
  * list is exported in the browser.
  */
-export const serverExportCalls: readonly string[] = [ceftAuditList, ceftRefundedAuditList, billAuditList, eChannellingAuditList, thyagaAuditList, ceftList, billList, thyagaList, eChannellingList, insuranceList].map((c) => c.path);
+export const serverExportCalls: readonly string[] = [
+  ceftAuditList,
+  ceftRefundedAuditList,
+  billAuditList,
+  eChannellingAuditList,
+  thyagaAuditList,
+  ceftList,
+  billList,
+  thyagaList,
+  eChannellingList,
+  insuranceList,
+].map((c) => c.path);
 
 /** A list call's body with its fetch count lifted: a server export writes every matching row. */
 export const ALL_MATCHING_ROWS = 99_999_999;
@@ -59,7 +70,7 @@ export const startExportJob = defineCall({
   access: 'authenticated',
   answers: [403, 409, 422],
   summary:
-    'Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. The caller needs the list call\'s own permission (checked again when the job runs), and the rows are that call\'s rows for the caller (an IPG bank user: their provider\'s). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.',
+    "Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. The caller needs the list call's own permission (checked again when the job runs), and the rows are that call's rows for the caller (an IPG bank user: their provider's). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.",
   request: z.strictObject({
     call: z.string().min(1).max(100),
     body: z.record(z.string(), z.unknown()),

@@ -14,7 +14,21 @@ import { approvalCalls } from './approvals';
 import { controlCalls } from './controls';
 import { exportJobCalls } from './exportJobs';
 
-export const allCalls: readonly CallContract[] = [...authCalls, ...userCalls, ...roleCalls, ...kycCalls, ...reportCalls, ...transactionCalls, ...dashboardCalls, ...masterDataCalls, ...configCalls, ...finderCalls, ...approvalCalls, ...controlCalls, ...exportJobCalls];
+export const allCalls: readonly CallContract[] = [
+  ...authCalls,
+  ...userCalls,
+  ...roleCalls,
+  ...kycCalls,
+  ...reportCalls,
+  ...transactionCalls,
+  ...dashboardCalls,
+  ...masterDataCalls,
+  ...configCalls,
+  ...finderCalls,
+  ...approvalCalls,
+  ...controlCalls,
+  ...exportJobCalls,
+];
 
 export function findCall(path: string): CallContract | undefined {
   const wanted = path.toLowerCase();

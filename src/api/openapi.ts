@@ -29,7 +29,11 @@ export interface OpenApiOptions {
 const ERROR_RESPONSES: Record<number, { readonly name: string; readonly description: string }> = {
   400: { name: 'BadRequest', description: "The request body is not JSON or does not match the call's schema; `data.message` names the field." },
   401: { name: 'Unauthorized', description: 'No valid session token (missing, expired, revoked or invalid); on sign-in, a wrong username or password, or a locked account.' },
-  403: { name: 'Forbidden', description: "The signed-in user may not make this call (the call's access rule, a password change that must come first) or act on this record (the handler's own rule, e.g. one's own change request)." },
+  403: {
+    name: 'Forbidden',
+    description:
+      "The signed-in user may not make this call (the call's access rule, a password change that must come first) or act on this record (the handler's own rule, e.g. one's own change request).",
+  },
   404: { name: 'NotFound', description: 'The record the body names does not exist.' },
   406: { name: 'NotAcceptable', description: 'The old password is wrong.' },
   409: { name: 'Conflict', description: 'The record is in a state that forbids this now (already decided, withdrawn, expired, locked by a pending request, changed meanwhile, already generated).' },
@@ -144,7 +148,9 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
     const responses: Record<string, unknown> = {};
     for (const status of statusesOf(call)) {
       responses[String(status)] =
-        status === 200 ? { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } } } : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+        status === 200
+          ? { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } } }
+          : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
     }
 
     const bodyRequired = Array.isArray(request.required) && request.required.length > 0;
@@ -190,12 +196,11 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       get: {
         operationId: 'exportFile',
         summary: 'The file of a finished server export job',
-        description:
-          'Only through the link `export/download-link` answers (to the job\'s owner or an administrator): the signature covers the job id and the expiry, minutes ahead. No bearer token.',
+        description: "Only through the link `export/download-link` answers (to the job's owner or an administrator): the signature covers the job id and the expiry, minutes ahead. No bearer token.",
         tags: ['export'],
         parameters: [
           { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,10}$' } },
-          { name: 'exp', in: 'query', required: true, schema: { type: 'string' }, description: 'The link\'s expiry, in Unix seconds' },
+          { name: 'exp', in: 'query', required: true, schema: { type: 'string' }, description: "The link's expiry, in Unix seconds" },
           { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, description: 'The HMAC of the job id and the expiry' },
         ],
         responses: {
@@ -227,8 +232,8 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       description:
         'Every call is `POST /api/<path>` with a JSON body and `Authorization: Bearer <token>` (except public calls). ' +
         'Paths are matched case-insensitively. The reply body is `{ statusCode, data, ... }` and the HTTP status equals `statusCode`. ' +
-        '`x-permissions` on each operation states its access rule: `public`, `authenticated`, `{ anyOf: [permissions] }` (`super-permission` holds every permission), or `{ rule: name }`, a named rule the operation\'s description spells out. ' +
-        'Every operation lists every status it can answer: the HTTP layer\'s own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler\'s (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`.',
+        "`x-permissions` on each operation states its access rule: `public`, `authenticated`, `{ anyOf: [permissions] }` (`super-permission` holds every permission), or `{ rule: name }`, a named rule the operation's description spells out. " +
+        "Every operation lists every status it can answer: the HTTP layer's own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler's (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`.",
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ bearerAuth: [] }],

@@ -114,7 +114,7 @@ const settlementReply = z.object({
 });
 
 const settlementSummary =
-  'Rows of the batch generated on `date` (one row per currency and account of the settled send-money transactions), with whether today\'s rates were approved and messages about them; an IPG bank user sees the rows of their own provider only.';
+  "Rows of the batch generated on `date` (one row per currency and account of the settled send-money transactions), with whether today's rates were approved and messages about them; an IPG bank user sees the rows of their own provider only.";
 
 export const settlementReport = defineCall({
   path: 'report/get-settlement-report',

@@ -47,7 +47,10 @@ function rangeRule(v: { from_date: string; to_date: string }, ctx: z.RefinementC
 }
 
 /** A country code of the countries list, or empty for All Countries (an unknown code gets 400 from the server). */
-const countryCode = z.string().regex(/^([A-Z]{2})?$/, 'Enter a two-letter country code, or nothing for All Countries').default('');
+const countryCode = z
+  .string()
+  .regex(/^([A-Z]{2})?$/, 'Enter a two-letter country code, or nothing for All Countries')
+  .default('');
 const statusFilter = z.enum(statusFilterValues, { error: 'Choose All (empty), SUCCESS, PENDING or FAILED' }).default('');
 
 const range = { from_date: localDateTime, to_date: localDateTime };
@@ -283,8 +286,7 @@ export function sentForApprovalMessage(data: unknown): string | undefined {
 
 // ---- count cards -----------------------------------------------------------------------------
 
-const countSummary = (what: string) =>
-  `All-time ${what} counts by status for the count cards: SUCCESS (complete), PENDING, FAILED and REFUNDED, read from the daily roll-up.`;
+const countSummary = (what: string) => `All-time ${what} counts by status for the count cards: SUCCESS (complete), PENDING, FAILED and REFUNDED, read from the daily roll-up.`;
 
 /** Count calls serve the count cards of both variants: the auditor's and the operational screen's view permission. */
 function countAccess(view: Permission) {
@@ -422,7 +424,8 @@ export const ceftVoid = defineCall({
   path: 'Transaction/ceft/void',
   answers: [404, 409, 422, 502],
   access: anyOf('transaction-refund'),
-  summary: 'Void the card payment of a send-money transaction paid today (guard canVoidCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
+  summary:
+    'Void the card payment of a send-money transaction paid today (guard canVoidCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
   data: moneyActionReply,
 });
@@ -430,7 +433,8 @@ export const ceftRefund = defineCall({
   path: 'Transaction/ceft/refund',
   answers: [404, 409, 422, 502],
   access: anyOf('transaction-refund'),
-  summary: 'Refund the card payment of a send-money transaction paid before today (guard canRefundCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
+  summary:
+    'Refund the card payment of a send-money transaction paid before today (guard canRefundCardPayment); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ transactionID: transactionId }),
   data: moneyActionReply,
 });
@@ -438,7 +442,8 @@ export const ceftManualFundTransfer = defineCall({
   path: 'Transaction/ceft/manualFundTransfer',
   answers: [404, 409, 422, 502],
   access: anyOf('transaction-retry'),
-  summary: 'Start a manual CEFT fund transfer of a send-money transaction, by trace (guard canManualFundTransfer); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
+  summary:
+    'Start a manual CEFT fund transfer of a send-money transaction, by trace (guard canManualFundTransfer); a repeated request replays the first reply; above MONEY_ACTION_APPROVAL_ABOVE_USD it is sent for approval instead (changeRequestId).',
   request: z.strictObject({ trace: z.string().min(1, 'Enter the trace').max(40) }),
   data: moneyActionReply,
 });

@@ -29,15 +29,17 @@ export function setBusinessTimeZone(value: string): void {
 
 /** Asks the server once (again after a failure); the same reply brings the server settings (src/console/serverSettings.ts). */
 export function loadBusinessTimeZone(): Promise<void> {
-  loading ??= callApi(consoleConfig, {}).then((r) => {
-    if (r.ok) {
-      setServerSettings(settingsFromConfig(r.data));
-      setBusinessTimeZone(r.data.businessTimeZone);
-    }
-    else loading = null;
-  }, () => {
-    loading = null;
-  });
+  loading ??= callApi(consoleConfig, {}).then(
+    (r) => {
+      if (r.ok) {
+        setServerSettings(settingsFromConfig(r.data));
+        setBusinessTimeZone(r.data.businessTimeZone);
+      } else loading = null;
+    },
+    () => {
+      loading = null;
+    },
+  );
   return loading;
 }
 

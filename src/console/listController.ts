@@ -67,9 +67,7 @@ export function exportRowsOf(columns: AnyListScreen['columns'], rows: readonly o
       const items = out[c.key];
       if (!Array.isArray(items)) continue;
       out[c.key] = items
-        .map((item: Record<string, unknown>) =>
-          c.itemFields!.map((f) => `${f.label}: ${item?.[f.key] === null || item?.[f.key] === undefined ? '' : String(item[f.key])}`).join(', '),
-        )
+        .map((item: Record<string, unknown>) => c.itemFields!.map((f) => `${f.label}: ${item?.[f.key] === null || item?.[f.key] === undefined ? '' : String(item[f.key])}`).join(', '))
         .join('\n');
     }
     return out;
@@ -150,7 +148,6 @@ export function pageFromUrl(value: unknown): number {
   const n = Number(value);
   return Number.isInteger(n) && n > 1 ? n - 1 : 0;
 }
-
 
 /** The reply's top-level `matching` (rows matching the filters without the fetch count), when it has one. */
 export function matchingOf(reply: WholeReply | undefined): number | undefined {

@@ -10,9 +10,7 @@ import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../api/listRows';
 
 export const REQUEST_TIMEOUT_MS = 90_000;
 
-export type CallResult<C> =
-  | ({ ok: true; statusCode: 200; data: DataOf<C> } & Partial<TopOf<C>>)
-  | { ok: false; statusCode: number; data: { message?: string; code?: number } | undefined };
+export type CallResult<C> = ({ ok: true; statusCode: 200; data: DataOf<C> } & Partial<TopOf<C>>) | { ok: false; statusCode: number; data: { message?: string; code?: number } | undefined };
 
 let onUnauthorized: () => void = () => {};
 

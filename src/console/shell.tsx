@@ -278,11 +278,27 @@ function UserMenu({ username, onSignOut }: { username: string; onSignOut: () => 
         <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <div ref={menu} id="user-menu" role="menu" aria-labelledby="user-menu-button" className="absolute right-0 top-full mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg" onKeyDown={onMenuKey}>
+        <div
+          ref={menu}
+          id="user-menu"
+          role="menu"
+          aria-labelledby="user-menu-button"
+          className="absolute right-0 top-full mt-1 w-44 rounded-md border border-line bg-surface py-1 shadow-lg"
+          onKeyDown={onMenuKey}
+        >
           <Link role="menuitem" tabIndex={-1} to="/resetPassword" className={itemClass} onClick={() => setOpen(false)}>
             Reset Password
           </Link>
-          <button role="menuitem" tabIndex={-1} type="button" className={itemClass} onClick={() => { setOpen(false); onSignOut(); }}>
+          <button
+            role="menuitem"
+            tabIndex={-1}
+            type="button"
+            className={itemClass}
+            onClick={() => {
+              setOpen(false);
+              onSignOut();
+            }}
+          >
             Logout
           </button>
         </div>
@@ -320,7 +336,10 @@ function MenuCountBadge({ call }: { call: CountsCall }) {
   const total = counts?.reduce((n, c) => n + c.count, 0) ?? 0;
   if (!total) return null;
   return (
-    <span data-testid="menu-count" className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+    <span
+      data-testid="menu-count"
+      className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/50 dark:text-amber-100"
+    >
       <span className="sr-only">, pending: </span>
       {total}
     </span>
@@ -370,7 +389,15 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
 
   return (
     <div className="flex min-h-screen flex-col bg-canvas text-ink">
-      <a href="#main" className="sr-only z-50 rounded-md bg-accent-fill px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:left-2 focus:top-2" onClick={(event) => { event.preventDefault(); const main = document.getElementById('main'); main?.focus(); }}>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-accent-fill px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+        onClick={(event) => {
+          event.preventDefault();
+          const main = document.getElementById('main');
+          main?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
@@ -378,7 +405,11 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
         {screens.length > 0 && <FindBox user={user} />}
         <div className="relative flex items-center gap-2">
           {/* the zone every time on the page is shown in, named once (README "Business time zone") */}
-          {zone && <span data-testid="business-time-zone" className="text-xs text-ink-soft">{timeZoneNote(zone)}</span>}
+          {zone && (
+            <span data-testid="business-time-zone" className="text-xs text-ink-soft">
+              {timeZoneNote(zone)}
+            </span>
+          )}
           <ThemeToggle />
           <UserMenu username={user.username} onSignOut={() => void signOut()} />
         </div>
@@ -412,7 +443,9 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
             ))}
           </div>
         </nav>
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">{zone ? children : null}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-6 focus:outline-none">
+          {zone ? children : null}
+        </main>
       </div>
       {foundRow && screens.length > 0 && (
         <Suspense fallback={null}>

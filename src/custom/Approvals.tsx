@@ -173,7 +173,9 @@ export default function Approvals() {
       {isLoading ? (
         <Loader />
       ) : isError ? (
-        <p role="alert" className="text-sm text-red-700">The approvals could not be loaded.</p>
+        <p role="alert" className="text-sm text-red-700">
+          The approvals could not be loaded.
+        </p>
       ) : requests.length === 0 ? (
         <p className="rounded-md border border-line bg-surface p-6 text-sm text-ink-soft">No pending requests for you to decide.</p>
       ) : (
@@ -231,7 +233,16 @@ export default function Approvals() {
       {shownSelected.length > 0 && (
         <section aria-label="Decide the selected requests" className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3">
           <p className="text-sm font-medium">{shownSelected.length} selected</p>
-          <CommentField id={ids.comment} label="Comment for all (required to reject: the reason)" value={comment} error={commentError} onChange={(v) => { setComment(v); setCommentError(undefined); }} />
+          <CommentField
+            id={ids.comment}
+            label="Comment for all (required to reject: the reason)"
+            value={comment}
+            error={commentError}
+            onChange={(v) => {
+              setComment(v);
+              setCommentError(undefined);
+            }}
+          />
           <div className="flex gap-2">
             <Button variant="success" disabled={busy} onClick={() => void decideSelected('approve')}>
               Approve selected

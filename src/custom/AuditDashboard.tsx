@@ -78,12 +78,7 @@ function UserFigures() {
         tip={`Beneficiaries who received money in the last ${ACTIVE_DAYS} days.`}
       />
       <StatCard label="Total App User Count" value={count(counts.status, counts.data?.appUsersValues.total)} status={counts.status} tip={periodTip(counts.data?.appUsersValues)} />
-      <StatCard
-        label="Total Beneficiary Count"
-        value={count(counts.status, counts.data?.beneficiariesValues.total)}
-        status={counts.status}
-        tip={periodTip(counts.data?.beneficiariesValues)}
-      />
+      <StatCard label="Total Beneficiary Count" value={count(counts.status, counts.data?.beneficiariesValues.total)} status={counts.status} tip={periodTip(counts.data?.beneficiariesValues)} />
     </section>
   );
 }

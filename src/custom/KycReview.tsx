@@ -49,10 +49,7 @@ export default function KycReview({ row: raw, close, reload }: RowModalProps) {
   async function submit() {
     setConfirm(null);
     setBusy(true);
-    const res =
-      call === 'create-request'
-        ? await callApi(kycCreateRequest, { userId: row.kycId, kycData: data })
-        : await callApi(kycUpdateStatus, { kycId: row.kycId, kycData: data });
+    const res = call === 'create-request' ? await callApi(kycCreateRequest, { userId: row.kycId, kycData: data }) : await callApi(kycUpdateStatus, { kycId: row.kycId, kycData: data });
     setBusy(false);
     if (res.ok) {
       toast('success', call === 'create-request' ? kycMessages.created : kycMessages.updated, RELOAD_AFTER_MS);

@@ -32,7 +32,12 @@ export default function Login() {
       const p = decodeToken(res.data.token);
       // shown once, after this sign-in only: the server hands the count over once
       const failed = res.data.failedSignIns;
-      if (failed) toast('warning', failedSignInsNotice(failed.count, failed.lastAt, (iso) => formatDateTime(iso).slice(0, 16)), 20_000);
+      if (failed)
+        toast(
+          'warning',
+          failedSignInsNotice(failed.count, failed.lastAt, (iso) => formatDateTime(iso).slice(0, 16)),
+          20_000,
+        );
       // a password set by someone else: straight to Reset Password, and nowhere else until it is changed
       void navigate({ to: res.data.mustChangePassword ? '/resetPassword' : homeRouteFor(p?.permissions ?? []), replace: true });
     } else {

@@ -58,7 +58,9 @@ export default function MyRequests() {
       {isLoading ? (
         <Loader />
       ) : isError ? (
-        <p role="alert" className="text-sm text-red-700">Your requests could not be loaded.</p>
+        <p role="alert" className="text-sm text-red-700">
+          Your requests could not be loaded.
+        </p>
       ) : !data?.length ? (
         <p className="rounded-md border border-line bg-surface p-6 text-sm text-ink-soft">You have made no change requests.</p>
       ) : (
@@ -109,7 +111,11 @@ export default function MyRequests() {
       <ConfirmDialog
         open={withdrawing !== null}
         title="Withdraw the request?"
-        message={withdrawing ? `Withdraw request #${withdrawing.changeRequestId} (${withdrawing.operation ?? withdrawing.pendingAction} of ${withdrawing.type} ${withdrawing.record})? Its record is unlocked.` : ''}
+        message={
+          withdrawing
+            ? `Withdraw request #${withdrawing.changeRequestId} (${withdrawing.operation ?? withdrawing.pendingAction} of ${withdrawing.type} ${withdrawing.record})? Its record is unlocked.`
+            : ''
+        }
         confirmLabel="Withdraw"
         onConfirm={() => withdrawing && void withdraw(withdrawing)}
         onCancel={() => setWithdrawing(null)}

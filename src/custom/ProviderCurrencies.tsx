@@ -51,13 +51,22 @@ export function ownProviderNote(name: string, code: string, requested: string): 
   return `You see the currencies of your own IPG provider, ${name} (provider bank code ${code}), not those of ${requested}: a user who is not a super user works on the provider of their own branch only.`;
 }
 
-export const noOwnProviderNote = 'No IPG provider is linked to your branch. IPG Provider Currencies shows the provider of an IPG bank user\'s own branch; an administrator opens any provider from the IPG Providers list.';
+export const noOwnProviderNote =
+  "No IPG provider is linked to your branch. IPG Provider Currencies shows the provider of an IPG bank user's own branch; an administrator opens any provider from the IPG Providers list.";
 
 function WarningIcon() {
   return (
-    <span className="inline-flex items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/50 dark:text-amber-100" role="status" title="Today's rates are not updated">
+    <span
+      className="inline-flex items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/50 dark:text-amber-100"
+      role="status"
+      title="Today's rates are not updated"
+    >
       <svg viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor" aria-hidden="true">
-        <path fillRule="evenodd" d="M8.485 2.495c.673-1.167 2.357-1.167 3.03 0l6.28 10.875c.673 1.167-.17 2.625-1.516 2.625H3.72c-1.347 0-2.189-1.458-1.515-2.625L8.485 2.495zM10 6a.75.75 0 01.75.75v3.5a.75.75 0 01-1.5 0v-3.5A.75.75 0 0110 6zm0 9a1 1 0 100-2 1 1 0 000 2z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M8.485 2.495c.673-1.167 2.357-1.167 3.03 0l6.28 10.875c.673 1.167-.17 2.625-1.516 2.625H3.72c-1.347 0-2.189-1.458-1.515-2.625L8.485 2.495zM10 6a.75.75 0 01.75.75v3.5a.75.75 0 01-1.5 0v-3.5A.75.75 0 0110 6zm0 9a1 1 0 100-2 1 1 0 000 2z"
+          clipRule="evenodd"
+        />
       </svg>
       Today's rates are not updated
     </span>
@@ -95,7 +104,12 @@ export default function ProviderCurrencies() {
 
   const rows: Draft[] = editing
     ? draft
-    : (data?.currencies ?? []).map((c: CurrencyRow) => ({ currency_code: c.currency_code, transaction_rate: c.transaction_rate, settlement_rate: c.settlement_rate, disabled: c.disabled === 0 ? 0 : 1 }));
+    : (data?.currencies ?? []).map((c: CurrencyRow) => ({
+        currency_code: c.currency_code,
+        transaction_rate: c.transaction_rate,
+        settlement_rate: c.settlement_rate,
+        disabled: c.disabled === 0 ? 0 : 1,
+      }));
   const updatedAt = new Map((data?.currencies ?? []).map((c) => [c.currency_code, c.updated_at]));
 
   function startEditing() {
@@ -123,7 +137,13 @@ export default function ProviderCurrencies() {
     setSaving(true);
     const res = await callApi(currencySave, {
       provider_bank_code: data.provider.provider_bank_code,
-      currencies: draft.map((r) => ({ disabled: r.disabled, provider_bank_code: data.provider.provider_bank_code, currency_code: r.currency_code, transaction_rate: r.transaction_rate, settlement_rate: r.settlement_rate })),
+      currencies: draft.map((r) => ({
+        disabled: r.disabled,
+        provider_bank_code: data.provider.provider_bank_code,
+        currency_code: r.currency_code,
+        transaction_rate: r.transaction_rate,
+        settlement_rate: r.settlement_rate,
+      })),
     });
     setSaving(false);
     if (res.ok) {
@@ -296,7 +316,13 @@ export default function ProviderCurrencies() {
                     )}
                   </td>
                   <td className="px-3 py-1.5 align-top">
-                    <Switch id={`active-${r.currency_code}`} label={`${r.currency_code} active`} on={r.disabled === 0} disabled={!editing} onToggle={(on) => change(r.currency_code, { disabled: on ? 0 : 1 })}>
+                    <Switch
+                      id={`active-${r.currency_code}`}
+                      label={`${r.currency_code} active`}
+                      on={r.disabled === 0}
+                      disabled={!editing}
+                      onToggle={(on) => change(r.currency_code, { disabled: on ? 0 : 1 })}
+                    >
                       <span className="text-xs text-ink-soft">{r.disabled === 0 ? 'Active' : 'Inactive'}</span>
                     </Switch>
                   </td>

@@ -111,7 +111,11 @@ function callsOf(screen: AnyScreen): CallUse[] {
 
 /** A route for comparison: lower case, no trailing slash, every parameter as `$`. */
 export function routeKey(route: string): string {
-  const r = route.trim().toLowerCase().replace(/\/\$[^/]+/g, '/$').replace(/\/+$/, '');
+  const r = route
+    .trim()
+    .toLowerCase()
+    .replace(/\/\$[^/]+/g, '/$')
+    .replace(/\/+$/, '');
   return r === '' ? '/' : r;
 }
 

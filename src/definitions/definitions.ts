@@ -27,8 +27,7 @@ export type FilterValues = Record<string, string | number>;
  * `rule`: a named predicate from src/domain for the route table's special cases (auditor variants).
  */
 export type ScreenAccess =
-  | { readonly anyOf: readonly Permission[]; readonly withSetting?: SettingAccess }
-  | { readonly rule: (permissions: readonly string[]) => boolean; readonly permissions: readonly Permission[] };
+  { readonly anyOf: readonly Permission[]; readonly withSetting?: SettingAccess } | { readonly rule: (permissions: readonly string[]) => boolean; readonly permissions: readonly Permission[] };
 
 /**
  * More permissions that open a screen while a server setting is on (the console learns the settings

@@ -97,13 +97,7 @@ const LINE_WIDTH = 0.3;
  * spaces, columns at least as wide as their longest word, and a table too wide for every page format
  * continued on further pages with its first column repeated.
  */
-export async function pdfOfTable(
-  fields: ExportField[],
-  headers: string[],
-  body: readonly (readonly ExportCell[])[],
-  ctx: ExportContext,
-  onProgress?: (fraction: number) => void,
-): Promise<Uint8Array> {
+export async function pdfOfTable(fields: ExportField[], headers: string[], body: readonly (readonly ExportCell[])[], ctx: ExportContext, onProgress?: (fraction: number) => void): Promise<Uint8Array> {
   const JsPDF = await loadJsPDF();
   const [title, byLine, durationLine] = headerLines(ctx);
 

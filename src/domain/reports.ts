@@ -34,7 +34,19 @@ function ratesUpdated(reply: SettlementReplyView | undefined): boolean {
  * Generate Report is offered only for today's date and only when the report has no rows. Today is the
  * business day (the business time zone, as the server dates the batch), not the browser's.
  */
-export function canGenerateSettlement({ filters, reply, rows, now, timeZone }: { filters: Record<string, string | number>; reply: SettlementReplyView | undefined; rows: readonly unknown[]; now: Date; timeZone: string }): boolean {
+export function canGenerateSettlement({
+  filters,
+  reply,
+  rows,
+  now,
+  timeZone,
+}: {
+  filters: Record<string, string | number>;
+  reply: SettlementReplyView | undefined;
+  rows: readonly unknown[];
+  now: Date;
+  timeZone: string;
+}): boolean {
   return reply !== undefined && String(filters.date) === businessDay(now, timeZone) && rows.length === 0;
 }
 

@@ -5,10 +5,8 @@
 export const SPECIAL_CHARACTERS = '@#$!%*?&()[]{}-_+=|/\\:;"<>';
 
 export const messages = {
-  password:
-    'Password should contain minimum 8 characters maximum 32, at least two uppercase letters, two lowercase letters, one number and one special character (@#$!%*?&()[]{}-_+=|/\\:;"<>?)',
-  resetPassword:
-    'Password should contain minimum 8 characters maximum 32, at least two uppercase letters, two lowercase letters, one number and one special character',
+  password: 'Password should contain minimum 8 characters maximum 32, at least two uppercase letters, two lowercase letters, one number and one special character (@#$!%*?&()[]{}-_+=|/\\:;"<>?)',
+  resetPassword: 'Password should contain minimum 8 characters maximum 32, at least two uppercase letters, two lowercase letters, one number and one special character',
   userType: 'Please select a type',
   name: 'Name can only have alphanumeric characters and should be at least 3 characters long',
   username: "Username can only have alphanumeric characters with '_' and should be at least 3 characters long",

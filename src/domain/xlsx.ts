@@ -362,13 +362,28 @@ abstract class SheetEncoder {
       let u = s.charCodeAt(i);
       if (u < 0x80) {
         if (u === 0x26) {
-          buf[at++] = 0x26; buf[at++] = 0x61; buf[at++] = 0x6d; buf[at++] = 0x70; buf[at++] = 0x3b; // &amp;
+          buf[at++] = 0x26;
+          buf[at++] = 0x61;
+          buf[at++] = 0x6d;
+          buf[at++] = 0x70;
+          buf[at++] = 0x3b; // &amp;
         } else if (u === 0x3c) {
-          buf[at++] = 0x26; buf[at++] = 0x6c; buf[at++] = 0x74; buf[at++] = 0x3b; // &lt;
+          buf[at++] = 0x26;
+          buf[at++] = 0x6c;
+          buf[at++] = 0x74;
+          buf[at++] = 0x3b; // &lt;
         } else if (u === 0x3e) {
-          buf[at++] = 0x26; buf[at++] = 0x67; buf[at++] = 0x74; buf[at++] = 0x3b; // &gt;
+          buf[at++] = 0x26;
+          buf[at++] = 0x67;
+          buf[at++] = 0x74;
+          buf[at++] = 0x3b; // &gt;
         } else if (u === 0x22) {
-          buf[at++] = 0x26; buf[at++] = 0x71; buf[at++] = 0x75; buf[at++] = 0x6f; buf[at++] = 0x74; buf[at++] = 0x3b; // &quot;
+          buf[at++] = 0x26;
+          buf[at++] = 0x71;
+          buf[at++] = 0x75;
+          buf[at++] = 0x6f;
+          buf[at++] = 0x74;
+          buf[at++] = 0x3b; // &quot;
         } else buf[at++] = u;
       } else if (u < 0x800) {
         buf[at++] = 0xc0 | (u >> 6);
@@ -458,7 +473,6 @@ export class XlsxWriter extends SheetEncoder {
     const native = mode === 'native' || (mode === 'auto' && hasNativeGzip());
     this.deflater = options.deflater ? options.deflater() : native ? nativeDeflater() : fflateDeflater(options.level ?? 3);
   }
-
 
   /** Resolves when the compressor has caught up enough to take more rows. */
   ready(): Promise<void> {
@@ -742,7 +756,9 @@ function contentTypes(sheets: number): string {
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
     '<Default Extension="xml" ContentType="application/xml"/>' +
     '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-    Array.from({ length: sheets }, (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
+    Array.from({ length: sheets }, (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join(
+      '',
+    ) +
     '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
     '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
     '<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>' +
@@ -764,7 +780,10 @@ function rootRels(): string {
 function workbookRels(sheets: number): string {
   return (
     `${XML_HEAD}<Relationships xmlns="${NS_PKG_REL}">` +
-    Array.from({ length: sheets }, (_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('') +
+    Array.from(
+      { length: sheets },
+      (_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+    ).join('') +
     `<Relationship Id="rId${sheets + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
     '</Relationships>'
   );

@@ -22,14 +22,6 @@ export async function writeActivity(db: Db, activity: Activity, at: Date): Promi
   await db.query(
     `INSERT INTO activity_logs (level, type, username, description, before, after, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      activity.level ?? 'INFO',
-      activity.type,
-      activity.username.slice(0, 100),
-      activity.description,
-      activity.before ?? null,
-      activity.after ?? null,
-      at,
-    ],
+    [activity.level ?? 'INFO', activity.type, activity.username.slice(0, 100), activity.description, activity.before ?? null, activity.after ?? null, at],
   );
 }

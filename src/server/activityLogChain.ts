@@ -63,10 +63,20 @@ export async function verifyActivityLog(db: Db, options: { batch?: number } = {}
     );
     for (const r of rows) {
       if (r.chain_seq !== expectedSeq) {
-        return report({ problem: 'MISSING', chainSeq: expectedSeq, id: null, message: `Entry ${expectedSeq} of the chain is missing (deleted); the next one present is entry ${r.chain_seq} (id ${r.id})` });
+        return report({
+          problem: 'MISSING',
+          chainSeq: expectedSeq,
+          id: null,
+          message: `Entry ${expectedSeq} of the chain is missing (deleted); the next one present is entry ${r.chain_seq} (id ${r.id})`,
+        });
       }
       if (r.prev_hash !== prevHash) {
-        return report({ problem: 'RELINKED', chainSeq: r.chain_seq, id: r.id, message: `Entry ${r.chain_seq} (id ${r.id}) does not link to the entry before it: an entry was replaced or its hash rewritten` });
+        return report({
+          problem: 'RELINKED',
+          chainSeq: r.chain_seq,
+          id: r.id,
+          message: `Entry ${r.chain_seq} (id ${r.id}) does not link to the entry before it: an entry was replaced or its hash rewritten`,
+        });
       }
       if (r.expected !== r.hash) {
         return report({ problem: 'EDITED', chainSeq: r.chain_seq, id: r.id, message: `Entry ${r.chain_seq} (id ${r.id}) does not match its hash: it was edited after it was written` });

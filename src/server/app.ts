@@ -89,7 +89,7 @@ export interface AppOptions {
    * with the settings of the environment (EXPORT_*), or the settings to run them with (tests); unset
    * or false: this process runs none (another process's worker does; tests run the queue themselves).
    */
-  exportWorker?: boolean | Partial<ExportSettings> & { sheetRows?: number };
+  exportWorker?: boolean | (Partial<ExportSettings> & { sheetRows?: number });
   /**
    * A streaming replica of `db` (DATABASE_REPLICA_URL) for dashboards, reports, transaction lists and
    * exports, with read-your-writes and fallback to the primary (src/server/db/readRouting.ts). The
@@ -162,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: timeouts.keepAliveMs,
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
-    trustProxy: typeof options.trustProxy === 'number' ? ((_peer: string, hop: number) => hop < (options.trustProxy as number)) : options.trustProxy ? [...options.trustProxy] : false,
+    trustProxy: typeof options.trustProxy === 'number' ? (_peer: string, hop: number) => hop < (options.trustProxy as number) : options.trustProxy ? [...options.trustProxy] : false,
     // Requests Fastify refuses before routing (a malformed URL, ...): our envelope and headers, not
     // Fastify's default reply (which echoes the path and skips the onSend hook).
     frameworkErrors: (err, request, reply) => {

@@ -106,8 +106,7 @@ interface RequestRow {
   operation: string | null;
 }
 
-const REQUEST_COLUMNS =
-  'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_at, status, decided_by, decided_at, decision_comment, operation';
+const REQUEST_COLUMNS = 'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_at, status, decided_by, decided_at, decision_comment, operation';
 
 /** The server settings as the console learns them (config): which setting-gated areas are on. */
 export function serverSettingsOf(ctx: Pick<Ctx, 'moneyApprovalAboveUsd'>): ServerSettings {
@@ -306,10 +305,11 @@ export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeReques
   const mine = r.requested_by.toLowerCase() === ctx.user.username.toLowerCase();
   if (!mine && !hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
   if (r.record_id === null) return [];
-  const rows = await ctx.db.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE entity_type = $1 AND record_id = $2 AND id <> $3 ORDER BY id DESC LIMIT 50`,
-    [r.entity_type, r.record_id, r.id],
-  );
+  const rows = await ctx.db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE entity_type = $1 AND record_id = $2 AND id <> $3 ORDER BY id DESC LIMIT 50`, [
+    r.entity_type,
+    r.record_id,
+    r.id,
+  ]);
   return rows.map(summaryOf);
 }
 

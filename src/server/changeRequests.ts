@@ -122,11 +122,7 @@ export async function submitOperation<P extends object>(ctx: Ctx, adapter: Entit
   return store(ctx, adapter, { action: 'EDIT', recordId: request.recordId, payload: request.payload, operation: request.operation });
 }
 
-async function store<P extends object>(
-  ctx: Ctx,
-  adapter: EntityAdapter<P>,
-  request: { action: ChangeAction; recordId?: number; payload: object; operation?: string },
-): Promise<number> {
+async function store<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, request: { action: ChangeAction; recordId?: number; payload: object; operation?: string }): Promise<number> {
   const { action, recordId, payload, operation } = request;
   if ((action === 'CREATE') !== (recordId === undefined)) throw new Error('CREATE takes no recordId; EDIT and DELETE need one');
   const maker: Principal = { username: ctx.user.username, permissions: ctx.user.permissions };
@@ -259,14 +255,7 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
   });
 }
 
-async function applyChange<P extends object>(
-  db: Db,
-  adapter: EntityAdapter<P>,
-  action: ChangeAction,
-  recordId: number | undefined,
-  payload: P,
-  at: Date,
-): Promise<number> {
+async function applyChange<P extends object>(db: Db, adapter: EntityAdapter<P>, action: ChangeAction, recordId: number | undefined, payload: P, at: Date): Promise<number> {
   try {
     return await adapter.apply(db, action, recordId, payload, at);
   } catch (err) {

@@ -89,7 +89,6 @@ export function readReplicaSettings(env: NodeJS.ProcessEnv = process.env): { max
   return { maxLagMs: read('REPLICA_MAX_LAG_MS', 5000, 100, 86_400_000), checkMs: read('REPLICA_CHECK_MS', 1000, 100, 60_000) };
 }
 
-
 /**
  * CHANGE_REQUEST_EXPIRY_DAYS: a pending change request older than this many days expires (its record
  * is unlocked, the maker sees it as expired). Unset or empty: 7. A whole number from 1 to 365; anything
@@ -193,9 +192,7 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
     await mkdir(environment.dataDir, { recursive: true, mode: 0o700 });
     await restrictToOwner(environment.dataDir);
   }
-  const db = await openDb(
-    environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') },
-  );
+  const db = await openDb(environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') });
   try {
     await migrate(db);
   } catch (err) {
@@ -235,9 +232,7 @@ export async function loadTokenSecret(environment: Environment, db: Db): Promise
     return new TextEncoder().encode(environment.sessionSecret);
   }
   if (environment.databaseUrl) {
-    await db.query("INSERT INTO app_settings (key, value) VALUES ('session_secret', $1) ON CONFLICT (key) DO NOTHING", [
-      randomBytes(48).toString('base64'),
-    ]);
+    await db.query("INSERT INTO app_settings (key, value) VALUES ('session_secret', $1) ON CONFLICT (key) DO NOTHING", [randomBytes(48).toString('base64')]);
     const row = await db.one<{ value: string }>("SELECT value FROM app_settings WHERE key = 'session_secret'");
     return Buffer.from(row!.value, 'base64');
   }

@@ -39,7 +39,20 @@ async function main(): Promise<void> {
 
   const distDir = resolve('dist');
   const staticDir = existsSync(resolve(distDir, 'index.html')) ? distDir : undefined;
-  const app = await buildApp({ db, secret, staticDir, logger: true, trustProxy: environment.trustProxy, businessTimeZone: environment.businessTimeZone, changeRequestExpiryDays: environment.changeRequestExpiryDays, settlementSchedule: environment.settlementSchedule, moneyActionApprovalAboveUsd: environment.moneyApprovalAboveUsd, exportWorker: true, replicaDb, readRouting: environment.replica });
+  const app = await buildApp({
+    db,
+    secret,
+    staticDir,
+    logger: true,
+    trustProxy: environment.trustProxy,
+    businessTimeZone: environment.businessTimeZone,
+    changeRequestExpiryDays: environment.changeRequestExpiryDays,
+    settlementSchedule: environment.settlementSchedule,
+    moneyActionApprovalAboveUsd: environment.moneyApprovalAboveUsd,
+    exportWorker: true,
+    replicaDb,
+    readRouting: environment.replica,
+  });
 
   const shutdown = async () => {
     await app.close();

@@ -44,8 +44,7 @@ export const moneyActions: Record<MoneyAction, MoneyActionInfo> = {
   MANUAL_FUND_TRANSFER: { operation: 'manual-fund-transfer', label: 'manual fund transfer', shown: 'Manual Fund Transfer', permission: 'transaction-retry' },
 };
 
-const actionOfOperation = (operation: string | null): MoneyAction | undefined =>
-  (Object.keys(moneyActions) as MoneyAction[]).find((a) => moneyActions[a].operation === operation);
+const actionOfOperation = (operation: string | null): MoneyAction | undefined => (Object.keys(moneyActions) as MoneyAction[]).find((a) => moneyActions[a].operation === operation);
 
 /** Whether these permissions decide this request: the action's own permission (voids and refunds: transaction-refund; manual fund transfers: transaction-retry). */
 export function mayDecideMoneyRequest(permissions: readonly string[], request: { operation: string | null }): boolean {
@@ -124,11 +123,7 @@ function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message
  * The maker's side: when approvals are on and the transaction is above the amount, stores the request
  * and returns the reply to send; otherwise undefined (the action runs at once).
  */
-export async function requestApprovalIfLarge(
-  ctx: Ctx,
-  action: MoneyAction,
-  by: { id: number } | { trace: string },
-): Promise<{ message: string; changeRequestId: number } | undefined> {
+export async function requestApprovalIfLarge(ctx: Ctx, action: MoneyAction, by: { id: number } | { trace: string }): Promise<{ message: string; changeRequestId: number } | undefined> {
   const above = ctx.moneyApprovalAboveUsd;
   if (above === null) return undefined;
   const row =
@@ -193,9 +188,6 @@ export async function decideMoneyApproval(ctx: Ctx, decision: Decision): Promise
   const decided = await decide(ctx, moneyAdapter(ctx, outcome), decision);
   if (decision.actionTaken === 'reject' || !outcome.reply) return decided;
   return {
-    message:
-      outcome.reply.statusCode === 200
-        ? `Approved: ${outcome.reply.message}`
-        : `Approved, but the payment network refused the ${moneyActions[action].label}: ${outcome.reply.message}`,
+    message: outcome.reply.statusCode === 200 ? `Approved: ${outcome.reply.message}` : `Approved, but the payment network refused the ${moneyActions[action].label}: ${outcome.reply.message}`,
   };
 }

@@ -21,7 +21,11 @@ export function permissionsList(): PermissionGroupOption[] {
 
 /** The permissions a role of this user type may hold. */
 export function permissionsForUserType(userType: string): Set<string> {
-  return new Set(permissionsList().filter((g) => g.userType === userType).flatMap((g) => g.permissions));
+  return new Set(
+    permissionsList()
+      .filter((g) => g.userType === userType)
+      .flatMap((g) => g.permissions),
+  );
 }
 
 /** IPG bank users take IPGBANK roles; every other user type takes BACKEND roles. */

@@ -30,7 +30,12 @@ export async function segregationReport(db: Db, now: Date, threshold: number, da
   );
   for (const user of users) {
     for (const c of dutyConflicts(permissionList(user.permissions))) {
-      findings.push({ finding: 'User can make and approve', subject: user.username, area: c.area, detail: `role ${user.role_name}: makes with ${c.make.join(', ')}; approves with ${c.approve.join(', ')}` });
+      findings.push({
+        finding: 'User can make and approve',
+        subject: user.username,
+        area: c.area,
+        detail: `role ${user.role_name}: makes with ${c.make.join(', ')}; approves with ${c.approve.join(', ')}`,
+      });
     }
   }
   const self = await db.query<{ id: number; entity_type: string; action: string; operation: string | null; requested_by: string; decided_at: Date }>(

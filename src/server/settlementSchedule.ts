@@ -63,13 +63,7 @@ export async function runScheduledSettlement(options: SchedulerOptions): Promise
       run = { day, outcome: 'REFUSED', message: err.message, batchId: null };
       await ctx.log({ level: 'WARN', type: 'SETTLEMENT_SCHEDULED_REFUSED', description: `The scheduled settlement report for ${day} was not generated: ${err.message}` });
     }
-    await tx.query('INSERT INTO settlement_schedule_runs (batch_date, outcome, message, batch_id, ran_at) VALUES ($1::date, $2, $3, $4, $5)', [
-      day,
-      run.outcome,
-      run.message,
-      run.batchId,
-      clock(),
-    ]);
+    await tx.query('INSERT INTO settlement_schedule_runs (batch_date, outcome, message, batch_id, ran_at) VALUES ($1::date, $2, $3, $4, $5)', [day, run.outcome, run.message, run.batchId, clock()]);
     return run;
   });
 }

@@ -21,7 +21,7 @@ describe('permissions', () => {
     for (const c of allCalls) expect(c.request.safeParse(sampleBody(c.path)).success, c.path).toBe(true);
   });
 
-  it("lets a signed-in user reset only their own password", async () => {
+  it('lets a signed-in user reset only their own password', async () => {
     const token = await server.login('auditor');
     const reply = await server.call('user/reset-password', sampleBody('user/reset-password'), token); // username admin
     expect(reply.statusCode).toBe(403);

@@ -50,9 +50,7 @@ describe('the activity log hash chain', () => {
   });
 
   it('each entry names the previous entry hash, whatever a client sends for the chain columns', async () => {
-    await server.db.query(
-      `INSERT INTO activity_logs (level, type, username, description, created_at, chain_seq, prev_hash, hash) VALUES ('INFO', 'X', 'x', 'forged', now(), 1, 'a', 'b')`,
-    );
+    await server.db.query(`INSERT INTO activity_logs (level, type, username, description, created_at, chain_seq, prev_hash, hash) VALUES ('INFO', 'X', 'x', 'forged', now(), 1, 'a', 'b')`);
     const last = await server.db.query<{ chain_seq: number; prev_hash: string; hash: string; description: string }>(
       'SELECT chain_seq::int AS chain_seq, prev_hash, hash, description FROM activity_logs ORDER BY chain_seq DESC LIMIT 2',
     );
@@ -99,9 +97,7 @@ describe('the activity log hash chain', () => {
   });
 
   it('reports an entry deleted in SQL, and the newest entries deleted', async () => {
-    const target = await server.db.one<Record<string, unknown> & { id: number; chain_seq: number }>(
-      'SELECT * FROM activity_logs ORDER BY chain_seq LIMIT 1 OFFSET 3',
-    );
+    const target = await server.db.one<Record<string, unknown> & { id: number; chain_seq: number }>('SELECT * FROM activity_logs ORDER BY chain_seq LIMIT 1 OFFSET 3');
     await tamper('DELETE FROM activity_logs WHERE id = $1', [target!.id]);
     const broken = await verify();
     expect(broken.ok).toBe(false);

@@ -207,7 +207,7 @@ describe('every change is in the activity log', () => {
       'role/edit': async () => ({ as: 'admin', body: { ...(sampleBody('role/edit') as object), permissions: ['auditor-report-view', 'user-view'] } }),
       'kyc/create-request': async () => ({ as: 'checker', body: { userId: first.kycId, kycData: approveAll(first.currentData) } }),
       'kyc/update-status': async () => ({ as: 'checker', body: { kycId: again.kycId, kycData: approveAll(again.currentData) } }),
-      'Transaction/ceft/void': async () => ({ as: 'maker', body: { transactionID: (await ceftRow(open, "refund_requested = true, card_payment_time = now()")).id } }),
+      'Transaction/ceft/void': async () => ({ as: 'maker', body: { transactionID: (await ceftRow(open, 'refund_requested = true, card_payment_time = now()')).id } }),
       'Transaction/ceft/refund': async () => ({ as: 'maker', body: { transactionID: (await ceftRow(open, "refund_requested = true, card_payment_time = now() - interval '3 days'")).id } }),
       'Transaction/ceft/manualFundTransfer': async () => ({ as: 'maker', body: { trace: (await ceftRow(`${open} AND ceft_try_count < 100`, 'ceft_try_count = 120')).trace } }),
       'Transaction/ceft/hold': async () => ({ as: 'maker', body: { id: (await ceftRow(holdable)).id, description: 'Checked by the activity-log walk' } }),
@@ -331,7 +331,11 @@ describe('no password or token in the database or the server log', () => {
     const [admin, checker] = issued;
     expect(await signIn('maker', PASSWORDS.wrong)).toBe(401);
 
-    const created = await app.post('user/create', { ...(sampleBody('user/create') as object), username: 'sentinel_user', email: 'sentinel.user@remit.lk', password: PASSWORDS.created }, { token: admin });
+    const created = await app.post(
+      'user/create',
+      { ...(sampleBody('user/create') as object), username: 'sentinel_user', email: 'sentinel.user@remit.lk', password: PASSWORDS.created },
+      { token: admin },
+    );
     expect(created.status).toBe(200);
     expect((await app.post('user/approve', { changeRequestID: created.json.data.changeRequestId, actionTaken: 'approve' }, { token: checker })).status).toBe(200);
     expect(await signIn('sentinel_user', PASSWORDS.wrong)).toBe(401);

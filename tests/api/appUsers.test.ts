@@ -37,7 +37,8 @@ interface AppUser {
   uidFront: string | null;
   uidBack: string | null;
 }
-const search = async (body: Record<string, unknown>, token = maker) => (await server.call('AppUser/list', body, token)).data as { appUsers: AppUser[]; countries: { code: string; name: string }[]; changeRequests: unknown[]; fields: unknown[] };
+const search = async (body: Record<string, unknown>, token = maker) =>
+  (await server.call('AppUser/list', body, token)).data as { appUsers: AppUser[]; countries: { code: string; name: string }[]; changeRequests: unknown[]; fields: unknown[] };
 const userById = async (id: number) => (await search({ data: '', fetchCount: 99999999 })).appUsers.find((u) => u.id === id)!;
 /** An active user, not held and not locked, in the seeded data. */
 async function activeUser(skip = 0): Promise<AppUser> {

@@ -17,9 +17,7 @@ let ipgChecker: string;
 
 beforeAll(async () => {
   server = await startServer();
-  [maker, maker2, checker, admin, auditor, ipgChecker] = await Promise.all(
-    ['maker', 'nimal_perera', 'checker', 'admin', 'auditor', 'ruvini_a'].map((u) => server.login(u)),
-  );
+  [maker, maker2, checker, admin, auditor, ipgChecker] = await Promise.all(['maker', 'nimal_perera', 'checker', 'admin', 'auditor', 'ruvini_a'].map((u) => server.login(u)));
 });
 afterAll(async () => {
   await server?.close();
@@ -59,8 +57,7 @@ async function requestRoleEdit(roleId: number, token = maker): Promise<number> {
 }
 
 const roleLocked = async (id: number) => (await server.db.one<{ locked: number }>('SELECT locked FROM roles WHERE id = $1', [id]))!.locked;
-const logged = async (type: string, text: string) =>
-  (await server.db.query('SELECT 1 FROM activity_logs WHERE type = $1 AND description LIKE $2', [type, `%${text}%`])).length;
+const logged = async (type: string, text: string) => (await server.db.query('SELECT 1 FROM activity_logs WHERE type = $1 AND description LIKE $2', [type, `%${text}%`])).length;
 const mine = async (token = maker) => (await server.call('changeRequest/mine', {}, token)).data.requests as Record<string, unknown>[];
 
 describe('reasons on the approve calls', () => {
@@ -96,7 +93,7 @@ describe('reasons on the approve calls', () => {
 });
 
 describe('My requests and withdrawal', () => {
-  it('lists only the caller\'s own requests, with the record and changed fields', async () => {
+  it("lists only the caller's own requests, with the record and changed fields", async () => {
     const roleId = await existingRole();
     const id = await requestRoleEdit(roleId);
     const other = await requestRole(maker2);
@@ -174,7 +171,7 @@ describe('the approvals inbox', () => {
     expect(counts.counts.find((c: { type: string }) => c.type === 'Role').count).toBe(all.filter((r: { type: string }) => r.type === 'Role').length);
   });
 
-  it('decides through the area\'s rules and permission; a reject from the workbench needs its reason', async () => {
+  it("decides through the area's rules and permission; a reject from the workbench needs its reason", async () => {
     const id = await requestRole();
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject' }, checker)).data.message).toBe('comment: Please enter a reason for the rejection');
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject', comment: '   ' }, checker)).statusCode).toBe(400);
@@ -342,7 +339,9 @@ describe('expiry (fake clock)', () => {
     const requests = await mine(makerNow);
     expect(requests.find((r) => r.changeRequestId === old)).toMatchObject({ status: 'EXPIRED', decidedBy: null });
     expect(requests.find((r) => r.changeRequestId === young)).toMatchObject({ status: 'PENDING' });
-    expect(await server.db.query("SELECT username FROM activity_logs WHERE type = 'CHANGE_EXPIRED' AND description LIKE $1", [`%#${old} (EDIT of Role #${roleId} by maker)%`])).toEqual([{ username: 'system' }]);
+    expect(await server.db.query("SELECT username FROM activity_logs WHERE type = 'CHANGE_EXPIRED' AND description LIKE $1", [`%#${old} (EDIT of Role #${roleId} by maker)%`])).toEqual([
+      { username: 'system' },
+    ]);
     const inboxIds = (await server.call('changeRequest/inbox', {}, checkerNow)).data.requests.map((r: { changeRequestId: number }) => r.changeRequestId);
     expect(inboxIds).not.toContain(old);
     expect(inboxIds).toContain(young);

@@ -52,9 +52,7 @@ describe('sign-in', () => {
   it('logs sign-ins and failures without passwords, hashes or tokens', async () => {
     const token = await server.login('maker');
     await server.call('auth/login', { username: 'maker', password: 'Secret@Wrong9' });
-    const rows = await server.db.query<{ type: string; username: string }>(
-      "SELECT type, username, description, before, after FROM activity_logs WHERE username = 'maker' ORDER BY id",
-    );
+    const rows = await server.db.query<{ type: string; username: string }>("SELECT type, username, description, before, after FROM activity_logs WHERE username = 'maker' ORDER BY id");
     expect(rows.map((r) => r.type)).toEqual(expect.arrayContaining(['LOGIN', 'LOGIN_FAILED']));
     const text = JSON.stringify(await server.db.query('SELECT * FROM activity_logs'));
     for (const secret of ['Demo@Pass1', 'Secret@Wrong9', 'scrypt$', token]) expect(text).not.toContain(secret);

@@ -43,14 +43,13 @@ async function lastActivityId(): Promise<number> {
 }
 
 async function activitySince(id: number, username: string) {
-  return server.db.query<{ type: string; username: string; description: string }>(
-    'SELECT type, username, description FROM activity_logs WHERE id > $1 AND lower(username) = lower($2) ORDER BY id',
-    [id, username],
-  );
+  return server.db.query<{ type: string; username: string; description: string }>('SELECT type, username, description FROM activity_logs WHERE id > $1 AND lower(username) = lower($2) ORDER BY id', [
+    id,
+    username,
+  ]);
 }
 
-const countOf = <T>(items: readonly T[], pick: (t: T) => string) =>
-  items.reduce<Record<string, number>>((acc, t) => ({ ...acc, [pick(t)]: (acc[pick(t)] ?? 0) + 1 }), {});
+const countOf = <T>(items: readonly T[], pick: (t: T) => string) => items.reduce<Record<string, number>>((acc, t) => ({ ...acc, [pick(t)]: (acc[pick(t)] ?? 0) + 1 }), {});
 
 describe('the lockout per username', () => {
   // issue 15: the lock is per (username, address) and leaves the sessions alone; other addresses get a short back-off instead of the lock
@@ -172,9 +171,7 @@ describe('the sign-in limiter per client address', () => {
     extraApps.push(second);
     expect((await second.post('auth/login', { username: 'admin', password: 'Demo@Pass1' }, from(address))).status).toBe(429);
 
-    const throttled = (await server.db.query<{ description: string }>("SELECT description FROM activity_logs WHERE id > $1 AND type = 'SIGN_IN_THROTTLED'", [since])).map(
-      (r) => r.description,
-    );
+    const throttled = (await server.db.query<{ description: string }>("SELECT description FROM activity_logs WHERE id > $1 AND type = 'SIGN_IN_THROTTLED'", [since])).map((r) => r.description);
     expect(throttled).toEqual([`Sign-in from ${address} refused for the rest of its 15-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`]);
 
     // the window ends
@@ -209,14 +206,13 @@ describe('the sign-in limiter per client address', () => {
     extraApps.push(hops);
     const since = await lastActivityId();
     const headers = { 'x-forwarded-for': '192.0.2.1, 192.0.2.55' };
-    expect((await server.raw('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ username: 'checker', password: 'Demo@Pass1' }) })).status).toBe(200);
+    expect(
+      (await server.raw('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ username: 'checker', password: 'Demo@Pass1' }) }))
+        .status,
+    ).toBe(200);
     expect((await proxied.post('auth/login', { username: 'checker', password: 'Demo@Pass1' }, { headers })).status).toBe(200);
     expect((await hops.post('auth/login', { username: 'checker', password: 'Demo@Pass1' }, { headers })).status).toBe(200);
-    expect((await activitySince(since, 'checker')).map((a) => a.description)).toEqual([
-      'Signed in from 127.0.0.1',
-      'Signed in from 192.0.2.55',
-      'Signed in from 192.0.2.55',
-    ]);
+    expect((await activitySince(since, 'checker')).map((a) => a.description)).toEqual(['Signed in from 127.0.0.1', 'Signed in from 192.0.2.55', 'Signed in from 192.0.2.55']);
   });
 
   it('reads TRUST_PROXY: unset trusts nobody; addresses, ranges, keywords or a hop count; anything else stops the start', () => {

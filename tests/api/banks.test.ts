@@ -18,7 +18,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-const newBank = (overrides: Partial<RequestOf<typeof bankCreate>> = {}): RequestOf<typeof bankCreate> => ({ bank_code: 'LOLC_7135', bank_name: 'LOLC Finance', logo: pngBase64(), disabled: 0, ...overrides });
+const newBank = (overrides: Partial<RequestOf<typeof bankCreate>> = {}): RequestOf<typeof bankCreate> => ({
+  bank_code: 'LOLC_7135',
+  bank_name: 'LOLC Finance',
+  logo: pngBase64(),
+  disabled: 0,
+  ...overrides,
+});
 const bankId = async (code: string) => (await server.db.one<{ id: number }>('SELECT id FROM banks WHERE bank_code = $1', [code]))?.id;
 const stored = () => counts(server, ['banks', 'change_requests', 'images']);
 
@@ -35,7 +41,11 @@ describe('bank/list', () => {
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('cache-control')).toMatch(/max-age/);
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
   });
 
   it('serves only stored PNG or JPEG images by their exact path', async () => {
@@ -88,7 +98,7 @@ describe('a bank CREATE request', () => {
     expect((await fetchImage(server, logoPath)).status).toBe(404);
   });
 
-  it('withdrawn by its maker is discarded, with its uploaded logo (the adapter\'s onRejected, as on a rejection)', async () => {
+  it("withdrawn by its maker is discarded, with its uploaded logo (the adapter's onRejected, as on a rejection)", async () => {
     const body = newBank({ bank_code: 'WITHDRAW_ME', bank_name: 'Withdraw Me Bank' });
     const id = (await server.call('bank/create', body, maker)).data.changeRequestId;
     const logoPath = String(pendingIn(await server.call('bank/list', {}, checker), id).newRecord.logo.value);

@@ -70,7 +70,15 @@ describe('Void or Refund: "today" is the business day, not the server process\'s
     const voided = await app.post('Transaction/ceft/void', { transactionID: id }, { token });
     expect(voided.json).toEqual({ statusCode: 200, data: { message: `Transaction voided successfully: Id - ${id}` } });
     // the console's guard (same domain predicate, same zone, the browser's clock at `now`) offers the same: Void, not Refund
-    const row = { card_payment_status: 'SUCCESS', card_payment_time: paidAt.toISOString(), ceft_payment_status: 'FAILED', ceft_try_count: 1, refund_requested: true, ipg_void_status: null, ipg_refund_status: null };
+    const row = {
+      card_payment_status: 'SUCCESS',
+      card_payment_time: paidAt.toISOString(),
+      ceft_payment_status: 'FAILED',
+      ceft_try_count: 1,
+      refund_requested: true,
+      ipg_void_status: null,
+      ipg_refund_status: null,
+    };
     expect(voidRefusal(row, maker, COLOMBO, now)).toBeUndefined();
     expect(refundRefusal(row, maker, COLOMBO, now)).toBe('The card payment was made today: void it instead');
   });
@@ -210,7 +218,9 @@ describe('dashboards and the settlement batch: days of the business zone (server
     const reply = await app.post('report/generate-settlement-report', {}, { token: adminToken });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json.data.usedEarlierRates).toBe(true);
-    const batch = await server.db.one<{ day: string; used_earlier_rates: boolean }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day, used_earlier_rates FROM settlement_batches WHERE id = $1", [reply.json.data.batchId]);
+    const batch = await server.db.one<{ day: string; used_earlier_rates: boolean }>("SELECT to_char(batch_date, 'YYYY-MM-DD') AS day, used_earlier_rates FROM settlement_batches WHERE id = $1", [
+      reply.json.data.batchId,
+    ]);
     expect(batch!.day).toBe(nextDay(day));
     expect(batch!.used_earlier_rates).toBe(true);
   });

@@ -43,13 +43,22 @@ async function requestCreate(body = newUser(), token = maker): Promise<number> {
 async function userEditBody(username: string, changes: Record<string, unknown>) {
   const id = await userId(server.db, username);
   const { customUser } = (await server.call('user/get-for-edit', { id }, admin)).data;
-  return { id, type: customUser.user_type, name: customUser.name, email: customUser.email, contact: customUser.contact, username: customUser.username, branch_code: customUser.branch_code, role: customUser.role, disabled: customUser.disabled, ...changes };
+  return {
+    id,
+    type: customUser.user_type,
+    name: customUser.name,
+    email: customUser.email,
+    contact: customUser.contact,
+    username: customUser.username,
+    branch_code: customUser.branch_code,
+    role: customUser.role,
+    disabled: customUser.disabled,
+    ...changes,
+  };
 }
 
-const requestStatus = async (id: number) =>
-  (await server.db.one<{ status: string }>('SELECT status FROM change_requests WHERE id = $1', [id]))!.status;
-const usersNamed = async (username: string) =>
-  (await server.db.query('SELECT id FROM console_users WHERE lower(username) = lower($1)', [username])).length;
+const requestStatus = async (id: number) => (await server.db.one<{ status: string }>('SELECT status FROM change_requests WHERE id = $1', [id]))!.status;
+const usersNamed = async (username: string) => (await server.db.query('SELECT id FROM console_users WHERE lower(username) = lower($1)', [username])).length;
 
 describe('a user CREATE request', () => {
   it('is pending with a display map and no password anywhere on the wire', async () => {
@@ -107,10 +116,7 @@ describe('a user CREATE request', () => {
       statusCode: 409,
       data: { message: 'Change request already decided' },
     });
-    const decided = await server.db.one<{ status: string; decided_by: string; record_id: number }>(
-      'SELECT status, decided_by, record_id FROM change_requests WHERE id = $1',
-      [id],
-    );
+    const decided = await server.db.one<{ status: string; decided_by: string; record_id: number }>('SELECT status, decided_by, record_id FROM change_requests WHERE id = $1', [id]);
     expect(decided).toEqual({ status: 'APPROVED', decided_by: 'checker', record_id: await userId(server.db, body.username) });
   });
 
@@ -215,9 +221,7 @@ describe('races', () => {
   it('20 concurrent approvals on two servers give exactly one 200 and one applied change', async () => {
     const body = newUser();
     const id = await requestCreate(body);
-    const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('user/approve', { changeRequestID: id, actionTaken: 'approve' }, checker)),
-    );
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('user/approve', { changeRequestID: id, actionTaken: 'approve' }, checker)));
     const codes = replies.map((r) => r.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
     expect(codes.filter((c) => c === 409)).toHaveLength(19);
@@ -230,9 +234,7 @@ describe('races', () => {
     const body = await userEditBody('arjun_t', { email: 'arjun.thevarajah@remit.lk' });
     const { changeRequestId } = (await server.call('user/edit', body, maker)).data;
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? peer : server).call('user/approve', { changeRequestID: changeRequestId, actionTaken: i % 4 < 2 ? 'approve' : 'reject' }, checker),
-      ),
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('user/approve', { changeRequestID: changeRequestId, actionTaken: i % 4 < 2 ? 'approve' : 'reject' }, checker)),
     );
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(replies.filter((r) => r.statusCode === 409)).toHaveLength(19);
@@ -267,9 +269,7 @@ describe('roles', () => {
     expect((await server.call('role/list', {}, maker)).data.roles.find((r: { id: number }) => r.id === id).locked).toBe(1);
     expect((await server.call('user/list', {}, auditor)).statusCode).toBe(403);
 
-    expect((await server.call('role/approve', { changeRequestID: edit.data.changeRequestId, actionTaken: 'approve' }, checker)).data.message).toBe(
-      'Role approved successfully',
-    );
+    expect((await server.call('role/approve', { changeRequestID: edit.data.changeRequestId, actionTaken: 'approve' }, checker)).data.message).toBe('Role approved successfully');
     expect((await server.call('user/list', {}, auditor)).statusCode).toBe(200);
   });
 

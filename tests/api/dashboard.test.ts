@@ -117,8 +117,8 @@ const dayOf = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.
 const today = dayOf(now);
 const midnight = (daysAgo: number) => new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysAgo);
 /** Rows whose time falls on one of the last `days` days (today included). */
-const lastDaysOf = <T,>(rows: T[], time: (r: T) => Date, days: number) => rows.filter((r) => time(r) >= midnight(days - 1));
-const between = <T,>(rows: T[], time: (r: T) => Date, from: Date, toExclusive: Date) => rows.filter((r) => time(r) >= from && time(r) < toExclusive);
+const lastDaysOf = <T>(rows: T[], time: (r: T) => Date, days: number) => rows.filter((r) => time(r) >= midnight(days - 1));
+const between = <T>(rows: T[], time: (r: T) => Date, from: Date, toExclusive: Date) => rows.filter((r) => time(r) >= from && time(r) < toExclusive);
 const sum = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) * 100) / 100;
 const success = (rows: Tx[]) => rows.filter((t) => t.status === 'SUCCESS');
 const ofKind = (rows: Tx[], k: Kind) => rows.filter((t) => t.kind === k);
@@ -175,13 +175,7 @@ async function loadDataSet(s: TestServer) {
     ids.set(u.key, row!.id);
   }
   for (const b of beneficiaries) {
-    await db.query('INSERT INTO beneficiaries (app_user_id, name, bank_code, account_number, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      ids.get(b.user),
-      b.key,
-      b.bank,
-      b.account,
-      b.created,
-    ]);
+    await db.query('INSERT INTO beneficiaries (app_user_id, name, bank_code, account_number, created_at) VALUES ($1, $2, $3, $4, $5)', [ids.get(b.user), b.key, b.bank, b.account, b.created]);
   }
   for (const [i, t] of txs.entries()) {
     const common = [`TRACE${i}`, 'NIC0001', t.user ? ids.get(t.user) : null, t.country, t.currency, t.usd * 3, t.usd, t.lkr, t.at, t.status];
@@ -189,11 +183,7 @@ async function loadDataSet(s: TestServer) {
     const ph = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10';
     let row: { id: number } | undefined;
     if (t.kind === 'ceft') {
-      row = await db.one(`INSERT INTO ceft_transactions (${cols}, tran_type, bank_code, account_number) VALUES (${ph}, 'CEFT', $11, $12) RETURNING id`, [
-        ...common,
-        t.bank,
-        t.account,
-      ]);
+      row = await db.one(`INSERT INTO ceft_transactions (${cols}, tran_type, bank_code, account_number) VALUES (${ph}, 'CEFT', $11, $12) RETURNING id`, [...common, t.bank, t.account]);
     } else if (t.kind === 'bill') {
       row = await db.one(`INSERT INTO bill_transactions (${cols}, biller_code) VALUES (${ph}, $11) RETURNING id`, [...common, t.biller]);
     } else if (t.kind === 'echannelling') {
@@ -304,9 +294,7 @@ describe('the audit dashboard', () => {
     const since = new Date(Date.now() - 30 * DAY);
     const recent = txs.filter((t) => t.at >= since);
     const activeUsers = new Set(recent.filter((t) => t.user).map((t) => t.user));
-    const activeBeneficiaries = beneficiaries.filter((b) =>
-      recent.some((t) => t.kind === 'ceft' && t.status === 'SUCCESS' && t.user === b.user && t.bank === b.bank && t.account === b.account),
-    );
+    const activeBeneficiaries = beneficiaries.filter((b) => recent.some((t) => t.kind === 'ceft' && t.status === 'SUCCESS' && t.user === b.user && t.bank === b.bank && t.account === b.account));
     expect(await ok('dashboard/getActiveUsers', {}, auditor)).toEqual({ activeUserCount: activeUsers.size, activeBeneficiariesCount: activeBeneficiaries.length });
     // u1, u2, u3, u4, u6 transacted; b1 and b3 received money (b2's transfer failed, b4's is on hold)
     expect(activeUsers.size).toBe(5);
@@ -347,9 +335,7 @@ describe('the audit dashboard', () => {
   ];
   it.each(chartCalls)('%s: USD of successful transactions per year, month and day', async (path, kind) => {
     const rows = success(ofKind(txs, kind));
-    expect(await ok(path, { range: 'YEARLY' }, auditor)).toEqual(
-      years.map((y) => ({ year: String(y), amount: sum(rows.filter((t) => t.at.getFullYear() === y).map((t) => t.usd)) })),
-    );
+    expect(await ok(path, { range: 'YEARLY' }, auditor)).toEqual(years.map((y) => ({ year: String(y), amount: sum(rows.filter((t) => t.at.getFullYear() === y).map((t) => t.usd)) })));
     expect(await ok(path, { range: 'MONTHLY' }, auditor)).toEqual(
       months.map((m) => ({ year: String(m[0]), month: MONTHS[m[1]], amount: sum(rows.filter((t) => inMonth(t.at, m)).map((t) => t.usd)) })),
     );
@@ -370,7 +356,13 @@ describe('the audit dashboard', () => {
   it('top billers by USD of successful bill payments; an unknown biller code shows as itself', async () => {
     for (const range of [30, 365]) {
       const byBiller = new Map<string, number[]>();
-      for (const t of success(ofKind(lastDaysOf(txs, (x) => x.at, range), 'bill'))) byBiller.set(t.biller!, [...(byBiller.get(t.biller!) ?? []), t.usd]);
+      for (const t of success(
+        ofKind(
+          lastDaysOf(txs, (x) => x.at, range),
+          'bill',
+        ),
+      ))
+        byBiller.set(t.biller!, [...(byBiller.get(t.biller!) ?? []), t.usd]);
       const names: Record<string, string> = { CEB: 'Ceylon Electricity Board', DIALOG: 'Dialog Axiata', NEWBILLER: 'NEWBILLER' };
       const expected = [...byBiller.entries()].map(([c, v]) => ({ billerName: names[c], totalAmount: sum(v) })).sort((a, b) => b.totalAmount - a.totalAmount);
       expect(await ok('dashboard/getTopBillers', { range }, auditor)).toEqual(expected);

@@ -43,10 +43,11 @@ async function countCeft(provider?: string): Promise<number> {
   const from = new Date(`${day(-30)}T00:00:00`);
   const to = new Date(`${day(0)}T23:59:00`);
   to.setMinutes(to.getMinutes() + 1);
-  const row = await server.db.one<{ n: number }>(
-    `SELECT count(*) AS n FROM ceft_transactions WHERE initiated_time >= $1 AND initiated_time < $2 AND ($3::text IS NULL OR provider_bank_code = $3)`,
-    [from, to, provider ?? null],
-  );
+  const row = await server.db.one<{ n: number }>(`SELECT count(*) AS n FROM ceft_transactions WHERE initiated_time >= $1 AND initiated_time < $2 AND ($3::text IS NULL OR provider_bank_code = $3)`, [
+    from,
+    to,
+    provider ?? null,
+  ]);
   return Number(row!.n);
 }
 
@@ -168,7 +169,9 @@ describe('an xlsx export job, end to end', () => {
     const status = await server.call('export/job-status', { jobId }, admin);
     expect(status.data).toMatchObject({ state: 'done', rowsWritten: expected.rows, rowsTotal: expected.rows, percent: 100 });
     expect(status.data.fileName).toMatch(/^ceftTransactions_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
-    const log = await server.db.one<{ description: string; after: { rows: number } }>(`SELECT description, after FROM activity_logs WHERE type = 'EXPORT' AND username = 'admin' ORDER BY id DESC LIMIT 1`);
+    const log = await server.db.one<{ description: string; after: { rows: number } }>(
+      `SELECT description, after FROM activity_logs WHERE type = 'EXPORT' AND username = 'admin' ORDER BY id DESC LIMIT 1`,
+    );
     expect(log!.description).toBe(`Exported ${expected.rows} rows of Send Money Transactions as ${status.data.fileName} (server export job ${jobId})`);
     expect(log!.after.rows).toBe(expected.rows);
   });

@@ -104,7 +104,7 @@ describe('Transaction/find', () => {
     expect((await find({ value: insurance.trace, service: 'insurance' }, auditor)).statusCode).toBe(403);
   });
 
-  it('a user without a service\'s view permission does not find its rows', async () => {
+  it("a user without a service's view permission does not find its rows", async () => {
     const ceft = await thirtyDaysOld('ceft_transactions');
     const bill = await thirtyDaysOld('bill_transactions');
     // maker finds both

@@ -41,7 +41,22 @@ const BIG_RAW: Record<string, string> = {
 };
 const rawText = (raw: string) => BIG_RAW[raw] ?? raw;
 const RAW_NUMBERS = ['1e309', '-1e309', '1e-400', '123456789012345678901234567890', '-0', '9007199254740993', '-9007199254740993'];
-const NASTY_STRINGS = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202eevil', '\ufeff', '💥🏦', 'Ω≈ç√∫', '\u0007\u001b[31m', "'; DROP TABLE banks; --", '<img src=x onerror=alert(1)>', '../../etc/passwd', '%00', '\r\n\r\nX-Injected: 1'];
+const NASTY_STRINGS = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '\u202eevil',
+  '\ufeff',
+  '💥🏦',
+  'Ω≈ç√∫',
+  '\u0007\u001b[31m',
+  "'; DROP TABLE banks; --",
+  '<img src=x onerror=alert(1)>',
+  '../../etc/passwd',
+  '%00',
+  '\r\n\r\nX-Injected: 1',
+];
 /** Fields a client must never set: record state and authorship belong to the server. */
 const MASS_ASSIGNMENT_KEYS = ['status', 'locked', 'requestedBy', 'approvedBy', 'id', 'createdAt', '__proto__'];
 
@@ -179,7 +194,11 @@ function mutationOf(body: unknown): fc.Arbitrary<Mutation> {
   if (objects.length > 0) {
     options.push(
       fc
-        .tuple(fc.constantFrom(...objects), fc.constantFrom(...MASS_ASSIGNMENT_KEYS, 'requested_by', 'version', 'constructor', 'x'.repeat(300), '\u0000'), fc.constantFrom('"APPROVED"', '1', 'true', '"admin"', '{}'))
+        .tuple(
+          fc.constantFrom(...objects),
+          fc.constantFrom(...MASS_ASSIGNMENT_KEYS, 'requested_by', 'version', 'constructor', 'x'.repeat(300), '\u0000'),
+          fc.constantFrom('"APPROVED"', '1', 'true', '"admin"', '{}'),
+        )
         .filter(([path, key]) => !(key in (valueAt(body, path) as object)) || key === '__proto__' || key === 'constructor')
         .map<Mutation>(([path, key, raw]) => ({ kind: 'extra', path, key, raw })),
     );
@@ -310,17 +329,11 @@ function unstoredTables(path: string): string[] {
  * so its answer is recorded on the transaction (and in its action log) before the 422 goes back; a
  * retry replays it. Only that may change: the transaction row and one FAILED action with this reply.
  */
-async function declinedByNetwork(
-  path: string,
-  reply: { status: number; message: string },
-  state: { now: Record<string, string>; before: Record<string, string> },
-): Promise<boolean> {
+async function declinedByNetwork(path: string, reply: { status: number; message: string }, state: { now: Record<string, string>; before: Record<string, string> }): Promise<boolean> {
   if (!path.startsWith('Transaction/ceft/') || reply.status !== 422) return false;
   const changed = Object.keys(state.now).filter((t) => state.now[t] !== state.before[t]);
   if (changed.some((t) => t !== 'ceft_transactions' && t !== 'transaction_actions')) return false;
-  const last = await server.db.one<{ outcome: string; status_code: number; message: string }>(
-    'SELECT outcome, status_code, message FROM transaction_actions ORDER BY id DESC LIMIT 1',
-  );
+  const last = await server.db.one<{ outcome: string; status_code: number; message: string }>('SELECT outcome, status_code, message FROM transaction_actions ORDER BY id DESC LIMIT 1');
   return last?.outcome === 'FAILED' && last.status_code === 422 && last.message === reply.message;
 }
 
@@ -362,47 +375,51 @@ describe('fuzzing every call', () => {
     expect((await state.take()).changed).toBe(false);
   });
 
-  it('never answers 5xx, answers bodies the schema refuses with 400 naming the field, and stores nothing from a refused body', async () => {
-    for (const contract of fuzzOrder) {
-      const sample = sampleFor(contract.path);
-      const bodies = arbitraryOf(jsonSchemaOf(contract), sample);
-      const arb = bodies.chain((body) => mutationOf(body).map((mutation) => ({ body, mutation })));
-      const state = storedState(contract.path);
-      await state.take();
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ body, mutation }) => {
-          const text = requestText(body, mutation);
-          const reply = await send(contract.path, text);
-          const what = `${contract.path} ${mutation.kind === 'replace' ? mutation.what : mutation.kind} → ${reply.status} ${reply.message.slice(0, 200)}`;
-          expect(reply.status, what).toBeLessThan(500);
+  it(
+    'never answers 5xx, answers bodies the schema refuses with 400 naming the field, and stores nothing from a refused body',
+    async () => {
+      for (const contract of fuzzOrder) {
+        const sample = sampleFor(contract.path);
+        const bodies = arbitraryOf(jsonSchemaOf(contract), sample);
+        const arb = bodies.chain((body) => mutationOf(body).map((mutation) => ({ body, mutation })));
+        const state = storedState(contract.path);
+        await state.take();
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ body, mutation }) => {
+            const text = requestText(body, mutation);
+            const reply = await send(contract.path, text);
+            const what = `${contract.path} ${mutation.kind === 'replace' ? mutation.what : mutation.kind} → ${reply.status} ${reply.message.slice(0, 200)}`;
+            expect(reply.status, what).toBeLessThan(500);
 
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
-          const local = contract.request.safeParse(parsed);
-          if (!local.success) {
-            expect(reply.status, `${what}: refused by the schema`).toBe(400);
-            const baseValid = contract.request.safeParse(body).success && badText(body) === undefined;
-            const name = nameOf(mutation);
-            if (baseValid && name !== undefined) expect(reply.message, `${what}: names ${name}`).toContain(name.length > 100 ? name.slice(0, 100) : name);
-          }
-          if (reply.status === 400) {
-            expect(reply.message, `${what}: a 400 names the field`).toMatch(/^[^:\s][^:]*: \S/);
-          }
-          const after = await state.take();
-          if (reply.status >= 400 && !(await declinedByNetwork(contract.path, reply, after))) expect(after.now, `${what}: nothing stored`).toEqual(after.before);
-          kinds.set(kindOf(mutation), (kinds.get(kindOf(mutation)) ?? 0) + 1);
-          generated++;
-          if (await keepSignedIn(contract.path, text, reply)) await state.take();
-        }),
-        { seed: SEED, numRuns: contract.path === 'auth/login' ? LOGIN_RUNS : RUNS, endOnFailure: true },
-      );
-    }
-    expect(cases).toBeGreaterThanOrEqual((allCalls.length - 1) * RUNS);
-  }, FUZZ_TIMEOUT_MS);
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              parsed = undefined;
+            }
+            const local = contract.request.safeParse(parsed);
+            if (!local.success) {
+              expect(reply.status, `${what}: refused by the schema`).toBe(400);
+              const baseValid = contract.request.safeParse(body).success && badText(body) === undefined;
+              const name = nameOf(mutation);
+              if (baseValid && name !== undefined) expect(reply.message, `${what}: names ${name}`).toContain(name.length > 100 ? name.slice(0, 100) : name);
+            }
+            if (reply.status === 400) {
+              expect(reply.message, `${what}: a 400 names the field`).toMatch(/^[^:\s][^:]*: \S/);
+            }
+            const after = await state.take();
+            if (reply.status >= 400 && !(await declinedByNetwork(contract.path, reply, after))) expect(after.now, `${what}: nothing stored`).toEqual(after.before);
+            kinds.set(kindOf(mutation), (kinds.get(kindOf(mutation)) ?? 0) + 1);
+            generated++;
+            if (await keepSignedIn(contract.path, text, reply)) await state.take();
+          }),
+          { seed: SEED, numRuns: contract.path === 'auth/login' ? LOGIN_RUNS : RUNS, endOnFailure: true },
+        );
+      }
+      expect(cases).toBeGreaterThanOrEqual((allCalls.length - 1) * RUNS);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it('refuses NUL and lone surrogate halves in every text field with 400 naming it, and stores nothing', async () => {
     let refused = 0;
@@ -411,7 +428,9 @@ describe('fuzzing every call', () => {
       const state = storedState(contract.path);
       await state.take();
       // every text field of the call's sample (the KYC calls' 40-odd fields: the first 8)
-      const texts = placesOf(sample).filter((p) => typeof valueAt(sample, p) === 'string').slice(0, 8);
+      const texts = placesOf(sample)
+        .filter((p) => typeof valueAt(sample, p) === 'string')
+        .slice(0, 8);
       for (const [i, path] of texts.entries()) {
         const original = valueAt(sample, path) as string;
         for (const bad of [[`${original}\u0000`, `\ud800${original}`, `${original}\udfff`][(i + contract.path.length) % 3]]) {

@@ -109,7 +109,16 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const clock = () => new Date(Date.now() + offsetMs);
 
   const listen = async (appDb: Db) => {
-    const app = await buildApp({ db: appDb, secret, clock, scryptN: TEST_SCRYPT_N, businessTimeZone, settlementSchedule: options.settlementSchedule, schedulerTickMs: options.schedulerTickMs, moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null });
+    const app = await buildApp({
+      db: appDb,
+      secret,
+      clock,
+      scryptN: TEST_SCRYPT_N,
+      businessTimeZone,
+      settlementSchedule: options.settlementSchedule,
+      schedulerTickMs: options.schedulerTickMs,
+      moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (!address || typeof address === 'string') throw new Error('no port');

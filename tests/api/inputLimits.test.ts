@@ -83,7 +83,15 @@ describe('dates outside 2000-01-01 .. today + 1 year', () => {
   it('the walk finds the date fields of the contract (list filters, reports, dashboards, advertisements)', () => {
     const paths = new Set(fields.map((f) => f.path));
     expect(paths.size).toBeGreaterThanOrEqual(20);
-    for (const p of ['dashboard/CeftList', 'Transaction/get-ceftTransaction', 'report/get-activity-report', 'report/get-settlement-report', 'dashboard/TopUsers', 'advertisement/create', 'dashboard/remittanceByYear']) {
+    for (const p of [
+      'dashboard/CeftList',
+      'Transaction/get-ceftTransaction',
+      'report/get-activity-report',
+      'report/get-settlement-report',
+      'dashboard/TopUsers',
+      'advertisement/create',
+      'dashboard/remittanceByYear',
+    ]) {
       expect(paths, p).toContain(p);
     }
   });

@@ -65,7 +65,7 @@ describe('KYC document images', () => {
     }
   });
 
-  it('an unsigned path, a tampered signature, a moved expiry or another image\'s signature is refused with 403', async () => {
+  it("an unsigned path, a tampered signature, a moved expiry or another image's signature is refused with 403", async () => {
     const [first, second] = await signedKycImages();
     const [, path, exp, sig] = SIGNED.exec(first!)!;
     const [, otherPath] = SIGNED.exec(second!)!;
@@ -99,7 +99,7 @@ describe('KYC document images', () => {
     }
   });
 
-  it('a decision sent back with the signed values as handed out is taken; one with another image\'s URL is refused', async () => {
+  it("a decision sent back with the signed values as handed out is taken; one with another image's URL is refused", async () => {
     const rows = (await kycRows()).filter((r) => r.status === 'PENDING' && r.submittedData === null && r.currentData.uidFrontImage?.value && r.currentData.userImage?.value);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const approveAll = (d: KycData): KycData => kycFieldOrder.reduce((acc, k) => setApproved(acc, k, true), d);
@@ -119,7 +119,7 @@ describe('KYC document images', () => {
   });
 });
 
-describe('app users\' document images', () => {
+describe("app users' document images", () => {
   it('the app-user list hands out signed URLs that serve; the bare paths are refused', async () => {
     for (const token of [admin, await server.login('auditor')]) {
       const reply = await server.call('AppUser/list', { data: '', fetchCount: 50 }, token);

@@ -82,9 +82,15 @@ async function compare(streamAbove?: number) {
       expect(raw.data.filteredList, path).toBeUndefined();
       expect(raw.data.filteredListKeys, path).toEqual(Object.keys(rows[0]));
       // one row per line: the lines between the opening and the closing bracket are the rows
-      const lines = compact.text.slice(compact.text.indexOf('"filteredListRows":[') + 20, compact.text.lastIndexOf('\n]')).split('\n').slice(1);
+      const lines = compact.text
+        .slice(compact.text.indexOf('"filteredListRows":[') + 20, compact.text.lastIndexOf('\n]'))
+        .split('\n')
+        .slice(1);
       expect(lines.length, path).toBe(rows.length);
-      expect(lines.every((l) => l.startsWith('[')), path).toBe(true);
+      expect(
+        lines.every((l) => l.startsWith('[')),
+        path,
+      ).toBe(true);
       // far fewer bytes: the keys are not repeated in every row
       expect(compact.text.length, path).toBeLessThan(documented.text.length * 0.75);
 

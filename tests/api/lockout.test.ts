@@ -43,13 +43,9 @@ describe('lockout', () => {
   });
 
   it('counts concurrent failures atomically', async () => {
-    const replies = await Promise.all(
-      Array.from({ length: 10 }, () => server.call('auth/login', { username: 'checker', password: 'Wrong@Pass1' })),
-    );
+    const replies = await Promise.all(Array.from({ length: 10 }, () => server.call('auth/login', { username: 'checker', password: 'Wrong@Pass1' })));
     expect(replies.every((r) => r.statusCode === 401)).toBe(true);
-    const row = await server.db.one<{ failures: number; locked_until: Date | null }>(
-      "SELECT failures, locked_until FROM login_attempts WHERE username_lower = 'checker'",
-    );
+    const row = await server.db.one<{ failures: number; locked_until: Date | null }>("SELECT failures, locked_until FROM login_attempts WHERE username_lower = 'checker'");
     expect(row!.failures).toBe(10);
     expect(row!.locked_until).not.toBeNull();
     expect(await server.call('auth/login', { username: 'checker', password: 'Demo@Pass1' })).toEqual(LOCKED);

@@ -66,23 +66,20 @@ interface RoleState {
   locked: number;
   version: number;
 }
-const roleState = async (id: number) =>
-  server.db.one<RoleState>('SELECT role_name, user_level, permissions, locked, version FROM roles WHERE id = $1', [id]);
+const roleState = async (id: number) => server.db.one<RoleState>('SELECT role_name, user_level, permissions, locked, version FROM roles WHERE id = $1', [id]);
 
 interface RequestState {
   status: string;
   decided_by: string | null;
   requested_by: string;
 }
-const requestState = async (id: number) =>
-  (await server.db.one<RequestState>('SELECT status, decided_by, requested_by FROM change_requests WHERE id = $1', [id]))!;
+const requestState = async (id: number) => (await server.db.one<RequestState>('SELECT status, decided_by, requested_by FROM change_requests WHERE id = $1', [id]))!;
 
 /** Activity rows of the decisions of change request `id`. */
 const decisionsLogged = async (id: number) =>
-  server.db.query<{ type: string; username: string }>(
-    "SELECT type, username FROM activity_logs WHERE type IN ('CHANGE_APPROVED', 'CHANGE_REJECTED') AND description LIKE $1",
-    [`%(change request #${id} by %`],
-  );
+  server.db.query<{ type: string; username: string }>("SELECT type, username FROM activity_logs WHERE type IN ('CHANGE_APPROVED', 'CHANGE_REJECTED') AND description LIKE $1", [
+    `%(change request #${id} by %`,
+  ]);
 
 const byStatus = (replies: ApiReply[]) => {
   const counts: Record<number, number> = {};
@@ -107,9 +104,7 @@ describe('races on one change request (two server instances)', () => {
     const level2 = await levelId(2);
     const request = await submitRoleEdit(id, { user_level: level2, permissions: ['user-view', 'role-view'] });
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? peer : server).call('role/approve', { changeRequestID: request, actionTaken: 'approve' }, i % 3 ? tokens.checker : tokens.admin),
-      ),
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('role/approve', { changeRequestID: request, actionTaken: 'approve' }, i % 3 ? tokens.checker : tokens.admin)),
     );
     expect(byStatus(replies)).toEqual({ 200: 1, 409: 19 });
     expect(replies.find((r) => r.statusCode === 200)!.data).toEqual({ message: 'Role approved successfully' });
@@ -129,11 +124,7 @@ describe('races on one change request (two server instances)', () => {
       const request = created.data.changeRequestId as number;
       const replies = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          (i % 2 ? peer : server).call(
-            'role/approve',
-            { changeRequestID: request, actionTaken: (i + round) % 2 ? 'reject' : 'approve' },
-            (i >> 1) % 2 ? tokens.checker : tokens.admin,
-          ),
+          (i % 2 ? peer : server).call('role/approve', { changeRequestID: request, actionTaken: (i + round) % 2 ? 'reject' : 'approve' }, (i >> 1) % 2 ? tokens.checker : tokens.admin),
         ),
       );
       expect(byStatus(replies)).toEqual({ 200: 1, 409: 19 });
@@ -158,9 +149,7 @@ describe('races on one change request (two server instances)', () => {
     const id = await insertRole(unique('Self Race '));
     const request = await submitRoleEdit(id, { permissions: ['role-view'] }, tokens.admin);
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? peer : server).call('role/approve', { changeRequestID: request, actionTaken: 'approve' }, i % 4 === 0 ? tokens.checker : tokens.admin),
-      ),
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('role/approve', { changeRequestID: request, actionTaken: 'approve' }, i % 4 === 0 ? tokens.checker : tokens.admin)),
     );
     const fromChecker = replies.filter((_, i) => i % 4 === 0);
     const fromMaker = replies.filter((_, i) => i % 4 !== 0);
@@ -387,11 +376,7 @@ class Decide implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     real.log.push(this.toString());
     const request = model.requests[this.slot % model.requests.length];
-    const reply = await (this.onPeer ? peer : server).call(
-      `${request.kind}/approve`,
-      { changeRequestID: request.id, actionTaken: this.approve ? 'approve' : 'reject' },
-      tokens[this.actor],
-    );
+    const reply = await (this.onPeer ? peer : server).call(`${request.kind}/approve`, { changeRequestID: request.id, actionTaken: this.approve ? 'approve' : 'reject' }, tokens[this.actor]);
     if (this.actor === 'maker') {
       seen.noPermission += 1;
       return expectReply(real, reply, 403, `Forbidden: needs one of ${request.kind}-approve`);
@@ -470,7 +455,7 @@ async function checkInvariants(model: Model, real: Real) {
   const ids = model.requests.map((r) => r.id);
   if (ids.length === 0) return;
   const stored = await server.db.query<{ id: number; status: string; requested_by: string; decided_by: string | null }>(
-    'SELECT id, status, requested_by, decided_by FROM change_requests WHERE id = ANY (string_to_array($1, \',\')::int[]) ORDER BY id',
+    "SELECT id, status, requested_by, decided_by FROM change_requests WHERE id = ANY (string_to_array($1, ',')::int[]) ORDER BY id",
     [ids.join(',')],
   );
   expect(
@@ -487,7 +472,10 @@ async function checkInvariants(model: Model, real: Real) {
   expect(logged.length, where).toBe(decided.length);
   for (const s of decided) {
     const rows = logged.filter((l) => l.description.includes(`(change request #${s.id} by `));
-    expect(rows.map((l) => [l.type, l.username]), where).toEqual([[s.status === 'APPROVED' ? 'CHANGE_APPROVED' : 'CHANGE_REJECTED', s.decided_by]]);
+    expect(
+      rows.map((l) => [l.type, l.username]),
+      where,
+    ).toEqual([[s.status === 'APPROVED' ? 'CHANGE_APPROVED' : 'CHANGE_REJECTED', s.decided_by]]);
   }
 }
 
@@ -542,7 +530,13 @@ describe('model-based: submit, approve, reject and edit behind the request', () 
             const roleName = `${prefix}${i} Seed Role`;
             records.push({ kind: 'role', id: await insertRole(roleName), fields: { role_name: roleName, user_level: levelIds[0], permissions: ['user-view'] }, version: 1, locked: false });
             const username = `${prefix}${i}_seed`;
-            records.push({ kind: 'user', id: await insertUser(username, 'Model Seed User', CONTACTS[0]), fields: { username, name: 'Model Seed User', contact: CONTACTS[0] }, version: 1, locked: false });
+            records.push({
+              kind: 'user',
+              id: await insertUser(username, 'Model Seed User', CONTACTS[0]),
+              fields: { username, name: 'Model Seed User', contact: CONTACTS[0] },
+              version: 1,
+              locked: false,
+            });
           }
           return { model: { prefix, records, requests: [] } as Model, real: { log: [] } as Real };
         };

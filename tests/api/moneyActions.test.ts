@@ -175,15 +175,16 @@ describe('the guards, whatever the console shows', () => {
     return action === 'void' ? reversible && s.paidDaysAgo === 0 : reversible && s.paidDaysAgo > 0;
   }
 
-  const state = fc.record<State>({
-    card: fc.constantFrom('SUCCESS', 'FAILED', 'PENDING'),
-    ceft: fc.constantFrom('SUCCESS', 'FAILED', 'PENDING', 'HOLD', null),
-    void: fc.constantFrom(null, 'SUCCESS', 'FAILED'),
-    refund: fc.constantFrom(null, 'SUCCESS', 'FAILED'),
-    refundRequested: fc.boolean(),
-    paidDaysAgo: fc.constantFrom(0, 3, 200),
-    tries: fc.constantFrom(0, 99, 100, 250),
-  })
+  const state = fc
+    .record<State>({
+      card: fc.constantFrom('SUCCESS', 'FAILED', 'PENDING'),
+      ceft: fc.constantFrom('SUCCESS', 'FAILED', 'PENDING', 'HOLD', null),
+      void: fc.constantFrom(null, 'SUCCESS', 'FAILED'),
+      refund: fc.constantFrom(null, 'SUCCESS', 'FAILED'),
+      refundRequested: fc.boolean(),
+      paidDaysAgo: fc.constantFrom(0, 3, 200),
+      tries: fc.constantFrom(0, 99, 100, 250),
+    })
     // a state with two successful money movements cannot be written any more (migration 75)
     .filter((s) => [s.ceft, s.void, s.refund].filter((x) => x === 'SUCCESS').length <= 1);
 
@@ -226,8 +227,7 @@ describe('the guards, whatever the console shows', () => {
 });
 
 describe('a fault after the payment network answered, before the answer is recorded', () => {
-  const network = () =>
-    (globalThis as { __idempotentNetwork?: { requests: { op: string; reference: string; key?: string }[]; acted: { op: string; reference: string }[] } }).__idempotentNetwork!;
+  const network = () => (globalThis as { __idempotentNetwork?: { requests: { op: string; reference: string; key?: string }[]; acted: { op: string; reference: string }[] } }).__idempotentNetwork!;
   beforeEach(() => {
     process.env.PAYMENT_ADAPTER = `module:${resolve('tests/fixtures/payments/idempotentNetwork.mjs')}`;
   });
@@ -264,9 +264,15 @@ describe('a fault after the payment network answered, before the answer is recor
     expect((await act(peer, 'manualFundTransfer', row)).statusCode).toBe(200);
     // the beneficiary was paid: the void is refused before the network is asked (money moves at most once)
     expect(await act(server, 'void', row)).toEqual({ statusCode: 422, data: { message: 'The fund transfer of this transaction has already succeeded' } });
-    const keys = network().requests.filter((r) => r.reference === row.trace).map((r) => r.key);
+    const keys = network()
+      .requests.filter((r) => r.reference === row.trace)
+      .map((r) => r.key);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
-    expect(network().acted.filter((r) => r.reference === row.trace).map((r) => r.op)).toEqual(['hold', 'transfer']);
+    expect(
+      network()
+        .acted.filter((r) => r.reference === row.trace)
+        .map((r) => r.op),
+    ).toEqual(['hold', 'transfer']);
   });
 });

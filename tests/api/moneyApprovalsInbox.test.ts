@@ -153,7 +153,7 @@ describe('in the approvals inbox', () => {
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject', comment: 'Clean-up' }, admin)).statusCode).toBe(200);
   });
 
-  it('decides through the money rules: not the maker, the action\'s own permission, a reason to reject, the refund runs once on approval', async () => {
+  it("decides through the money rules: not the maker, the action's own permission, a reason to reject, the refund runs once on approval", async () => {
     const row = await actionable(4000);
     const id = await sendForApproval('refund', row);
     const decideAs = (token: string, body: Record<string, unknown>) => server.call('changeRequest/decide', { changeRequestID: id, ...body }, token);
@@ -179,7 +179,10 @@ describe('in the approvals inbox', () => {
   it('a rejection with its reason unlocks the transaction and is shown to the maker', async () => {
     const row = await actionable(2500);
     const id = await sendForApproval('manualFundTransfer', row);
-    expect((await inbox(retrier)).requests.find((r) => r.changeRequestId === id)).toMatchObject({ operation: 'Manual Fund Transfer', changedFields: [expect.stringMatching(/^Action: Manual Fund Transfer$/), expect.stringMatching(/^Amount: .+ \(USD 2,500\.00\)$/)] });
+    expect((await inbox(retrier)).requests.find((r) => r.changeRequestId === id)).toMatchObject({
+      operation: 'Manual Fund Transfer',
+      changedFields: [expect.stringMatching(/^Action: Manual Fund Transfer$/), expect.stringMatching(/^Amount: .+ \(USD 2,500\.00\)$/)],
+    });
     expect(await inboxIds(refunder)).not.toContain(id);
     expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject', comment: 'Beneficiary account is closed' }, retrier)).toEqual({
       statusCode: 200,
@@ -266,7 +269,10 @@ describe("the maker's side", () => {
     expect((await mine()).find((r) => r.changeRequestId === id)).toMatchObject({ status: 'WITHDRAWN', decidedBy: 'maker' });
     expect(await inboxIds(refunder)).not.toContain(id);
     expect(await server.call('changeRequest/withdraw', { changeRequestID: id }, maker)).toEqual({ statusCode: 409, data: { message: 'The change request is no longer pending (withdrawn)' } });
-    expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'approve' }, refunder)).toEqual({ statusCode: 409, data: { message: 'Change request was withdrawn by its maker' } });
+    expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'approve' }, refunder)).toEqual({
+      statusCode: 409,
+      data: { message: 'Change request was withdrawn by its maker' },
+    });
     const logged = await server.db.query("SELECT username FROM activity_logs WHERE type = 'CHANGE_WITHDRAWN' AND description LIKE $1", [`%change request #${id} %`]);
     expect(logged).toEqual([{ username: 'maker' }]);
 

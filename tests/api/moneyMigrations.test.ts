@@ -25,7 +25,10 @@ const ceft = (trace: string, currency: string, states: { ceft?: string; void?: s
 beforeAll(async () => {
   db = await openDb(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL, schema } : {});
   // the database as it was before issue 15
-  await migrate(db, migrations.filter((m) => m.id < 75));
+  await migrate(
+    db,
+    migrations.filter((m) => m.id < 75),
+  );
   await db.exec(`
     INSERT INTO countries (code, name) VALUES ('AE', 'United Arab Emirates');
     INSERT INTO ipg_providers (provider_bank_code, provider_bank_name, disabled) VALUES ('7010', 'A', 0), ('7056', 'B', 0), ('7135', 'C (disabled)', 1);

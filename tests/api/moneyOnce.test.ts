@@ -234,10 +234,9 @@ describe('property: random action sequences on two servers with random declines'
             const now = await rowOf(tx.id);
             expect(successes(now), `row ${tx.id}`).toBeLessThanOrEqual(1);
             const logged = (
-              await server.db.query<{ action: string }>(
-                `SELECT action FROM transaction_actions WHERE kind = 'ceft' AND transaction_id = $1 AND outcome = 'SUCCESS' AND action <> 'HOLD' ORDER BY id`,
-                [tx.id],
-              )
+              await server.db.query<{ action: string }>(`SELECT action FROM transaction_actions WHERE kind = 'ceft' AND transaction_id = $1 AND outcome = 'SUCCESS' AND action <> 'HOLD' ORDER BY id`, [
+                tx.id,
+              ])
             ).map((a) => a.action);
             const network = moved(tx.trace).map((e) => e.op);
             expect(network.length, `network log of ${tx.trace}`).toBeLessThanOrEqual(1);

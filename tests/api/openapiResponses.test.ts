@@ -45,7 +45,10 @@ function problemOf(r: Recorded): string | undefined {
   const response = responses[String(r.status)] as Json | undefined;
   if (!response) return `${r.path} as ${r.who}: status ${r.status} is not documented (documented: ${Object.keys(responses).join(', ')}) — ${JSON.stringify(r.body).slice(0, 200)}`;
   // the schema's place in the document, so that its references resolve within the document
-  const at = typeof response.$ref === 'string' ? `${response.$ref}/${pointer('content', 'application/json', 'schema')}` : `#/${pointer('paths', `/api/${r.path}`, 'post', 'responses', String(r.status), 'content', 'application/json', 'schema')}`;
+  const at =
+    typeof response.$ref === 'string'
+      ? `${response.$ref}/${pointer('content', 'application/json', 'schema')}`
+      : `#/${pointer('paths', `/api/${r.path}`, 'post', 'responses', String(r.status), 'content', 'application/json', 'schema')}`;
   let validate = validators.get(at);
   if (!validate) {
     validate = ajv.compile({ $ref: `openapi.json${at}` });

@@ -221,7 +221,7 @@ describe('errors', () => {
   it('a handler throwing a plain error (not a known failure) answers the same 500, without its message', async () => {
     const built = await buildApp({ db: server.db, secret: server.secret, scryptN: TEST_SCRYPT_N });
     built.post('/test-only/boom', async () => {
-      throw new Error("duplicate key value violates unique constraint \"console_users_username_lower\" in SELECT * FROM console_users WHERE username = 'admin'");
+      throw new Error('duplicate key value violates unique constraint "console_users_username_lower" in SELECT * FROM console_users WHERE username = \'admin\'');
     });
     try {
       const res = await built.inject({ method: 'POST', url: '/test-only/boom', payload: {} });

@@ -90,7 +90,8 @@ describe('the permission matrix, cell by cell, against the server', () => {
         if (answered !== cell || ![400, 403].includes(probe.statusCode)) mismatches.push(`${contract.path}: matrix ${cell}, server ${probe.statusCode} ${brief(probe.data)}`);
         if (cell === REFUSED) {
           const reply = await server.call(contract, sampleBody(contract.path), token);
-          if (reply.statusCode !== 403 || reply.data?.message !== refusalOf(contract.access)) mismatches.push(`${contract.path} (sample body): matrix ${cell}, server ${reply.statusCode} ${brief(reply.data)}`);
+          if (reply.statusCode !== 403 || reply.data?.message !== refusalOf(contract.access))
+            mismatches.push(`${contract.path} (sample body): matrix ${cell}, server ${reply.statusCode} ${brief(reply.data)}`);
         }
       }
       expect(mismatches).toEqual([]);

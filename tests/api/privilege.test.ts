@@ -23,18 +23,13 @@ afterAll(async () => {
 });
 
 const hashOf = async (username: string) =>
-  (await server.db.one<{ password_hash: string; must_change_password: number; locked: number }>(
-    'SELECT password_hash, must_change_password, locked FROM console_users WHERE username = $1',
-    [username],
-  ))!;
+  (await server.db.one<{ password_hash: string; must_change_password: number; locked: number }>('SELECT password_hash, must_change_password, locked FROM console_users WHERE username = $1', [
+    username,
+  ]))!;
 const signIn = (username: string, password: string) => server.call('auth/login', { username, password });
 const logsOf = (type: string) =>
-  server.db.query<{ username: string; description: string; before: unknown; after: unknown }>(
-    'SELECT username, description, before, after FROM activity_logs WHERE type = $1 ORDER BY id',
-    [type],
-  );
-const pendingRequests = (entity: string) =>
-  server.db.query<{ id: number }>("SELECT id FROM change_requests WHERE entity_type = $1 AND status = 'PENDING'", [entity]);
+  server.db.query<{ username: string; description: string; before: unknown; after: unknown }>('SELECT username, description, before, after FROM activity_logs WHERE type = $1 ORDER BY id', [type]);
+const pendingRequests = (entity: string) => server.db.query<{ id: number }>("SELECT id FROM change_requests WHERE entity_type = $1 AND status = 'PENDING'", [entity]);
 const listRow = async (username: string, token = admin) =>
   (await server.call('user/list', { data: username, fetchCount: 100 }, token)).data.users.find((u: { username: string }) => u.username === username);
 
@@ -67,7 +62,10 @@ describe('user/change-password: only for accounts with no more permissions than 
   });
 
   it("refuses one's own password (that is Reset Password, with the old one), also for a super user", async () => {
-    for (const [username, token] of [['maker', maker], ['ADMIN', admin]] as const) {
+    for (const [username, token] of [
+      ['maker', maker],
+      ['ADMIN', admin],
+    ] as const) {
       expect(await server.call('user/change-password', { username, password: FRESH }, token)).toEqual({
         statusCode: 403,
         data: { message: 'You cannot change your own password here: use Reset Password with your old password' },
@@ -115,10 +113,7 @@ describe('user/change-password of a privileged account: a second person approves
     });
 
     // the request holds only the new password's scrypt hash; the approval modal says what happens
-    const stored = await server.db.one<{ payload: Record<string, unknown>; action: string; operation: string }>(
-      'SELECT payload, action, operation FROM change_requests WHERE id = $1',
-      [id],
-    );
+    const stored = await server.db.one<{ payload: Record<string, unknown>; action: string; operation: string }>('SELECT payload, action, operation FROM change_requests WHERE id = $1', [id]);
     expect(stored).toMatchObject({ action: 'EDIT', operation: 'PASSWORD_RESET' });
     expect(Object.keys(stored!.payload)).toEqual(['password_hash']);
     expect(String(stored!.payload.password_hash)).toMatch(/^scrypt\$/);
@@ -179,10 +174,7 @@ describe('user/change-password of a privileged account: a second person approves
   it('is checked again at approval: a maker who lost user-password-reset meanwhile gets nothing applied', async () => {
     // roles of their own, so the demo roles stay as they are: sunil may reset arjun's password
     const makeRole = async (name: string, permissions: string[]) =>
-      (await server.db.one<{ id: number }>(
-        "INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ($1, 'BACKEND', 1, $2) RETURNING id",
-        [name, permissions],
-      ))!.id;
+      (await server.db.one<{ id: number }>("INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ($1, 'BACKEND', 1, $2) RETURNING id", [name, permissions]))!.id;
     const role = await makeRole('Reset Officer', ['user-view', 'user-password-reset', 'role-view']);
     const target = await makeRole('Reset Clerk', ['user-view', 'user-password-reset']);
     await server.db.query("UPDATE console_users SET role_id = $1 WHERE username = 'sunil_jayasinghe'", [role]);
@@ -203,15 +195,10 @@ describe('user/change-password of a privileged account: a second person approves
   it('parallel resets of one privileged account store exactly one request', async () => {
     const peer = await server.startPeer();
     try {
-      const replies = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => (i % 2 ? peer : server).call('user/change-password', { username: 'mahesh_s', password: FRESH }, admin)),
-      );
+      const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? peer : server).call('user/change-password', { username: 'mahesh_s', password: FRESH }, admin)));
       expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(replies.every((r) => r.statusCode === 200 || r.statusCode === 409 || r.statusCode === 422)).toBe(true);
-      const stored = await server.db.query(
-        "SELECT 1 FROM change_requests WHERE operation = 'PASSWORD_RESET' AND status = 'PENDING' AND record_id = $1",
-        [await userId(server.db, 'mahesh_s')],
-      );
+      const stored = await server.db.query("SELECT 1 FROM change_requests WHERE operation = 'PASSWORD_RESET' AND status = 'PENDING' AND record_id = $1", [await userId(server.db, 'mahesh_s')]);
       expect(stored).toHaveLength(1);
     } finally {
       await peer.close();
@@ -257,7 +244,15 @@ describe('role and user requests grant only what the maker holds', () => {
   it('a maker cannot create or edit a user with a role holding permissions they lack; nothing is stored', async () => {
     const before = (await pendingRequests('User')).length;
     const newUser = (role: number, username: string) => ({
-      type: 'BACKEND', name: 'Escalation Test', email: `${username}@remit.lk`, contact: '0771112223', username, branch_code: 'KANDY', role, password: FRESH, disabled: 0,
+      type: 'BACKEND',
+      name: 'Escalation Test',
+      email: `${username}@remit.lk`,
+      contact: '0771112223',
+      username,
+      branch_code: 'KANDY',
+      role,
+      password: FRESH,
+      disabled: 0,
     });
     expect(await server.call('user/create', newUser(await roleId(server.db, 'Administrator'), 'my_admin'), maker)).toEqual({
       statusCode: 422,
@@ -269,7 +264,17 @@ describe('role and user requests grant only what the maker holds', () => {
 
     const id = await userId(server.db, 'dilani_w');
     const { customUser } = (await server.call('user/get-for-edit', { id }, maker)).data;
-    const body = { id, type: customUser.user_type, name: 'Renamed Checker', email: customUser.email, contact: customUser.contact, username: customUser.username, branch_code: customUser.branch_code, role: customUser.role, disabled: customUser.disabled };
+    const body = {
+      id,
+      type: customUser.user_type,
+      name: 'Renamed Checker',
+      email: customUser.email,
+      contact: customUser.contact,
+      username: customUser.username,
+      branch_code: customUser.branch_code,
+      role: customUser.role,
+      disabled: customUser.disabled,
+    };
     const rename = await server.call('user/edit', body, maker);
     expect(rename.statusCode).toBe(422);
     expect(rename.data.message).toMatch(/^You cannot edit the user "dilani_w": their role holds permissions you do not hold: /);
@@ -282,8 +287,15 @@ describe('role and user requests grant only what the maker holds', () => {
 
   it('a user created by request must change the password at the first sign-in', async () => {
     const body = {
-      type: 'IPGBANK', name: 'New Officer', email: 'new.officer@remit.lk', contact: '0771112223', username: 'new_officer', branch_code: '7010',
-      role: await roleId(server.db, 'IPG Bank Officer'), password: FRESH, disabled: 0,
+      type: 'IPGBANK',
+      name: 'New Officer',
+      email: 'new.officer@remit.lk',
+      contact: '0771112223',
+      username: 'new_officer',
+      branch_code: '7010',
+      role: await roleId(server.db, 'IPG Bank Officer'),
+      password: FRESH,
+      disabled: 0,
     };
     const made = await server.call('user/create', body, maker);
     expect(made.statusCode).toBe(200);
@@ -303,9 +315,7 @@ describe('unlocking a locked sign-in', () => {
     expect((await server.call('user/unlock', { id }, checker)).statusCode).toBe(403); // needs user-edit
     const reply = await server.call('user/unlock', { id }, maker);
     expect(reply).toMatchObject({ statusCode: 200, data: { message: 'Unlock sent for approval' } });
-    const request = (await server.call('user/list', { data: 'kumari' }, checker)).data.changeRequests.find(
-      (r: { changeRequestId: number }) => r.changeRequestId === reply.data.changeRequestId,
-    );
+    const request = (await server.call('user/list', { data: 'kumari' }, checker)).data.changeRequests.find((r: { changeRequestId: number }) => r.changeRequestId === reply.data.changeRequestId);
     expect(request).toMatchObject({ pendingAction: 'EDIT', requestedBy: 'maker' });
     expect(request.originalRecord.signin.value).toBe('Locked');
     expect(request.newRecord.signin.value).toBe('Unlocked');

@@ -24,7 +24,10 @@ beforeAll(async () => {
     `INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ('IPG Bank Supervisor', 'IPGBANK', (SELECT id FROM user_levels WHERE level = 2), $1) RETURNING id`,
     [['ipg-currency-view', 'ipg-currency-approve']],
   );
-  for (const [username, branch] of [['boc_supervisor', '7010'], ['combank_supervisor', '7056']]) {
+  for (const [username, branch] of [
+    ['boc_supervisor', '7010'],
+    ['combank_supervisor', '7056'],
+  ]) {
     await server.db.query(
       `INSERT INTO console_users (name, email, contact, username, user_type, branch_code, role_id, password_hash)
        SELECT $1, $1 || '@remit.lk', '0771234567', $1, 'IPGBANK', $2, $3, password_hash FROM console_users WHERE username = 'kasun_herath'`,

@@ -69,7 +69,8 @@ async function startWithReplica(fresh: FreshDb, replicaInner: Db, maxLagMs = 500
   return { url: `http://127.0.0.1:${address.port}`, app, reads, replica, replicaInner };
 }
 
-async function call(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: { statusCode: number; data: any; [k: string]: unknown } }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the replies of many calls, read by key in the asserts
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the replies of many calls, read by key in the asserts
+async function call(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: { statusCode: number; data: any; [k: string]: unknown } }> {
   const res = await fetch(`${url}/api/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -141,7 +142,7 @@ describe.runIf(databaseUrl)('read replica routing (PostgreSQL)', () => {
     expect(state.statements).toBe(before);
   });
 
-  it('reads a user\'s own write on the primary until the replica has replayed it, others keep reading the replica', async () => {
+  it("reads a user's own write on the primary until the replica has replayed it, others keep reading the replica", async () => {
     const { state } = running.replica;
     const created = await call(running.url, 'role/create', roleBody(`Replica Own ${randomBytes(3).toString('hex')}`), maker);
     expect(created.status).toBe(200);
@@ -252,7 +253,14 @@ describe('read routing pieces', () => {
 
   it('without a replica, every read is the primary itself and no write position is stored', async () => {
     const calls: string[] = [];
-    const primary = { kind: 'pg', query: async (sql: string) => (calls.push(sql), []), one: async () => undefined, exec: async () => {}, tx: async () => undefined, close: async () => {} } as unknown as Db;
+    const primary = {
+      kind: 'pg',
+      query: async (sql: string) => (calls.push(sql), []),
+      one: async () => undefined,
+      exec: async () => {},
+      tx: async () => undefined,
+      close: async () => {},
+    } as unknown as Db;
     const reads = createReadRouting(primary, undefined);
     expect(reads.readDbFor('maker')).toBe(primary);
     expect(reads.readDb).toBe(primary);

@@ -140,10 +140,13 @@ async function expectDashboardsEqualScan() {
         [zone, since, localMidnight(-1)],
       );
       const byKey = new Map(rows.map((r) => [r.key, num(r.n)]));
-      const keys: string[] = range === 'YEARLY' ? reply.labels : Array.from({ length: 12 }, (_, m) => {
-        const d = new Date(since!.getFullYear(), since!.getMonth() + m, 1);
-        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
-      });
+      const keys: string[] =
+        range === 'YEARLY'
+          ? reply.labels
+          : Array.from({ length: 12 }, (_, m) => {
+              const d = new Date(since!.getFullYear(), since!.getMonth() + m, 1);
+              return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+            });
       expect(reply.transactions[i + 1].name).toBe(kindLabels[k]);
       expect(reply.transactions[i + 1].data, `${range} ${k}`).toEqual(keys.map((key) => byKey.get(key) ?? 0));
     }
@@ -156,9 +159,7 @@ async function expectDashboardsEqualScan() {
     [zone, new Date(year, 0, 1), new Date(year + 1, 0, 1)],
   );
   const usdByMonth = new Map(remittances.map((r) => [r.m, money(r.usd)]));
-  expect((await server.call('dashboard/remittanceByYear', { measure: 'value', year }, auditor)).data.values).toEqual(
-    Array.from({ length: 12 }, (_, m) => usdByMonth.get(m + 1) ?? 0),
-  );
+  expect((await server.call('dashboard/remittanceByYear', { measure: 'value', year }, auditor)).data.values).toEqual(Array.from({ length: 12 }, (_, m) => usdByMonth.get(m + 1) ?? 0));
 
   const since = new Date(Date.now() - 30 * DAY);
   const active = await server.db.one<{ users: number; beneficiaries: number }>(
@@ -180,9 +181,7 @@ async function expectDashboardsEqualScan() {
 
 /** The roll-up tables equal GROUP BYs of the transaction tables (empty buckets aside). */
 async function expectRollupsEqualScan() {
-  const scan = kinds
-    .map((k) => `SELECT '${k}' AS kind, initiated_time, country, currency_code, status, amount, amount_usd, amount_lkr FROM ${tables[k]}`)
-    .join(' UNION ALL ');
+  const scan = kinds.map((k) => `SELECT '${k}' AS kind, initiated_time, country, currency_code, status, amount, amount_usd, amount_lkr FROM ${tables[k]}`).join(' UNION ALL ');
   for (const [table, unit, bucket] of [
     ['transaction_daily_stats', 'day', `(initiated_time AT TIME ZONE $1)::date`],
     ['transaction_monthly_stats', 'month', `date_trunc('month', initiated_time AT TIME ZONE $1)::date`],
@@ -279,7 +278,7 @@ describe('the roll-ups follow the transactions', () => {
     await server.db.query(`UPDATE ceft_transactions SET refund_requested = true, card_payment_time = now() - interval '3 days' WHERE id = $1`, [refunded.id]);
     expect((await server.call('Transaction/ceft/refund', { transactionID: refunded.id }, maker)).statusCode).toBe(200);
 
-    const statuses = await server.db.query<{ id: number; status: string }>('SELECT id, status FROM ceft_transactions WHERE id = ANY (string_to_array($1, \',\')::int[]) ORDER BY id', [
+    const statuses = await server.db.query<{ id: number; status: string }>("SELECT id, status FROM ceft_transactions WHERE id = ANY (string_to_array($1, ',')::int[]) ORDER BY id", [
       [held.id, transferred.id, voided.id, refunded.id].join(','),
     ]);
     expect(Object.fromEntries(statuses.map((s) => [s.id, s.status]))).toEqual({ [held.id]: 'HOLD', [transferred.id]: 'SUCCESS', [voided.id]: 'REFUNDED', [refunded.id]: 'REFUNDED' });
@@ -396,7 +395,12 @@ describe('the roll-ups follow the transactions', () => {
     const dayIn = async (z: string) =>
       (await server.db.one<{ d: string }>(`SELECT to_char((initiated_time AT TIME ZONE $1)::date, 'YYYY-MM-DD') AS d FROM thyaga_transactions WHERE trace = 'ROLLUPT1'`, [z]))!.d;
     const rollupDays = async () =>
-      (await server.db.query<{ d: string }>(`SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS d FROM transaction_daily_stats WHERE kind = 'thyaga' AND country = 'GB' AND day BETWEEN $1::date - 1 AND $1::date + 1 AND count > 0 ORDER BY 1`, [await dayIn('UTC')])).map((r) => r.d);
+      (
+        await server.db.query<{ d: string }>(
+          `SELECT DISTINCT to_char(day, 'YYYY-MM-DD') AS d FROM transaction_daily_stats WHERE kind = 'thyaga' AND country = 'GB' AND day BETWEEN $1::date - 1 AND $1::date + 1 AND count > 0 ORDER BY 1`,
+          [await dayIn('UTC')],
+        )
+      ).map((r) => r.d);
     try {
       expect(await syncRollupTimeZone(server.db, 'Asia/Colombo')).toBe(true);
       expect(await syncRollupTimeZone(server.db, 'Asia/Colombo')).toBe(false);

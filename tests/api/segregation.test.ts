@@ -102,9 +102,7 @@ describe('the segregation-of-duties report', () => {
     const pairs = async (body: Record<string, unknown>) => (await report(body)).findings.filter((f) => f.finding === 'Mutual approvals');
     const def = await pairs({});
     expect(def.map((f) => f.subject)).toEqual(['alice and bob']);
-    expect(def[0]!.detail).toBe(
-      'bob approved 3 of 4 approved requests of alice; alice approved 2 of 2 of bob: 83.3% of their approved requests in the last 90 days (threshold 50.0%)',
-    );
+    expect(def[0]!.detail).toBe('bob approved 3 of 4 approved requests of alice; alice approved 2 of 2 of bob: 83.3% of their approved requests in the last 90 days (threshold 50.0%)');
     expect((await pairs({ threshold: 0.9 })).map((f) => f.subject)).toEqual([]);
     expect((await pairs({ threshold: 0.2 })).map((f) => f.subject)).toEqual(['alice and bob', 'frank and grace']);
     expect((await pairs({ days: 365 })).map((f) => f.subject)).toEqual(['dave and erin', 'alice and bob']);

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 async function batchesToday() {
   return server.db.query<{ id: number; kind: string; transaction_count: number; used_earlier_rates: boolean }>(
-    "SELECT id, kind, transaction_count, used_earlier_rates FROM settlement_batches WHERE batch_date = $1::date ORDER BY id",
+    'SELECT id, kind, transaction_count, used_earlier_rates FROM settlement_batches WHERE batch_date = $1::date ORDER BY id',
     [today()],
   );
 }
@@ -44,7 +44,7 @@ describe('before today is settled (the demo data)', () => {
   });
 
   it("refuses to generate when the caller declines earlier rates (useYesterdaysRates false) while today's rates are not approved, and says so in the list", async () => {
-    await server.db.query("DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)", [today()]);
+    await server.db.query('DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)', [today()]);
     const list = await server.call('report/get-settlement-report', { date: today(), fetchCount: 10 }, admin);
     expect(list.statusCode).toBe(200);
     expect(list.data.hasRatesUpdated).toBe(false);
@@ -52,7 +52,10 @@ describe('before today is settled (the demo data)', () => {
     expect(list.data.transactions).toEqual([]);
     expect(list.data.fields).toEqual(exportFieldsOf(settlementScreen));
 
-    expect(await server.call('report/generate-settlement-report', { useYesterdaysRates: false }, admin)).toEqual({ statusCode: 422, data: { message: "Today's Currency Rates has not been updated yet!" } });
+    expect(await server.call('report/generate-settlement-report', { useYesterdaysRates: false }, admin)).toEqual({
+      statusCode: 422,
+      data: { message: "Today's Currency Rates has not been updated yet!" },
+    });
     expect(await batchesToday()).toEqual([]);
   });
 });
@@ -127,7 +130,18 @@ async function insertSmallSet(set: Tx[], tag: string): Promise<number[]> {
                                       card_payment_status, ceft_payment_status, ipg_commission, bank_charge, status, tran_type, bank_code, created_at, updated_at, provider_bank_code)
        VALUES ($1, '851157480V', 'AE', $2, $3::numeric, $3::numeric, $3::numeric, $4, $5, 'SUCCESS', $6, $7::numeric, $8::numeric, $9, 'CEFT', '7010', $5, $5, $10)
        RETURNING id`,
-      [`SETTLE${tag}${i}`, t.currency, t.amount, t.account, new Date(Date.now() - 3_600_000), t.status === 'FAILED' ? 'FAILED' : t.status === 'PENDING' ? null : 'SUCCESS', t.commission, t.charge, t.status ?? 'SUCCESS', t.provider ?? '7010'],
+      [
+        `SETTLE${tag}${i}`,
+        t.currency,
+        t.amount,
+        t.account,
+        new Date(Date.now() - 3_600_000),
+        t.status === 'FAILED' ? 'FAILED' : t.status === 'PENDING' ? null : 'SUCCESS',
+        t.commission,
+        t.charge,
+        t.status ?? 'SUCCESS',
+        t.provider ?? '7010',
+      ],
     );
     ids.push(row!.id);
   }
@@ -195,9 +209,12 @@ describe('generating today', () => {
     expect(reply.statusCode).toBe(200);
     // the provider of each row is not on the wire: read from the database
     const providers = new Map(
-      (await server.db.query<{ id: number; provider_bank_code: string }>('SELECT id, provider_bank_code FROM settlement_rows WHERE id IN (SELECT value::int FROM json_array_elements_text($1::json))', [
-        (reply.data.transactions as { id: number }[]).map((r) => r.id),
-      ])).map((r) => [r.id, r.provider_bank_code]),
+      (
+        await server.db.query<{ id: number; provider_bank_code: string }>(
+          'SELECT id, provider_bank_code FROM settlement_rows WHERE id IN (SELECT value::int FROM json_array_elements_text($1::json))',
+          [(reply.data.transactions as { id: number }[]).map((r) => r.id)],
+        )
+      ).map((r) => [r.id, r.provider_bank_code]),
     );
     const rows = (reply.data.transactions as Record<string, unknown>[])
       .map((r) => ({
@@ -235,9 +252,9 @@ describe('generating today', () => {
     expect(await batchesToday()).toHaveLength(1);
   });
 
-  it("settles a later transaction in the instant batch only: the documented empty body uses the earlier rates and the batch records it; an explicit false refuses", async () => {
+  it('settles a later transaction in the instant batch only: the documented empty body uses the earlier rates and the batch records it; an explicit false refuses', async () => {
     const [late] = await insertSmallSet([{ currency: 'EUR', account: '7007890123', amount: '42.42', commission: '0.53', charge: '0.46' }], 'B');
-    await server.db.query("DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)", [today()]);
+    await server.db.query('DELETE FROM ipg_provider_rate_approvals WHERE rate_date = $1::date AND provider_id = (SELECT min(id) FROM ipg_providers WHERE disabled = 0)', [today()]);
     // a caller that did not confirm (the console before its dialog) is refused, and nothing is settled
     expect(await server.call('report/generate-instant-settlement-report', { useYesterdaysRates: false }, admin)).toEqual({
       statusCode: 422,
@@ -285,9 +302,16 @@ describe('who may see and generate', () => {
   });
 
   it("shows an IPG bank user only their own provider's rows", async () => {
-    const acquirer = await server.db.one<{ provider_bank_code: string }>('SELECT provider_bank_code FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id WHERE b.batch_date = $1::date LIMIT 1', [today()]);
-    const own = await server.db.one<{ username: string }>("SELECT username FROM console_users WHERE user_type = 'IPGBANK' AND branch_code = $1 AND disabled = 0 LIMIT 1", [acquirer!.provider_bank_code]);
-    const otherUser = await server.db.one<{ username: string }>("SELECT username FROM console_users WHERE user_type = 'IPGBANK' AND branch_code <> $1 AND disabled = 0 LIMIT 1", [acquirer!.provider_bank_code]);
+    const acquirer = await server.db.one<{ provider_bank_code: string }>(
+      'SELECT provider_bank_code FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id WHERE b.batch_date = $1::date LIMIT 1',
+      [today()],
+    );
+    const own = await server.db.one<{ username: string }>("SELECT username FROM console_users WHERE user_type = 'IPGBANK' AND branch_code = $1 AND disabled = 0 LIMIT 1", [
+      acquirer!.provider_bank_code,
+    ]);
+    const otherUser = await server.db.one<{ username: string }>("SELECT username FROM console_users WHERE user_type = 'IPGBANK' AND branch_code <> $1 AND disabled = 0 LIMIT 1", [
+      acquirer!.provider_bank_code,
+    ]);
     const all = (await server.call('report/get-settlement-report', { date: today(), fetchCount: 99999999 }, admin)).data.transactions;
     const mine = (await server.call('report/get-settlement-report', { date: today(), fetchCount: 99999999 }, await server.login(own!.username))).data.transactions;
     const theirs = (await server.call('report/get-settlement-report', { date: today(), fetchCount: 99999999 }, await server.login(otherUser!.username))).data.transactions;

@@ -177,8 +177,7 @@ describe('a flood from one address does not hold up anyone else (point 5)', () =
     extraApps.push(app);
     const flooder = '203.0.113.170';
     const flood = Promise.all(Array.from({ length: 20 }, (_, i) => signIn(`flood_${i}`, 'Flood@Pass1', flooder, app)));
-    const attemptsCounted = async () =>
-      Number((await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM login_address_attempts WHERE address = $1', [flooder]))!.n);
+    const attemptsCounted = async () => Number((await server.db.one<{ n: number }>('SELECT count(*)::int AS n FROM login_address_attempts WHERE address = $1', [flooder]))!.n);
     for (let waited = 0; floodChecks === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
     // one hash of the flood runs, one more attempt waits for it; the other 18 have not reached the database,
@@ -204,8 +203,7 @@ describe('a flood from one address does not hold up anyone else (point 5)', () =
 describe('the old password of a reset counts like a sign-in (point 6)', () => {
   it('wrong old passwords and wrong sign-ins share one count; a locked account cannot reset its password from that address', async () => {
     const token = await tokenOf('tharindu_r', '203.0.113.160');
-    const reset = (old_password: string, new_password = 'Fresh@Pass12') =>
-      call('user/reset-password', token, { username: 'tharindu_r', old_password, new_password }, '203.0.113.160');
+    const reset = (old_password: string, new_password = 'Fresh@Pass12') => call('user/reset-password', token, { username: 'tharindu_r', old_password, new_password }, '203.0.113.160');
     for (let i = 1; i <= 5; i++) expect((await signIn('tharindu_r', `Wrong@Pass${i}`, '203.0.113.160')).json).toEqual(INVALID);
     for (let i = 6; i <= 10; i++) expect((await reset(`Wrong@Pass${i}`)).json).toEqual({ statusCode: 406, data: { message: 'Old password is invalid' } });
     const before = checks;

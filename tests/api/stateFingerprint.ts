@@ -25,9 +25,7 @@ async function tableNames(db: Db, except: readonly string[]): Promise<string[]> 
 export async function contentFingerprint(db: Db, except: readonly string[] = []): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const table of await tableNames(db, except)) {
-    const row = await db.one<{ n: number; h: string }>(
-      `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM "${table}" t`,
-    );
+    const row = await db.one<{ n: number; h: string }>(`SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM "${table}" t`);
     result[table] = `${row!.n}:${row!.h}`;
   }
   return result;
@@ -35,9 +33,7 @@ export async function contentFingerprint(db: Db, except: readonly string[] = [])
 
 export async function changeFingerprint(db: Db, except: readonly string[] = []): Promise<Record<string, string>> {
   const tables = await tableNames(db, except);
-  const sql = tables
-    .map((t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text AS v FROM "${t}"`)
-    .join(' UNION ALL ');
+  const sql = tables.map((t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text AS v FROM "${t}"`).join(' UNION ALL ');
   const rows = await db.query<{ t: string; v: string }>(sql);
   return Object.fromEntries(rows.map((r) => [r.t, r.v]));
 }

@@ -94,7 +94,10 @@ async function admin(adminUrl: string, sql: string): Promise<void> {
 async function freshPg(adminUrl: string, folder: string | undefined, day: string, scryptN: number): Promise<FreshDb> {
   let template: string | undefined;
   if (folder) {
-    template = `remit_tmpl_${basename(folder).replace(/[^a-z0-9]/gi, '').toLowerCase().slice(-8)}_${day}`;
+    template = `remit_tmpl_${basename(folder)
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase()
+      .slice(-8)}_${day}`;
     const note = join(folder, `${template}.pgdb`);
     const name = template;
     const ready = await buildOnce(note, async () => {
@@ -122,4 +125,3 @@ async function freshPg(adminUrl: string, folder: string | undefined, day: string
     },
   };
 }
-

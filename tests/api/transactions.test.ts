@@ -127,7 +127,10 @@ describe('filters', () => {
       const reply = await list('Transaction/get-ceftTransaction', body({ ...lastDays(120), status }));
       const expected = await idsWhere('ceft_transactions', 'initiated_time >= $1 AND initiated_time < $2 AND status = $3', [...rangeParams(lastDays(120)), status]);
       expect(expected.length, status).toBeGreaterThan(0);
-      expect(reply.data.filteredList.map((r: { id: number }) => r.id), status).toEqual(expected);
+      expect(
+        reply.data.filteredList.map((r: { id: number }) => r.id),
+        status,
+      ).toEqual(expected);
     }
   });
 
@@ -145,11 +148,10 @@ describe('filters', () => {
 
     const prefix = sample!.uid.slice(0, 6).toLowerCase();
     const byUid = await list('Transaction/get-ceftTransaction', body({ data: prefix }));
-    const expected = await idsWhere(
-      'ceft_transactions',
-      'initiated_time >= $1 AND initiated_time < $2 AND (uid LIKE $3 OR trace LIKE $3 OR account_number LIKE $3)',
-      [...rangeParams(lastDays(30)), `${prefix.toUpperCase()}%`],
-    );
+    const expected = await idsWhere('ceft_transactions', 'initiated_time >= $1 AND initiated_time < $2 AND (uid LIKE $3 OR trace LIKE $3 OR account_number LIKE $3)', [
+      ...rangeParams(lastDays(30)),
+      `${prefix.toUpperCase()}%`,
+    ]);
     expect(byUid.data.filteredList.map((r: { id: number }) => r.id)).toEqual(expected);
   });
 
@@ -169,7 +171,10 @@ describe('filters', () => {
       const sample = await server.db.one<Record<string, string>>(`SELECT id, ${key} FROM ${table} WHERE initiated_time > now() - interval '60 days' ORDER BY id LIMIT 1`);
       const reply = await list(path, { ...lastDays(60), country_code: '', data: sample![key], fetchCount: ALL });
       expect(reply.data.filteredList.length, path).toBeGreaterThan(0);
-      expect(reply.data.filteredList.map((r: { id: number }) => r.id), path).toContain(sample!.id);
+      expect(
+        reply.data.filteredList.map((r: { id: number }) => r.id),
+        path,
+      ).toContain(sample!.id);
       for (const r of reply.data.filteredList) expect(r[key].startsWith(sample![key]), path).toBe(true);
     }
   });
@@ -181,7 +186,12 @@ describe('filters', () => {
       const reply = await list('Transaction/get-ceftTransaction', body({ fetchCount }));
       expect(reply.data.filteredList.map((r: { id: number }) => r.id)).toEqual(all.slice(0, fetchCount));
       // the first page: up to 50 rows by id
-      expect(reply.data.transactions.map((r: { id: number }) => r.id)).toEqual(all.slice(0, fetchCount).sort((a, b) => a - b).slice(0, 50));
+      expect(reply.data.transactions.map((r: { id: number }) => r.id)).toEqual(
+        all
+          .slice(0, fetchCount)
+          .sort((a, b) => a - b)
+          .slice(0, 50),
+      );
     }
     const everything = await list('Transaction/get-ceftTransaction', body({ fetchCount: ALL }));
     expect(everything.data.filteredList).toHaveLength(all.length);
@@ -208,7 +218,7 @@ describe('totals', () => {
       expect(reply.totalAmount).toBeCloseTo(await successTotal('ceft_transactions', 'initiated_time >= $1 AND initiated_time < $2 AND country = $3', [from, to, 'AE']), 2);
       const ids = reply.data.filteredList.map((r: { id: number }) => r.id);
       expect(ids).toHaveLength(25);
-      expect(reply.filteredTotalAmount).toBeCloseTo(await successTotal('ceft_transactions', 'id = ANY (string_to_array($1, \',\')::int[])', [ids.join(',')]), 2);
+      expect(reply.filteredTotalAmount).toBeCloseTo(await successTotal('ceft_transactions', "id = ANY (string_to_array($1, ',')::int[])", [ids.join(',')]), 2);
       expect(reply.filteredTotalAmount as number).toBeLessThanOrEqual(reply.totalAmount as number);
     }
   });
@@ -278,12 +288,16 @@ describe('reply shapes', () => {
   });
 
   it('sends times as ISO text, placeholders before year 1000 included', async () => {
-    const placeholder = await server.db.one<{ id: number; initiated_time: Date }>(
-      `SELECT id, initiated_time FROM thyaga_transactions WHERE thyaga_payment_time < '1000-01-01' ORDER BY id LIMIT 1`,
-    );
+    const placeholder = await server.db.one<{ id: number; initiated_time: Date }>(`SELECT id, initiated_time FROM thyaga_transactions WHERE thyaga_payment_time < '1000-01-01' ORDER BY id LIMIT 1`);
     if (!placeholder) return; // no scheduled gift in this data set
     const t = placeholder.initiated_time;
-    const reply = await list('Transaction/thyagaTransactions', { from_date: local(new Date(t.getTime() - 60_000)), to_date: local(new Date(t.getTime() + 60_000)), country_code: '', data: '', fetchCount: ALL });
+    const reply = await list('Transaction/thyagaTransactions', {
+      from_date: local(new Date(t.getTime() - 60_000)),
+      to_date: local(new Date(t.getTime() + 60_000)),
+      country_code: '',
+      data: '',
+      fetchCount: ALL,
+    });
     const row = reply.data.filteredList.find((r: { id: number }) => r.id === placeholder.id);
     expect(row.thyaga_payment_time).toBe('0001-01-01T00:00:00.000Z');
     expect(row.initiated_time).toBe(t.toISOString());
@@ -321,7 +335,14 @@ describe('the wire contract of the list replies (built as JSON text by the datab
 
   it('selects exactly the row schema’s columns, nothing else (no SELECT *)', () => {
     const filters = resolveFilters({ ...lastDays(1), country_code: 'AE', data: '19', status: 'SUCCESS', fetchCount: 10 }, 'Asia/Colombo');
-    for (const [kind, row] of [['ceft', ceftRow], ['ceft', ceftAuditRow], ['bill', billRow], ['echannelling', eChannellingRow], ['thyaga', thyagaRow], ['insurance', insuranceRow]] as const) {
+    for (const [kind, row] of [
+      ['ceft', ceftRow],
+      ['ceft', ceftAuditRow],
+      ['bill', billRow],
+      ['echannelling', eChannellingRow],
+      ['thyaga', thyagaRow],
+      ['insurance', insuranceRow],
+    ] as const) {
       const q = listReplySql(kinds[kind], filters, { keys: keysOf(row), amountColumn: 'amount_usd', totalStatus: 'SUCCESS', firstPage: 50 });
       expect(q.sql, kind).not.toMatch(/\*\s*FROM|\bt\.\*|row_to_json\(t\)/);
       const built = q.sql.match(/row_to_json\(x\)::text FROM \(SELECT (.*?)\) x\) AS j/s)![1];
@@ -544,7 +565,9 @@ describe('large lists are streamed (more rows than the stream limit)', () => {
     expect(counts.data.completeTranCount).toBeGreaterThan(0);
     if (server.backend === 'pg') {
       await expect
-        .poll(async () => (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`))[0].n, { timeout: 10_000 })
+        .poll(async () => (await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`))[0].n, {
+          timeout: 10_000,
+        })
         .toBe(0);
     }
   });

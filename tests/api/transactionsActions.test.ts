@@ -154,9 +154,7 @@ describe('hold', () => {
       data: { message: 'Hold is not allowed after 100 or more CEFT tries' },
     });
     const failedCard = await pick(`card_payment_status = 'FAILED'`);
-    expect((await server.call('Transaction/ceft/hold', { id: failedCard.id, description: '' }, maker)).data.message).toBe(
-      'The card payment of this transaction has not succeeded',
-    );
+    expect((await server.call('Transaction/ceft/hold', { id: failedCard.id, description: '' }, maker)).data.message).toBe('The card payment of this transaction has not succeeded');
     for (const r of [done, tried, failedCard]) {
       expect((await state(r.id)).action_seq).toBe(r.action_seq);
       expect(await actions(r.id)).toEqual([]);
@@ -285,9 +283,7 @@ describe('void and refund', () => {
     const calls = ((globalThis as { __paymentCalls?: { op: string; reference: string }[] }).__paymentCalls ??= []);
     const peer = await server.startPeer();
     try {
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('Transaction/ceft/refund', { transactionID: row.id }, maker)),
-      );
+      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? peer : server).call('Transaction/ceft/refund', { transactionID: row.id }, maker)));
       expect(new Set(replies.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ statusCode: 200, data: { message: `Transaction refunded successfully: Id - ${row.id}` } })]));
     } finally {
       await peer.close();

@@ -55,7 +55,11 @@ describe('the transaction generator', () => {
   it('splits the count over the kinds and keeps ids and traces in order', async () => {
     const byKind = countsByKind(COUNT);
     expect(Object.values(byKind).reduce((x, y) => x + y, 0)).toBe(COUNT);
-    for (const [kind, table] of [['ceft', 'ceft_transactions'], ['bill', 'bill_transactions'], ['insurance', 'insurance_transactions']] as const) {
+    for (const [kind, table] of [
+      ['ceft', 'ceft_transactions'],
+      ['bill', 'bill_transactions'],
+      ['insurance', 'insurance_transactions'],
+    ] as const) {
       const r = await a.one<{ n: number; ordered: boolean }>(
         `SELECT count(*) AS n, bool_and(prev IS NULL OR prev <= initiated_time) AS ordered
            FROM (SELECT initiated_time, lag(initiated_time) OVER (ORDER BY id) AS prev FROM ${table}) x`,
@@ -107,7 +111,11 @@ describe('the transaction generator', () => {
 
   it('fills the daily roll-up with exactly the rows', async () => {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    for (const [kind, table] of [['ceft', 'ceft_transactions'], ['thyaga', 'thyaga_transactions'], ['insurance', 'insurance_transactions']] as const) {
+    for (const [kind, table] of [
+      ['ceft', 'ceft_transactions'],
+      ['thyaga', 'thyaga_transactions'],
+      ['insurance', 'insurance_transactions'],
+    ] as const) {
       const diff = await a.query(
         `WITH t AS (SELECT to_char(initiated_time AT TIME ZONE $2, 'YYYY-MM-DD') AS day, country, currency_code, status, count(*) AS n, sum(amount) AS amount, sum(amount_lkr) AS lkr
                       FROM ${table} GROUP BY 1, 2, 3, 4),

@@ -144,12 +144,7 @@ describe('socket timeouts', () => {
 });
 
 /** Runs the server's entry point (or a tool) as a child process until it exits or prints `until`; what it printed and its exit code. */
-function runEntry(
-  script: string,
-  env: Record<string, string>,
-  until?: RegExp,
-  timeoutMs = 90_000,
-): Promise<{ code: number | null; stdout: string; stderr: string; match?: RegExpMatchArray }> {
+function runEntry(script: string, env: Record<string, string>, until?: RegExp, timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string; match?: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
     const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['HOST', 'PORT', 'NODE_ENV', 'SESSION_SECRET', 'DATABASE_URL', 'DATA_DIR'].includes(k)));
     const child = spawn(join(root, 'node_modules/.bin/tsx'), [join(root, script)], { cwd: root, env: { ...baseEnv, ...env } as NodeJS.ProcessEnv });
@@ -224,7 +219,10 @@ describe('production start-up refusals (check functions)', () => {
   it('a database seeded before the marker existed has its demo accounts recognised by migration 80 (a look-alike is not)', async () => {
     const db = await openDb({});
     try {
-      await migrate(db, migrations.filter((m) => m.id < 80));
+      await migrate(
+        db,
+        migrations.filter((m) => m.id < 80),
+      );
       await seedDemoBeforeMarker(db);
       await migrate(db);
       const demo = await demoAccountUsernames(db);
@@ -281,7 +279,7 @@ describe('data folder permissions', () => {
     }
   });
 
-  it('a new data folder and its generated session secret are the owner\'s only, even under umask 000', async () => {
+  it("a new data folder and its generated session secret are the owner's only, even under umask 000", async () => {
     const parent = mkdtempSync(join(tmpdir(), 'transport-new-'));
     const previous = process.umask(0);
     try {

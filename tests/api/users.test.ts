@@ -25,15 +25,12 @@ describe('user/list', () => {
     expect(byName('ruwan_bandara').status).toBe('Not Active');
     expect(byName('admin').contact_number).toMatch(/^\d{10}$/);
     expect(new Date(byName('admin').created_at).toISOString()).toBe(byName('admin').created_at);
-    expect(data.fields.map((f: { header: string }) => f.header)).toEqual([
-      'ID', 'Name', 'Email', 'Contact Number', 'Username', 'Branch', 'Status', 'Created At', 'Updated At',
-    ]);
+    expect(data.fields.map((f: { header: string }) => f.header)).toEqual(['ID', 'Name', 'Email', 'Contact Number', 'Username', 'Branch', 'Status', 'Created At', 'Updated At']);
     expect(JSON.stringify(data)).not.toContain('scrypt$');
   });
 
   it('searches username, email and contact number, case-insensitively, and limits with fetchCount', async () => {
-    const search = async (text: string, fetchCount = 100) =>
-      (await server.call('user/list', { data: text, fetchCount }, admin)).data.users.map((u: { username: string }) => u.username);
+    const search = async (text: string, fetchCount = 100) => (await server.call('user/list', { data: text, fetchCount }, admin)).data.users.map((u: { username: string }) => u.username);
     expect(await search('PERERA')).toEqual(['nimal_perera']);
     expect(await search('kumari.fernando@')).toEqual(['kumari_fernando']);
     const contact = (await server.db.one<{ contact: string }>("SELECT contact FROM console_users WHERE username = 'arjun_t'"))!.contact;

@@ -67,8 +67,7 @@ describe('request bodies', () => {
     expect(reply).toEqual({
       statusCode: 400,
       data: {
-        message:
-          'name: Name can only have alphanumeric characters and should be at least 3 characters long; contact: Please enter a valid contact number',
+        message: 'name: Name can only have alphanumeric characters and should be at least 3 characters long; contact: Please enter a valid contact number',
       },
     });
   });
@@ -87,8 +86,7 @@ describe('request bodies', () => {
   });
 
   it('accepts only application/json, reads an empty body as {}, and refuses malformed JSON with 400', async () => {
-    const post = (headers: Record<string, string>, body?: string) =>
-      server.raw('/api/role/list', { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body });
+    const post = (headers: Record<string, string>, body?: string) => server.raw('/api/role/list', { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body });
     const textPlain = await post({ 'content-type': 'text/plain' }, '{}');
     expect(textPlain.status).toBe(415);
     expect(await textPlain.json()).toEqual({ statusCode: 415, data: { message: 'Request body must be application/json' } });

@@ -33,9 +33,7 @@ async function audit(page: Page, where: string, include?: string): Promise<Findi
     const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   }, include ?? null);
-  const found = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.targets.map((target) => ({ where, rule: v.id, impact: v.impact, target, help: v.help })));
+  const found = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.targets.map((target) => ({ where, rule: v.id, impact: v.impact, target, help: v.help })));
   all.push(...found);
   return found;
 }
@@ -57,7 +55,11 @@ async function pageIn(browser: Browser, theme: Theme, username: string) {
 async function settle(page: Page) {
   await page.locator('h1').first().waitFor();
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('[role="progressbar"]')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 /** The screens an administrator opens (every screen of the registry but the auditor's), ids from the demo data. */
@@ -134,7 +136,10 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     }
     await page.goto('/AuditDashboard');
     await settle(page);
-    await page.getByRole('button', { name: /^View Chart/ }).first().click();
+    await page
+      .getByRole('button', { name: /^View Chart/ })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     found.push(...(await audit(page, `${theme} View Chart`)));
     await context.close();
@@ -175,7 +180,10 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     const found: Finding[] = [];
     await page.goto('/provider');
     await settle(page);
-    await page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^(Activate|Deactivate)$/ })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     found.push(...(await audit(page, `${theme} confirmation`)));
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
@@ -199,32 +207,36 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
 });
 
 describe('no serious or critical axe violation in the password and approval modals', () => {
-  it.each(['light', 'dark'] as const)('Change Password (maker) and the approval modal (checker), %s theme', async (theme) => {
-    const found: Finding[] = [];
-    const maker = await pageIn(live.browser, theme, 'maker');
-    const username = theme === 'light' ? 'nimal_perera' : 'kasun_herath';
-    await maker.page.goto('/users');
-    await maker.page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(username);
-    await maker.page.getByRole('button', { name: 'Search' }).click();
-    const row = maker.page.getByRole('row').filter({ has: maker.page.getByRole('cell', { name: username, exact: true }) });
-    await row.getByRole('button', { name: 'Change Password' }).click();
-    const dialog = maker.page.getByRole('dialog');
-    await dialog.waitFor();
-    found.push(...(await audit(maker.page, `${theme} Change Password`)));
-    await dialog.getByRole('button', { name: 'Generate' }).click();
-    await dialog.getByRole('button', { name: 'Change' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await maker.context.close();
+  it.each(['light', 'dark'] as const)(
+    'Change Password (maker) and the approval modal (checker), %s theme',
+    async (theme) => {
+      const found: Finding[] = [];
+      const maker = await pageIn(live.browser, theme, 'maker');
+      const username = theme === 'light' ? 'nimal_perera' : 'kasun_herath';
+      await maker.page.goto('/users');
+      await maker.page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(username);
+      await maker.page.getByRole('button', { name: 'Search' }).click();
+      const row = maker.page.getByRole('row').filter({ has: maker.page.getByRole('cell', { name: username, exact: true }) });
+      await row.getByRole('button', { name: 'Change Password' }).click();
+      const dialog = maker.page.getByRole('dialog');
+      await dialog.waitFor();
+      found.push(...(await audit(maker.page, `${theme} Change Password`)));
+      await dialog.getByRole('button', { name: 'Generate' }).click();
+      await dialog.getByRole('button', { name: 'Change' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await maker.context.close();
 
-    const checker = await pageIn(live.browser, theme, 'checker');
-    await checker.page.goto('/users');
-    const panel = checker.page.getByRole('region', { name: 'Change Requests' });
-    await panel.getByRole('button', { name: 'View' }).first().click();
-    await checker.page.getByRole('dialog').waitFor();
-    found.push(...(await audit(checker.page, `${theme} approval`)));
-    await checker.context.close();
-    expect(found, report(found)).toEqual([]);
-  }, 120_000);
+      const checker = await pageIn(live.browser, theme, 'checker');
+      await checker.page.goto('/users');
+      const panel = checker.page.getByRole('region', { name: 'Change Requests' });
+      await panel.getByRole('button', { name: 'View' }).first().click();
+      await checker.page.getByRole('dialog').waitFor();
+      found.push(...(await audit(checker.page, `${theme} approval`)));
+      await checker.context.close();
+      expect(found, report(found)).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('dialogs', () => {
@@ -272,7 +284,7 @@ describe('dialogs', () => {
     await context.close();
   });
 
-  it("View Chart and Change Password give focus back; the close button shows its ring when focused by script", async () => {
+  it('View Chart and Change Password give focus back; the close button shows its ring when focused by script', async () => {
     const auditor = await pageIn(live.browser, 'dark', 'auditor');
     await auditor.page.goto('/AuditDashboard');
     await settle(auditor.page);
@@ -371,7 +383,10 @@ describe('toasts', () => {
     await page.clock.install();
     await page.goto('/provider');
     await settle(page);
-    await page.getByRole('button', { name: /^(Activate|Deactivate)$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^(Activate|Deactivate)$/ })
+      .first()
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
     const success = page.getByRole('status').locator('[data-toast="success"]').first();
     await success.waitFor();
@@ -437,14 +452,17 @@ describe('print', () => {
     await page.emulateMedia({ media: 'print' });
     expect(await shown(page, 'header, nav, button, [role="search"]')).toBe(0);
     expect(await shown(page, 'table')).toBeGreaterThanOrEqual(1);
-    const cut = await page.locator('table').last().evaluate((table) => {
-      let el: HTMLElement | null = table.parentElement;
-      while (el) {
-        if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') return true;
-        el = el.parentElement;
-      }
-      return false;
-    });
+    const cut = await page
+      .locator('table')
+      .last()
+      .evaluate((table) => {
+        let el: HTMLElement | null = table.parentElement;
+        while (el) {
+          if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') return true;
+          el = el.parentElement;
+        }
+        return false;
+      });
     expect(cut).toBe(false);
     expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(0, 0, 0)');
 
@@ -475,7 +493,13 @@ describe('keyboard only', () => {
   const focus = (page: Page): Promise<Focus> =>
     page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
-      return { tag: el?.tagName ?? '', text: (el?.innerText ?? '').trim(), id: el?.id ?? '', label: el?.getAttribute('aria-label') ?? '', rowText: (el?.closest('tr') as HTMLElement | null)?.innerText ?? '' };
+      return {
+        tag: el?.tagName ?? '',
+        text: (el?.innerText ?? '').trim(),
+        id: el?.id ?? '',
+        label: el?.getAttribute('aria-label') ?? '',
+        rowText: (el?.closest('tr') as HTMLElement | null)?.innerText ?? '',
+      };
     });
   /** Presses Tab until the focused element matches (at most `max` times); returns it. */
   async function tabTo(page: Page, match: (f: Focus) => boolean, max = 120, key = 'Tab'): Promise<Focus> {
@@ -546,7 +570,11 @@ describe('keyboard only', () => {
   }, 120_000);
 
   it('a checker opens a pending change request from the Approvals inbox and approves it, with a comment typed', async () => {
-    const login = await fetch(`${live.server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'maker', password: 'Demo@Pass1' }) });
+    const login = await fetch(`${live.server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'maker', password: 'Demo@Pass1' }),
+    });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
     const made = await fetch(`${live.server.url}/api/role/create`, {
       method: 'POST',

@@ -26,7 +26,16 @@ async function requestRole(token: string, name: string): Promise<number> {
   return reply.data.changeRequestId as number;
 }
 
-const menuCount = async (page: Page) => Number((await page.getByTestId('menu-count').first().textContent().catch(() => '0'))?.replace(/\D/g, '') || 0);
+const menuCount = async (page: Page) =>
+  Number(
+    (
+      await page
+        .getByTestId('menu-count')
+        .first()
+        .textContent()
+        .catch(() => '0')
+    )?.replace(/\D/g, '') || 0,
+  );
 
 describe('the approvals inbox', () => {
   it('a checker approves one, rejects one with a reason, approves two in bulk; the maker reads the reason under My requests', async () => {
@@ -59,7 +68,9 @@ describe('the approvals inbox', () => {
       await screenshot(page, 'approvals-inbox');
 
       // approve one, with a comment
-      await rowOf('Inbox Approve Me').getByRole('button', { name: /^View request/ }).click();
+      await rowOf('Inbox Approve Me')
+        .getByRole('button', { name: /^View request/ })
+        .click();
       let dialog = page.getByRole('dialog');
       await dialog.getByText('Inbox Approve Me').first().waitFor();
       await dialog.getByLabel(/^Comment/).fill('Looks right');
@@ -68,7 +79,9 @@ describe('the approvals inbox', () => {
       await expect.poll(() => rowOf('Inbox Approve Me').count()).toBe(0);
 
       // reject one: a reason is required
-      await rowOf('Inbox Reject Me').getByRole('button', { name: /^View request/ }).click();
+      await rowOf('Inbox Reject Me')
+        .getByRole('button', { name: /^View request/ })
+        .click();
       dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Reject' }).click();
       await dialog.getByRole('alert').filter({ hasText: 'Please enter a reason for the rejection' }).waitFor();

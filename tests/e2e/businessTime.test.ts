@@ -63,7 +63,10 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
       const first = reply.data.filteredList[0];
       if (first) {
         expect(formatDateTime(first.initiated_time, businessZone).slice(0, 10)).toBe(today.from.slice(0, 10));
-        await page.getByRole('cell', { name: formatDateTime(first.initiated_time, businessZone), exact: true }).first().waitFor();
+        await page
+          .getByRole('cell', { name: formatDateTime(first.initiated_time, businessZone), exact: true })
+          .first()
+          .waitFor();
       }
       await screenshot(page, `business-time-${browserZone.replace('/', '-')}`);
       await context.close();
@@ -73,7 +76,12 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
       const token = (await api(live.server, 'auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;
       const now = new Date();
       const from = businessDateTime(new Date(now.getTime() - 2 * 86_400_000), businessZone);
-      const reply = await api(live.server, 'Transaction/get-ceftTransaction', { from_date: from, to_date: businessDateTime(now, businessZone), country_code: '', data: '', status: '', fetchCount: 99999999 }, token);
+      const reply = await api(
+        live.server,
+        'Transaction/get-ceftTransaction',
+        { from_date: from, to_date: businessDateTime(now, businessZone), country_code: '', data: '', status: '', fetchCount: 99999999 },
+        token,
+      );
       expect(reply.statusCode).toBe(200);
       const allowed = reply.data.filteredList.filter((r) => canVoidOrRefund({ row: r, user: maker, timeZone: businessZone } as Parameters<typeof canVoidOrRefund>[0]));
       // the issue's case: paid on another day in the browser's zone than in the business zone

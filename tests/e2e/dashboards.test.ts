@@ -82,7 +82,14 @@ describe('the app dashboard, as admin', () => {
     const panel = page.getByRole('region', { name: 'All Transactions', exact: true });
     const note = panel.getByTestId('transactions-note');
     await expect.poll(() => note.innerText(), { timeout: 30_000 }).toMatch(/transactions from/);
-    const countOf = async () => Number(/of ([\d,]+) transactions|^([\d,]+) transactions?/.exec(await note.innerText())!.slice(1).find(Boolean)!.replace(/,/g, ''));
+    const countOf = async () =>
+      Number(
+        /of ([\d,]+) transactions|^([\d,]+) transactions?/
+          .exec(await note.innerText())!
+          .slice(1)
+          .find(Boolean)!
+          .replace(/,/g, ''),
+      );
     const week = await countOf();
     expect(week).toBeGreaterThan(0);
 

@@ -10,7 +10,14 @@ export async function sheetLines(download: Download): Promise<string[]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(readFileSync(await download.path()) as never);
   const lines: string[] = [];
-  wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+  wb.worksheets[0].eachRow((r) =>
+    lines.push(
+      (r.values as unknown[])
+        .slice(1)
+        .map((v) => String(v ?? ''))
+        .join('|'),
+    ),
+  );
   return lines;
 }
 

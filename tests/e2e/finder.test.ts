@@ -120,7 +120,10 @@ describe('find by trace from the top bar', () => {
     await signIn(page, 'maker');
     const search = new URLSearchParams({ from_date: format(new Date(at.getTime() - 60_000), LOCAL), to_date: format(new Date(at.getTime() + 60_000), LOCAL), fetchCount: '99999999', data: row.trace });
     await page.goto(`/transaction/ceft?${search}`);
-    const tableRow = page.getByRole('table', { name: 'Send Money Transactions' }).getByRole('row').filter({ has: page.getByRole('cell', { name: row.trace, exact: true }) });
+    const tableRow = page
+      .getByRole('table', { name: 'Send Money Transactions' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: row.trace, exact: true }) });
     await tableRow.waitFor();
     await tableRow.focus();
     await page.keyboard.press('Enter');

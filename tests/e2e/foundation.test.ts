@@ -61,7 +61,7 @@ describe('the theme', () => {
     for (const r of [light, lightOnDarkSystem, dark, darkOnLightSystem]) await r.context.close();
   });
 
-  it("the toggle drives the dark: utilities on a system that prefers light: a click gives the status tags their dark look", async () => {
+  it('the toggle drives the dark: utilities on a system that prefers light: a click gives the status tags their dark look', async () => {
     const dark = await rolesIn('dark', 'dark');
     const { context, page, look } = await rolesIn('light', 'system');
     expect(look.dark).toBe(false);
@@ -160,9 +160,7 @@ describe('the main menu', () => {
     await page.goto('/AuditerEChanneling');
     await page.getByRole('navigation', { name: 'Pagination' }).waitFor();
     // the rows may still be arriving when the pagination shows: scroll again until the page is long
-    await expect
-      .poll(() => page.evaluate(() => (window.scrollTo(0, document.documentElement.scrollHeight), window.scrollY)))
-      .toBeGreaterThan(100);
+    await expect.poll(() => page.evaluate(() => (window.scrollTo(0, document.documentElement.scrollHeight), window.scrollY))).toBeGreaterThan(100);
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     const box = (await menu.getByRole('link').first().boundingBox())!;
     const header = (await page.locator('header').first().boundingBox())!;
@@ -265,7 +263,14 @@ describe('maker-checker round trip for a new console user', () => {
     await wb.xlsx.load(readFileSync(path) as never);
     const ws = wb.worksheets[0];
     const text: string[] = [];
-    ws.eachRow((r) => text.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    ws.eachRow((r) =>
+      text.push(
+        (r.values as unknown[])
+          .slice(1)
+          .map((v) => String(v ?? ''))
+          .join('|'),
+      ),
+    );
     expect(text[0]).toContain('Users');
     expect(text.some((l) => /^On \d{4}-\d{2}-\d{2} .* by admin/.test(l))).toBe(true);
     expect(text.some((l) => l.startsWith('ID|Name|Email|Contact Number|Username|Branch|Status|Created At|Updated At'))).toBe(true);
@@ -273,7 +278,11 @@ describe('maker-checker round trip for a new console user', () => {
 
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^Users_.*\.pdf$/);
-    expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(await pdf.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await context.close();
   });
 });

@@ -14,7 +14,6 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const DEMO_PASSWORD = 'Demo@Pass1';
 export const ARTEFACTS = join(process.cwd(), 'test-results');
 
-
 /** A server a browser test started: its address, and stop() (which also removes its data folder). */
 export interface RunningServer {
   readonly url: string;
@@ -80,11 +79,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 /** Starts a server and a browser before the file's tests and stops both after them. */
 export function useServerAndBrowser(env: Record<string, string> = {}): { readonly server: RunningServer; readonly browser: Browser } {
   const live = {} as { server: RunningServer; browser: Browser };
-  beforeAll(async () => {
-    live.server = await startServer(env);
-    live.browser = await launchBrowser();
-    // the run's first file may seed the template (seededCopy) on a busy machine
-  }, Math.max(480_000, SERVER_START_MS + 60_000));
+  beforeAll(
+    async () => {
+      live.server = await startServer(env);
+      live.browser = await launchBrowser();
+      // the run's first file may seed the template (seededCopy) on a busy machine
+    },
+    Math.max(480_000, SERVER_START_MS + 60_000),
+  );
   afterAll(async () => {
     await live.browser?.close();
     await live.server?.stop();

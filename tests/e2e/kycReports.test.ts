@@ -150,18 +150,32 @@ describe('scheduled settlement report', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
     const lines: string[] = [];
-    wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    wb.worksheets[0].eachRow((r) =>
+      lines.push(
+        (r.values as unknown[])
+          .slice(1)
+          .map((v) => String(v ?? ''))
+          .join('|'),
+      ),
+    );
     expect(lines[0]).toContain('Scheduled Settlement Report');
     expect(lines.some((l) => l.startsWith('ID|Tran Date|Batch Date|Currency|Account Number|FC Amount|FC Commission|FC Net Amount|Rate|LKR Amount|Created At|Updated At'))).toBe(true);
     for (const r of after) expect(lines.some((l) => l.startsWith(`${r.id}|`) && l.includes(`|${r.account_number}|`) && l.includes(String(r.lkr_amount)))).toBe(true);
 
     const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.pdf$/);
-    expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(await pdf.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await context.close();
 
     // both exports are in the activity log
-    const logs = (await api('report/get-activity-report', { from: `${today}T00:00:01`, to: `${today}T23:59:00`, fetchCount: 100, username: 'admin' })).data.logs as { type: string; description: string }[];
+    const logs = (await api('report/get-activity-report', { from: `${today}T00:00:01`, to: `${today}T23:59:00`, fetchCount: 100, username: 'admin' })).data.logs as {
+      type: string;
+      description: string;
+    }[];
     expect(logs.filter((l) => l.type === 'EXPORT' && l.description.includes('of Scheduled Settlement Report as Scheduled_Settlement_Report_'))).toHaveLength(2);
     expect(logs.some((l) => l.type === 'SETTLEMENT_GENERATED' && l.description.includes(`scheduled settlement report for ${today}`))).toBe(true);
   });

@@ -53,10 +53,18 @@ describe('fetch count All with the compact rows', () => {
     expect(await firstColumn(page)).toEqual(byId.slice(0, 50).map((r) => String(r.id)));
 
     // sorting the ID column the other way: the 50 largest ids
-    const idHeader = tableRegion(page).locator('thead th').filter({ has: page.locator('button') }).first();
+    const idHeader = tableRegion(page)
+      .locator('thead th')
+      .filter({ has: page.locator('button') })
+      .first();
     await idHeader.locator('button').click();
     await expect.poll(() => idHeader.getAttribute('aria-sort')).toBe('descending');
-    expect(await firstColumn(page)).toEqual(byId.slice(-50).reverse().map((r) => String(r.id)));
+    expect(await firstColumn(page)).toEqual(
+      byId
+        .slice(-50)
+        .reverse()
+        .map((r) => String(r.id)),
+    );
     // the last page holds the smallest ids
     await page.getByRole('button', { name: 'Last page' }).click();
     await expect.poll(async () => (await firstColumn(page)).at(-1)).toBe(String(byId[0].id));

@@ -73,7 +73,11 @@ describe('honest states', () => {
     await expect.poll(() => tableRegion(page, 'Users').getAttribute('aria-busy')).toBe('true');
     expect(await page.getByRole('progressbar', { name: 'Loading the list' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
-    expect(await tableRegion(page, 'Users').locator('tbody').evaluate((el) => Number(getComputedStyle(el).opacity))).toBeLessThan(1);
+    expect(
+      await tableRegion(page, 'Users')
+        .locator('tbody')
+        .evaluate((el) => Number(getComputedStyle(el).opacity)),
+    ).toBeLessThan(1);
     // the rows stay while it runs
     expect(await bodyRows(page, 'Users').allInnerTexts()).toEqual(before);
     stalled.release();
@@ -222,7 +226,12 @@ describe('pinned columns at 1280 x 800', () => {
     const cellBox = (await firstId.boundingBox())!;
     expect(cellBox.x).toBeCloseTo(idBefore.x, 0);
     // the Action cell paints over the cells beneath it: an opaque background
-    const bg = await region.locator('tbody tr').first().locator('td').last().evaluate((el) => getComputedStyle(el).backgroundColor);
+    const bg = await region
+      .locator('tbody tr')
+      .first()
+      .locator('td')
+      .last()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).toMatch(/^rgb\(/);
     await context.close();
   });
@@ -232,7 +241,7 @@ describe('pinned columns at 1280 x 800', () => {
     expect(lists.length).toBeGreaterThan(15);
     for (const username of ['admin', 'auditor']) {
       const { context, page } = await laptop(live.browser, username);
-      const mine = lists.filter((sc) => (username === 'auditor') === ('rule' in sc.access));
+      const mine = lists.filter((sc) => (username === 'auditor') === 'rule' in sc.access);
       for (const sc of mine) {
         await page.goto(sc.route);
         await settled(page, sc.title);
@@ -310,7 +319,10 @@ describe('memory', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/AppUser/list')) listCalls.push(r.url());
     });
-    await tableRegion(page, title).getByRole('button', { name: /^(Deactivate|Activate)$/ }).first().click();
+    await tableRegion(page, title)
+      .getByRole('button', { name: /^(Deactivate|Activate)$/ })
+      .first()
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
     await page.getByText('App user disable failed').first().waitFor();
     await expect.poll(() => listCalls.length, { timeout: 10_000 }).toBeGreaterThan(0);

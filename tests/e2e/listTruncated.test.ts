@@ -38,7 +38,14 @@ async function sheetBody(download: Download, header: string): Promise<string[]> 
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(readFileSync(await download.path()) as never);
   const lines: string[] = [];
-  wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+  wb.worksheets[0].eachRow((r) =>
+    lines.push(
+      (r.values as unknown[])
+        .slice(1)
+        .map((v) => String(v ?? ''))
+        .join('|'),
+    ),
+  );
   const at = lines.findIndex((l) => l.startsWith(header));
   expect(at, `header ${header} in ${lines.slice(0, 6).join(' / ')}`).toBeGreaterThanOrEqual(0);
   return lines.slice(at + 1);
@@ -56,7 +63,12 @@ describe('a list cut by its fetch count', () => {
     expect(n).toBeGreaterThan(10);
     expect(await tableRegion(page, title).locator('tbody tr').count()).toBe(10);
     // the notice above the table says the same
-    expect(await page.getByRole('status').filter({ hasText: `Showing 10 of ${n.toLocaleString('en-US')} matching rows` }).count()).toBe(1);
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Showing 10 of ${n.toLocaleString('en-US')} matching rows` })
+        .count(),
+    ).toBe(1);
 
     // the exports say how many rows each writes: these 10, or all N
     expect(await page.getByRole('button', { name: 'Download as Excel' }).innerText()).toBe('Download as Excel (10 rows)');

@@ -287,8 +287,12 @@ describe('app users: images, and a hold approved by the checker', () => {
       await page.waitForURL(/countryCode=SA/);
       // The table keeps the previous (all countries) rows until the Saudi Arabia reply arrives: wait
       // for a Saudi Arabia row, then act on the row found by its UID, never on whatever row is first.
-      const candidate = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Saudi Arabia', exact: true }) })
-        .filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
+      const candidate = page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: 'Saudi Arabia', exact: true }) })
+        .filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) })
+        .filter({ has: page.getByText('Active', { exact: true }) })
+        .first();
       await candidate.waitFor();
       uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
       const first = page.getByRole('row').filter({ hasText: uid });

@@ -52,7 +52,11 @@ describe('a large refund in the approvals inbox', () => {
       const box = page.getByRole('combobox', { name: 'Find a transaction by trace, ID or UID' });
       await box.fill(target.trace);
       await box.press('Enter');
-      await page.getByRole('listbox', { name: 'Transactions found' }).getByRole('option').filter({ hasText: `ID ${target.id}` }).waitFor();
+      await page
+        .getByRole('listbox', { name: 'Transactions found' })
+        .getByRole('option')
+        .filter({ hasText: `ID ${target.id}` })
+        .waitFor();
       await box.press('Enter');
       const drawer = page.getByRole('dialog', { name: `Send Money Transactions: ID ${target.id}` });
       await drawer.getByRole('group', { name: 'Row actions' }).getByRole('button', { name: 'Refund', exact: true }).click();

@@ -51,7 +51,11 @@ describe('data is text, never markup', () => {
     await as('maker', async (page) => {
       await page.goto('/appUsers');
       await page.getByRole('button', { name: 'Search' }).click();
-      const candidate = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) }).filter({ has: page.getByText('Active', { exact: true }) }).first();
+      const candidate = page
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: 'Hold', exact: true }) })
+        .filter({ has: page.getByText('Active', { exact: true }) })
+        .first();
       await candidate.waitFor();
       uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
       // act on the row of that UID, whatever row is first when the click lands

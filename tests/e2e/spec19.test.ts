@@ -15,7 +15,9 @@ const as = (username: string, run: (page: Page) => Promise<void>) => asUser(live
 /** A call of the real API as `username` (what any client of the contract does). */
 async function api(username: string, path: string, body: object) {
   const post = async (p: string, b: object, token?: string) =>
-    (await fetch(`${live.server.url}/api/${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(b) })).json();
+    (
+      await fetch(`${live.server.url}/api/${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(b) })
+    ).json();
   const login = await post('auth/login', { username, password: DEMO_PASSWORD });
   return post(path, body, login.data.token);
 }
@@ -94,7 +96,11 @@ describe('app dashboard', () => {
   it('Total no of Remittance Transactions is the Remittances count; the four services are labelled as such', async () => {
     await as('admin', async (page) => {
       const totals = page.getByRole('region', { name: 'Totals', exact: true });
-      const card = (label: string) => totals.getByTestId('stat-card').filter({ has: page.getByText(label, { exact: true }).filter({ visible: true }) }).first();
+      const card = (label: string) =>
+        totals
+          .getByTestId('stat-card')
+          .filter({ has: page.getByText(label, { exact: true }).filter({ visible: true }) })
+          .first();
       /** The card's figure: its line that is a number alone. */
       const figure = async (label: string) => numberIn((await card(label).innerText()).split('\n').find((l) => /^\d[\d,]*$/.test(l.trim())) ?? '');
       await expect.poll(() => figure('Remittances'), { timeout: 30_000 }).toBeGreaterThan(0);

@@ -61,7 +61,9 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
   const headers = await table(page).locator('thead th').allInnerTexts();
   const index = headers.findIndex((h) => h.replace(/[▲▼↕]/g, '').trim() === header);
   expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
-  return table(page).locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
+  return table(page)
+    .locator(`tbody tr td:nth-child(${index + 1})`)
+    .allInnerTexts();
 }
 
 describe('send money as maker', () => {
@@ -103,7 +105,14 @@ describe('send money as maker', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
     const lines: string[] = [];
-    wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    wb.worksheets[0].eachRow((r) =>
+      lines.push(
+        (r.values as unknown[])
+          .slice(1)
+          .map((v) => String(v ?? ''))
+          .join('|'),
+      ),
+    );
     expect(lines[0]).toBe('Send Money Transactions');
     expect(lines[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by maker\. Times in \S+ \(UTC[+-]\d{2}:\d{2}\)$/);
     expect(lines[2]).toBe(`Duration: ${format(from, 'yyyy-MM-dd HH:mm:ss')} to ${format(to, 'yyyy-MM-dd HH:mm:ss')}`);
@@ -165,14 +174,14 @@ describe('send money as maker', () => {
     await filterRange(page, new Date(at.getTime() - 60_000), new Date(at.getTime() + 60_000));
     await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('PENDING');
     await page.getByRole('button', { name: 'Search' }).click();
-    const row = table(page).getByRole('row').filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
+    const row = table(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
     await row.waitFor();
     await row.getByRole('button', { name: 'Hold', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Warning!').waitFor();
-    await expect(
-      dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`).isVisible(),
-    ).resolves.toBe(true);
+    await expect(dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`).isVisible()).resolves.toBe(true);
     await screenshot(page, 'transactions-ceft-hold-dialog');
     await dialog.getByRole('button', { name: 'Yes' }).click();
     await page.getByText(`Transaction hold successful: Id - ${target!.id}`).waitFor();

@@ -81,7 +81,6 @@ async function postgresBackend(): Promise<Backend> {
   };
 }
 
-
 interface Reply {
   statusCode: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -97,8 +96,7 @@ interface Running {
   stop(): Promise<void>;
 }
 
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r())));
 
 /** Spawns a node process running `script` with the backend's environment; keeps the last 20 KB of its output. */
 function spawnNode(backend: Backend, script: string, args: string[], env: Record<string, string> = {}) {
@@ -203,10 +201,9 @@ async function tableCounts(db: Db): Promise<Record<string, number>> {
 }
 
 async function indexNames(db: Db): Promise<string[]> {
-  const rows = await db.query<{ indexname: string }>(
-    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY (string_to_array($1, ',')) ORDER BY indexname`,
-    [TRANSACTION_TABLES.join(',')],
-  );
+  const rows = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ANY (string_to_array($1, ',')) ORDER BY indexname`, [
+    TRANSACTION_TABLES.join(','),
+  ]);
   return rows.map((r) => r.indexname);
 }
 
@@ -326,7 +323,11 @@ describe.each(backends.map((make, i) => ({ make, label: i === 0 ? 'embedded PGli
       for (const id of prepared) expect(byId.has(id), `request ${id}`).toBe(true);
       for (const t of acknowledged) {
         if (t.kind === 'approve') expect(byId.get(t.request)!.status, `acknowledged approval of ${t.request}`).toBe('APPROVED');
-        else expect(requests.some((r) => r.payload.role_name === t.name), `acknowledged submission of ${t.name}`).toBe(true);
+        else
+          expect(
+            requests.some((r) => r.payload.role_name === t.name),
+            `acknowledged submission of ${t.name}`,
+          ).toBe(true);
       }
       let approved = 0;
       let pending = 0;
@@ -338,9 +339,7 @@ describe.each(backends.map((make, i) => ({ make, label: i === 0 ? 'embedded PGli
           approved += 1;
           expect(r.decided_by).toBe('checker');
           expect(logged('CHANGE_APPROVED', r.id), `approval of ${r.id} logged once`).toBe(1);
-          expect(rolesNamed, `role of ${r.id}`).toEqual([
-            expect.objectContaining({ permissions: r.payload.permissions, locked: 0, version: r.action === 'EDIT' ? 2 : 1 }),
-          ]);
+          expect(rolesNamed, `role of ${r.id}`).toEqual([expect.objectContaining({ permissions: r.payload.permissions, locked: 0, version: r.action === 'EDIT' ? 2 : 1 })]);
         } else {
           pending += 1;
           expect(r.decided_by).toBeNull();

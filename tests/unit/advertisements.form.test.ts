@@ -23,7 +23,14 @@ describe('advertisement form rules', () => {
     expect(issues({ countries: [] })).toEqual(['countries: Please select at least one country']);
     expect(issues({ images: imageSlotsOf([]) })).toEqual(['images: Please select at least one image']);
     expect(issues({ images: imageSlotsOf([{ image, link: 'remitops' }]) })).toEqual(['images.0.link: Please enter a valid URL']);
-    expect(issues({ images: imageSlotsOf([{ image: '', link: 'remitops' }, { image, link: 'https://a.lk/x' }]) })).toBeUndefined();
+    expect(
+      issues({
+        images: imageSlotsOf([
+          { image: '', link: 'remitops' },
+          { image, link: 'https://a.lk/x' },
+        ]),
+      }),
+    ).toBeUndefined();
   });
   it('needs both dates, To not before From', () => {
     expect(issues({ valid_from: '', valid_to: '' })).toEqual(['valid_from: Please select Valid From', 'valid_to: Please select Valid To']);

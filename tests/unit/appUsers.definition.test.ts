@@ -11,13 +11,38 @@ import { PLACEHOLDER_IMAGE } from '../../src/console/views/cells';
 import type { AppUserRow } from '../../src/api/appUsers';
 
 const user = (permissions: string[]) => ({ username: 'x', permissions });
-const row = (v: Partial<AppUserRow> = {}) => ({ id: 1, firstName: 'Nimal', lastName: 'Perera', uidType: 'NIC', uid: '199012345678', disabled: 0, hold: 0, locked: 0, selfie: 'images/app-users/s.png', uidFront: null, uidBack: null, ...v }) as AppUserRow;
+const row = (v: Partial<AppUserRow> = {}) =>
+  ({
+    id: 1,
+    firstName: 'Nimal',
+    lastName: 'Perera',
+    uidType: 'NIC',
+    uid: '199012345678',
+    disabled: 0,
+    hold: 0,
+    locked: 0,
+    selfie: 'images/app-users/s.png',
+    uidFront: null,
+    uidBack: null,
+    ...v,
+  }) as AppUserRow;
 const labels = (actions: ReturnType<typeof visibleActions<AppUserRow>>, r: AppUserRow) => actions.map((a) => (typeof a.label === 'function' ? a.label(r) : a.label));
 
 describe('app users', () => {
   it('exports the columns but not the images or actions', () => {
     expect(exportFieldsOf(appUsersScreen).map((f) => f.header)).toEqual([
-      'ID', 'First Name', 'Last Name', 'UID Type', 'UID', 'Contact Number', 'Email', 'Country', 'Status', 'Last Login', 'Registered', 'Hold Reason',
+      'ID',
+      'First Name',
+      'Last Name',
+      'UID Type',
+      'UID',
+      'Contact Number',
+      'Email',
+      'Country',
+      'Status',
+      'Last Login',
+      'Registered',
+      'Hold Reason',
     ]);
   });
 

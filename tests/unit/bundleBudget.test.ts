@@ -18,9 +18,17 @@ describe('the first load of the built console', () => {
     expect(bundle.initialGzipBytes, `initial chunks: ${list}`).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
   });
 
-  it.each(['node_modules/exceljs/', 'node_modules/jspdf/', 'node_modules/jspdf-autotable/', 'node_modules/@visx/'])('keeps %s out of the first load (in a lazy chunk, if the console uses it at all)', (needle) => {
-    expect(bundle.whereIs(needle).filter((w) => w.initial).map((w) => w.file)).toEqual([]);
-  });
+  it.each(['node_modules/exceljs/', 'node_modules/jspdf/', 'node_modules/jspdf-autotable/', 'node_modules/@visx/'])(
+    'keeps %s out of the first load (in a lazy chunk, if the console uses it at all)',
+    (needle) => {
+      expect(
+        bundle
+          .whereIs(needle)
+          .filter((w) => w.initial)
+          .map((w) => w.file),
+      ).toEqual([]);
+    },
+  );
 
   it('sees the libraries the console loads on demand, in chunks of their own', () => {
     // the check above would pass vacuously if the module map listed nothing: jspdf and visx are used
@@ -31,7 +39,10 @@ describe('the first load of the built console', () => {
     for (const needle of ['src/console/views/ListView.tsx', 'src/console/views/FormView.tsx', 'src/custom/Dashboard.tsx', 'src/custom/KycReview.tsx', 'node_modules/@tanstack/table-core/']) {
       const where = bundle.whereIs(needle);
       expect(where.length, `${needle} is in no chunk`).toBeGreaterThan(0);
-      expect(where.filter((w) => w.initial).map((w) => w.file), needle).toEqual([]);
+      expect(
+        where.filter((w) => w.initial).map((w) => w.file),
+        needle,
+      ).toEqual([]);
     }
   });
 });

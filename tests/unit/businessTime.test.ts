@@ -6,23 +6,14 @@ process.env.TZ = 'UTC';
 
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  businessDateTime,
-  businessDay,
-  businessTodayRange,
-  dayOfWeek,
-  instantOf,
-  isValidTimeZone,
-  nextDay,
-  timeZoneNote,
-} from '../../src/domain/businessTime';
+import { businessDateTime, businessDay, businessTodayRange, dayOfWeek, instantOf, isValidTimeZone, nextDay, timeZoneNote } from '../../src/domain/businessTime';
 import { isVoidRatherThanRefund } from '../../src/domain/transactionGuards';
 import { readBusinessTimeZone, StartupRefusal } from '../../src/server/environment';
 import { defaultFilterValues } from '../../src/console/views/FilterBar';
 import { ceftScreen } from '../../screens/transactions';
 
 describe('business day and wall clock', () => {
-  it('reads the issue\'s case on the next day in Colombo, on the same day in UTC', () => {
+  it("reads the issue's case on the next day in Colombo, on the same day in UTC", () => {
     const paid = new Date('2026-11-19T22:18:00Z');
     expect(businessDay(paid, 'Asia/Colombo')).toBe('2026-11-20');
     expect(businessDateTime(paid, 'Asia/Colombo')).toBe('2026-11-20T03:48:00');
@@ -39,11 +30,15 @@ describe('business day and wall clock', () => {
     expect(instantOf('2026-11-01T01:30:00', 'America/New_York')!.toISOString()).toBe('2026-11-01T05:30:00.000Z');
     for (const bad of ['2026-02-30T00:00:00', '2026-13-01T00:00:00', 'x', '2026-01-01T24:00:00', '0999-01-01T00:00:00']) expect(instantOf(bad, 'UTC'), bad).toBeNull();
     fc.assert(
-      fc.property(fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }), fc.constantFrom('Asia/Colombo', 'UTC', 'Asia/Kolkata', 'Australia/Lord_Howe'), (raw, zone) => {
-        const d = new Date(Math.floor(raw.getTime() / 1000) * 1000);
-        const wall = businessDateTime(d, zone);
-        expect(businessDateTime(instantOf(wall, zone)!, zone)).toBe(wall);
-      }),
+      fc.property(
+        fc.date({ min: new Date('2001-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }),
+        fc.constantFrom('Asia/Colombo', 'UTC', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+        (raw, zone) => {
+          const d = new Date(Math.floor(raw.getTime() / 1000) * 1000);
+          const wall = businessDateTime(d, zone);
+          expect(businessDateTime(instantOf(wall, zone)!, zone)).toBe(wall);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -54,7 +49,7 @@ describe('business day and wall clock', () => {
     expect(dayOfWeek('2026-11-24')).toBe(2);
   });
 
-  it('gives today\'s default range of the business day, not the process\'s', () => {
+  it("gives today's default range of the business day, not the process's", () => {
     const now = new Date('2026-11-19T20:00:00Z'); // 01:30 on the 20th in Colombo
     expect(businessTodayRange(now, 'Asia/Colombo')).toEqual({ from: '2026-11-20T00:00:00', to: '2026-11-20T23:59:59' });
     expect(businessTodayRange(now, 'Asia/Colombo', true).from).toBe('2026-11-20T00:00:01');

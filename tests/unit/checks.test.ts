@@ -57,10 +57,7 @@ describe('fixtures, one per code', () => {
     };
     expect(messages('screens.E001')).toEqual(["Permission 'role-delete' is not in the permission catalogue (src/domain/permissions.ts)."]);
     expect(messages('screens.E004')).toEqual(["The row action 'archive' calls 'role/archive', which has no contract in allCalls (src/api)."]);
-    expect(messages('screens.E006')).toEqual([
-      "Menu entry 'Copy role' (Administrator) leads to '/fixture/roles/copy', which no screen serves.",
-      "Menu entry '/fixture/reports' has no screen.",
-    ]);
+    expect(messages('screens.E006')).toEqual(["Menu entry 'Copy role' (Administrator) leads to '/fixture/roles/copy', which no screen serves.", "Menu entry '/fixture/reports' has no screen."]);
   });
 });
 

@@ -50,7 +50,9 @@ describe('generated/', () => {
     expect(users).toContain('| Contact Number | `contact_number` | text (default) |');
     expect(users).toContain('### Change Password (`changePassword`)');
     expect(users).toContain('- Guard: `isUnlocked` (`src/domain/guards.ts`) — The row is open for a new change (edit, password change, activate/deactivate).');
-    expect(users).toContain('- Guard: `canChangePasswordOnRow` (`src/domain/privilege.ts`) — Change Password on a users-list row: the row is open for a change and the caller may reset its password (no more permissions than the caller\'s, not a super user, not oneself).');
+    expect(users).toContain(
+      "- Guard: `canChangePasswordOnRow` (`src/domain/privilege.ts`) — Change Password on a users-list row: the row is open for a change and the caller may reset its password (no more permissions than the caller's, not a super user, not oneself).",
+    );
     const create = fresh.get('generated/screens/users.create.md')!;
     expect(create).toContain('| `contact` | `regex(/^\\d{10}$/)` | `Please enter a valid contact number` |');
     expect(create).toContain('| `password` | Password | password | yes | generate: true |');
@@ -60,7 +62,9 @@ describe('generated/', () => {
   it('the permission matrix names screens, actions and calls per permission', () => {
     const matrix = fresh.get('generated/permission-matrix.md')!;
     // the My requests screen opens for every maker permission (its list is computed, so only the imported definition shows it)
-    expect(matrix).toContain('| `user-password-reset` | User | `myRequests` (`/my-requests`) | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/changeRequest/history`<br>`POST /api/changeRequest/mine`<br>`POST /api/changeRequest/withdraw`<br>`POST /api/user/change-password` |');
+    expect(matrix).toContain(
+      '| `user-password-reset` | User | `myRequests` (`/my-requests`) | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/changeRequest/history`<br>`POST /api/changeRequest/mine`<br>`POST /api/changeRequest/withdraw`<br>`POST /api/user/change-password` |',
+    );
     // the cells are the server's decision: the app dashboard refuses a user holding only auditor permissions (issue 23)
     expect(matrix).toContain('| Call | Administrator | Maker | Checker | Auditor | IPG Bank Officer | IPG Bank Checker |');
     expect(matrix).toContain('| `POST /api/dashboard/totalTransactionValues` | yes | yes | yes | 403 | yes | yes |');
@@ -85,14 +89,14 @@ describe('reading definitions generically', () => {
   it('reads screens made by a factory, with the factory arguments applied', () => {
     const report = specs.get('fixture.role-report')!;
     expect(report).toContain('| Route | `/fixture/role-report` |');
-    expect(report).toContain('| Level | `user_level` | integer | whole number, right-aligned; \'-\' when empty | no |');
+    expect(report).toContain("| Level | `user_level` | integer | whole number, right-aligned; '-' when empty | no |");
     expect(report).toContain('- Runs: go to `` (row) => `${route}/${row.id}` ``');
   });
 
   it('shows properties it does not know as written, on screens and on columns', () => {
     const report = specs.get('fixture.role-report')!;
     expect(report).toContain('| `helpUrl` | `/help/role-report` |');
-    expect(report).toContain('| Name | `role_name` | text (default) | as text; \'-\' when empty | yes | width: `240` |');
+    expect(report).toContain("| Name | `role_name` | text (default) | as text; '-' when empty | yes | width: `240` |");
     const approvals = specs.get('fixture.approvals')!;
     expect(approvals).toContain('| Kind | approval |');
     expect(approvals).toContain('| `queue` | `roles` |');

@@ -57,7 +57,18 @@ describe('periods', () => {
 
   it('chart buckets: the last 12 months and the last 7 days, oldest first', () => {
     expect(lastMonths('2026-02-10').map((m) => m.name)).toEqual([
-      'Mar 2025', 'Apr 2025', 'May 2025', 'Jun 2025', 'Jul 2025', 'Aug 2025', 'Sep 2025', 'Oct 2025', 'Nov 2025', 'Dec 2025', 'Jan 2026', 'Feb 2026',
+      'Mar 2025',
+      'Apr 2025',
+      'May 2025',
+      'Jun 2025',
+      'Jul 2025',
+      'Aug 2025',
+      'Sep 2025',
+      'Oct 2025',
+      'Nov 2025',
+      'Dec 2025',
+      'Jan 2026',
+      'Feb 2026',
     ]);
     expect(lastDays('2026-11-22')).toEqual([
       { day: '2026-11-16', dayOfWeek: 'Mon' },
@@ -102,7 +113,15 @@ describe('widget helpers', () => {
     expect(drawn).toHaveLength(8);
     expect(drawn[0]).toEqual({ label: 'C9', value: 10 });
     expect(drawn[7]).toEqual({ label: 'Other (3)', value: 1 + 2 + 3, other: true });
-    expect(drawnSlices([{ label: 'a', value: 0 }, { label: 'b', value: 2 }], 8)).toEqual([{ label: 'b', value: 2 }]);
+    expect(
+      drawnSlices(
+        [
+          { label: 'a', value: 0 },
+          { label: 'b', value: 2 },
+        ],
+        8,
+      ),
+    ).toEqual([{ label: 'b', value: 2 }]);
   });
 
   it('thins category labels that would overlap', () => {

@@ -35,7 +35,12 @@ describe('ranking in steps', () => {
     desc: i % 11 === 0 ? null : words[Math.floor(rand() * words.length)],
   }));
 
-  for (const [key, kind] of [['id', 'integer'], ['amount', 'amount'], ['trace', 'text'], ['desc', 'text']] as const) {
+  for (const [key, kind] of [
+    ['id', 'integer'],
+    ['amount', 'amount'],
+    ['trace', 'text'],
+    ['desc', 'text'],
+  ] as const) {
     it(`gives the same ranks as a plain sort, in small steps or at once (${key})`, () => {
       const expected = referenceRanks(rows, key, kind);
       const stepped = run(rankSteps(rows, key, kind, undefined, 1000));

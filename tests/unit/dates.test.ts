@@ -55,7 +55,7 @@ describe('parseLocal', () => {
   });
 });
 
-describe('the filter bar caps and reshapes business-zone wall clocks, whatever the browser\'s zone', () => {
+describe("the filter bar caps and reshapes business-zone wall clocks, whatever the browser's zone", () => {
   /** Runs `run` with the process (the browser) in `zone`. */
   function inZone(zone: string, run: () => void) {
     const saved = process.env.TZ;

@@ -29,19 +29,46 @@ describe('menus by permission (spec 000 §2)', () => {
   it('super user sees everything but the audit dashboard', () => {
     // the IPG Provider Currencies entry is hidden from super users (spec 002 §2)
     // Money Action Approvals only while MONEY_ACTION_APPROVAL_ABOVE_USD is set (off here)
-    expect(menuFor(screens, menuSections, ['super-permission'], { settings: { moneyActionApproval: true } })[0]!.items.map((i) => i.label)).toEqual(['Dashboard', 'Approvals', 'My requests', 'KYC', 'Money Action Approvals']);
-    expect(labels(['super-permission'])).toEqual(['Main: Dashboard, Approvals, My requests, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
+    expect(menuFor(screens, menuSections, ['super-permission'], { settings: { moneyActionApproval: true } })[0]!.items.map((i) => i.label)).toEqual([
+      'Dashboard',
+      'Approvals',
+      'My requests',
+      'KYC',
+      'Money Action Approvals',
+    ]);
+    expect(labels(['super-permission'])).toEqual([
+      'Main: Dashboard, Approvals, My requests, KYC',
+      'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions',
+      'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties',
+    ]);
   });
   it('maker and checker see the administrator menu', () => {
-    expect(labels(maker)).toEqual(['Main: Dashboard, My requests, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
-    expect(labels(checker)).toEqual(['Main: Dashboard, Approvals, IPG Provider Currencies, KYC', 'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions', 'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties']);
+    expect(labels(maker)).toEqual([
+      'Main: Dashboard, My requests, IPG Provider Currencies, KYC',
+      'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions',
+      'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties',
+    ]);
+    expect(labels(checker)).toEqual([
+      'Main: Dashboard, Approvals, IPG Provider Currencies, KYC',
+      'Administrator: Users, Roles, Banks, IPG Providers, Advertisements, App Users, App Versions',
+      'Reports: Send Money, Bill Payments, Thyaga, E-Channelling, Insurance, Settlement Report, Instant Settlement Report, Activity Logs, User Activity Logs, Segregation of Duties',
+    ]);
   });
   it('the auditor sees the audit dashboard, App Users (auditor-app-user-view) and the auditor reports', () => {
-    expect(menuFor(screens, menuSections, auditor).map((g) => g.items.map((i) => i.to))).toEqual([['/AuditDashboard'], ['/appUsers'], ['/AllCeftTransactions', '/AuditerBillPayments', '/AuditerThyaga', '/AuditerEChanneling']]);
+    expect(menuFor(screens, menuSections, auditor).map((g) => g.items.map((i) => i.to))).toEqual([
+      ['/AuditDashboard'],
+      ['/appUsers'],
+      ['/AllCeftTransactions', '/AuditerBillPayments', '/AuditerThyaga', '/AuditerEChanneling'],
+    ]);
   });
   it('lists every section a screen uses, once; a gated section hides without one of its permissions', () => {
     const used = new Set(screens.flatMap((s) => (s.menu ? [s.menu.section] : [])));
-    expect(menuSections.map((m) => m.section).filter((s) => used.has(s)).sort()).toEqual([...used].sort());
+    expect(
+      menuSections
+        .map((m) => m.section)
+        .filter((s) => used.has(s))
+        .sort(),
+    ).toEqual([...used].sort());
     expect(new Set(menuSections.map((m) => m.section)).size).toBe(menuSections.length);
     // the Activity Logs entry opens with activity-log-report-view, but the Reports section is gated (spec 000 §2)
     expect(labels(['activity-log-report-view'])).toEqual(['Main: Dashboard']);

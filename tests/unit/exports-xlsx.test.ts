@@ -22,7 +22,14 @@ import { exportFieldsOf } from '@/definitions/exportFields';
 import { itemFieldsOf } from '@/console/views/ExportProgress';
 
 // 09:05:07 in the business time zone (Colombo, UTC+05:30), whatever the zone of the process
-const ctx = { title: 'Payments & <Refunds>', fileBase: 'payments', username: 'alice', now: new Date(Date.UTC(2026, 10, 22, 3, 35, 7)), timeZone: 'Asia/Colombo', duration: '2026-11-22 00:00:01 to 2026-11-22 23:59:59' };
+const ctx = {
+  title: 'Payments & <Refunds>',
+  fileBase: 'payments',
+  username: 'alice',
+  now: new Date(Date.UTC(2026, 10, 22, 3, 35, 7)),
+  timeZone: 'Asia/Colombo',
+  duration: '2026-11-22 00:00:01 to 2026-11-22 23:59:59',
+};
 
 const fields: ExportField[] = [
   { header: 'ID', dataKey: 'id', type: 'INTEGER' },
@@ -90,7 +97,12 @@ describe('XlsxStreamWriter (the server export jobs)', () => {
     const bytes = concatChunks(out);
     const entries = zipEntries(bytes);
     expect(entries.every((e) => e.crcOk && e.sizeOk)).toBe(true);
-    expect(entries.map((e) => e.name).filter((n) => n.startsWith('xl/worksheets/')).sort()).toEqual(['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet3.xml']);
+    expect(
+      entries
+        .map((e) => e.name)
+        .filter((n) => n.startsWith('xl/worksheets/'))
+        .sort(),
+    ).toEqual(['xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml', 'xl/worksheets/sheet3.xml']);
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
@@ -362,13 +374,23 @@ describe('ExportJob (what the export worker runs)', () => {
     const exportFields = exportFieldsOf(insuranceScreen);
     const dependants = exportFields.findIndex((f) => f.dataKey === 'dependants');
     expect(dependants).toBeGreaterThanOrEqual(0);
-    const row = { id: 5, dependants: [{ title: 'Mr', name: 'Nimal Perera', relationship: 'Son', nic: '200112345678', birthday: '2001-01-01' }, { title: 'Ms', name: 'Ama' }] };
+    const row = {
+      id: 5,
+      dependants: [
+        { title: 'Mr', name: 'Nimal Perera', relationship: 'Son', nic: '200112345678', birthday: '2001-01-01' },
+        { title: 'Ms', name: 'Ama' },
+      ],
+    };
     const expected = exportRowsOf(insuranceScreen.columns, [row])[0].dependants;
     const itemFields = itemFieldsOf(insuranceScreen.columns, exportFields);
     expect(itemFields[dependants]).not.toBeNull();
 
     const job = new ExportJob({ kind: 'xlsx', fields: exportFields, itemFields, ctx, total: 1 });
-    for (const chunk of valueChunks([row], exportFields.map((f) => f.dataKey))) await job.addRows(chunk);
+    for (const chunk of valueChunks(
+      [row],
+      exportFields.map((f) => f.dataKey),
+    ))
+      await job.addRows(chunk);
     const result = await job.finish();
     const ws = await sheetOf(concatChunks(result.chunks));
     expect(ws.getCell(6, dependants + 1).value).toBe(expected);
@@ -381,7 +403,12 @@ describe('ExportJob (what the export worker runs)', () => {
     for (const kind of ['xlsx', 'pdf'] as const) {
       const seen: number[] = [];
       const job = new ExportJob({ kind, fields, ctx, total: rows.length }, (p) => seen.push(p));
-      for (const chunk of valueChunks(rows, fields.map((f) => f.dataKey), 1000)) await job.addRows(structuredClone(chunk));
+      for (const chunk of valueChunks(
+        rows,
+        fields.map((f) => f.dataKey),
+        1000,
+      ))
+        await job.addRows(structuredClone(chunk));
       const result = await job.finish();
       expect(seen[0]).toBe(0);
       expect(seen.at(-1)).toBe(100);

@@ -3,16 +3,7 @@ import ExcelJS from 'exceljs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ExportField } from '@/api/contract';
-import {
-  buildExcel,
-  buildPdf,
-  exportFileName,
-  formatDouble,
-  sheetName,
-  toExportTable,
-  type ExportContext,
-  type ExportRow,
-} from '@/console/exports';
+import { buildExcel, buildPdf, exportFileName, formatDouble, sheetName, toExportTable, type ExportContext, type ExportRow } from '@/console/exports';
 
 const now = new Date(Date.UTC(2026, 10, 22, 3, 35, 7)); // 2026-11-22 09:05:07 in Colombo (UTC+05:30)
 const ctx: ExportContext = {
@@ -92,12 +83,7 @@ describe('toExportTable', () => {
   });
 
   it('neutralises non-numeric text in number columns but not negative numbers', () => {
-    const t = toExportTable(
-      [{ header: 'Amount', dataKey: 'a', type: 'DOUBLE' }],
-      [{ a: '=HYPERLINK("x")' }, { a: '-12.5' }, { a: -12.5 }],
-      'xlsx',
-      'Asia/Colombo',
-    );
+    const t = toExportTable([{ header: 'Amount', dataKey: 'a', type: 'DOUBLE' }], [{ a: '=HYPERLINK("x")' }, { a: '-12.5' }, { a: -12.5 }], 'xlsx', 'Asia/Colombo');
     expect(t.body).toEqual([[`'=HYPERLINK("x")`], [-12.5], [-12.5]]);
   });
 

@@ -66,7 +66,13 @@ describe('FairQueue', () => {
     const first = controllable(started, 'x0');
     const runs = [queue.run('x', first.job)];
     const rest: ReturnType<typeof controllable>[] = [];
-    for (const [key, n] of [['x', 'x1'], ['x', 'x2'], ['y', 'y0'], ['y', 'y1'], ['z', 'z0']] as const) {
+    for (const [key, n] of [
+      ['x', 'x1'],
+      ['x', 'x2'],
+      ['y', 'y0'],
+      ['y', 'y1'],
+      ['z', 'z0'],
+    ] as const) {
       const j = controllable(started, n);
       rest.push(j);
       runs.push(queue.run(key, j.job));

@@ -36,7 +36,14 @@ describe('keys and shortcuts', () => {
     for (const k of ['amount', 'country', 'status', 'patient_name']) expect(isCopyableKey(k)).toBe(false);
   });
   it('Ctrl+K or Cmd+K focuses the search, nothing else', () => {
-    const key = (k: string, m: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }>) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...m });
+    const key = (k: string, m: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }>) => ({
+      key: k,
+      ctrlKey: false,
+      metaKey: false,
+      altKey: false,
+      shiftKey: false,
+      ...m,
+    });
     expect(isFindShortcut(key('k', { ctrlKey: true }))).toBe(true);
     expect(isFindShortcut(key('K', { metaKey: true }))).toBe(true);
     expect(isFindShortcut(key('k', {}))).toBe(false);

@@ -7,7 +7,7 @@ import { bankGetForEdit } from '../../src/api/banks';
 import { advertisementGetForEdit } from '../../src/api/advertisements';
 
 describe('an edit form of a locked record', () => {
-  it("reads `locked` from the record each get-for-edit reply wraps", () => {
+  it('reads `locked` from the record each get-for-edit reply wraps', () => {
     // each edit call's reply wraps one record whose schema has `locked`
     for (const call of [userGetForEdit, roleGetForEdit, bankGetForEdit, advertisementGetForEdit]) {
       const shape = (call.data as unknown as { shape: Record<string, { shape?: Record<string, unknown> }> }).shape;

@@ -90,7 +90,10 @@ describe('the import graph', () => {
     // the walk saw the layers (else the check would pass vacuously)
     for (const layer of Object.keys(allowed)) {
       expect(existsSync(layer), layer).toBe(true);
-      expect(project.getSourceFiles().some((sf) => path.relative(root, sf.getFilePath()).split(path.sep).join('/').startsWith(`${layer}/`)), layer).toBe(true);
+      expect(
+        project.getSourceFiles().some((sf) => path.relative(root, sf.getFilePath()).split(path.sep).join('/').startsWith(`${layer}/`)),
+        layer,
+      ).toBe(true);
     }
     expect(wrongArrows(project, root)).toEqual([]);
   });

@@ -56,7 +56,11 @@ describe('JsonStreamParser', () => {
   it('keeps the rows in order across batches and chunks', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, trace: `t{[${i}]}"\\`, list: [{ n: i }] }));
     const text = JSON.stringify({ statusCode: 200, data: { filteredList: rows, countries: [] } });
-    const parsed = parseInChunks(text, Array.from({ length: 300 }, (_, i) => i * 997), 4096) as { data: { filteredList: typeof rows } };
+    const parsed = parseInChunks(
+      text,
+      Array.from({ length: 300 }, (_, i) => i * 997),
+      4096,
+    ) as { data: { filteredList: typeof rows } };
     expect(parsed.data.filteredList).toHaveLength(5000);
     expect(parsed).toEqual(JSON.parse(text));
   });
@@ -69,7 +73,15 @@ describe('JsonStreamParser', () => {
   });
 
   it('reads a streamed Response body split anywhere, multi-byte characters included', async () => {
-    const value = { statusCode: 200, data: { filteredList: [{ name: 'Ōsaka – 東京 😀', id: 1 }, { name: 'ශ්‍රී ලංකා', id: 2 }] } };
+    const value = {
+      statusCode: 200,
+      data: {
+        filteredList: [
+          { name: 'Ōsaka – 東京 😀', id: 1 },
+          { name: 'ශ්‍රී ලංකා', id: 2 },
+        ],
+      },
+    };
     const bytes = new TextEncoder().encode(JSON.stringify(value));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -91,7 +103,7 @@ describe('JsonStreamParser', () => {
       type: 'bytes',
       pull(controller) {
         const request = controller.byobRequest;
-        if (!request?.view) throw new Error('expected a read into the reader\'s buffer');
+        if (!request?.view) throw new Error("expected a read into the reader's buffer");
         byobReads++;
         const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength);
         // an odd size per read, so that characters are split between reads
@@ -139,20 +151,26 @@ describe('the document so far, as each streamed array begins', () => {
 
   it('shows a list reply with its first page, totals and countries, and no rows yet, when the rows begin', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 8 }), fc.array(row, { minLength: 1, maxLength: 30 }), fc.array(fc.nat()), fc.integer({ min: 1, max: 300 }), async (first, rows, cuts, batch) => {
-        const text = JSON.stringify({ totalAmount: 12.5, statusCode: 200, data: { transactions: first, countries: [{ code: 'AE', name: 'United Arab Emirates' }], filteredList: rows } });
-        const doc = JSON.parse(text) as { data: { transactions: unknown[]; filteredList: unknown[] } }; // -0 is 0 once written
-        const { partials: seen, whole } = await partials(text, cuts, batch);
-        expect(whole).toEqual(doc);
-        // one snapshot as each array of objects begins: the first page (empty so far), the countries, the rows
-        expect(seen).toHaveLength(3);
-        expect((seen[0] as typeof doc).data.transactions).toEqual([]);
-        expect(seen[1]).toEqual({ ...doc, data: { transactions: doc.data.transactions, countries: [] } });
-        const atRows = seen[2] as typeof doc;
-        expect(atRows).toEqual({ ...doc, data: { ...doc.data, filteredList: [] } });
-        // the snapshots are copies: reading on changes none of them
-        expect(atRows.data.filteredList).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(row, { minLength: 1, maxLength: 8 }),
+        fc.array(row, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat()),
+        fc.integer({ min: 1, max: 300 }),
+        async (first, rows, cuts, batch) => {
+          const text = JSON.stringify({ totalAmount: 12.5, statusCode: 200, data: { transactions: first, countries: [{ code: 'AE', name: 'United Arab Emirates' }], filteredList: rows } });
+          const doc = JSON.parse(text) as { data: { transactions: unknown[]; filteredList: unknown[] } }; // -0 is 0 once written
+          const { partials: seen, whole } = await partials(text, cuts, batch);
+          expect(whole).toEqual(doc);
+          // one snapshot as each array of objects begins: the first page (empty so far), the countries, the rows
+          expect(seen).toHaveLength(3);
+          expect((seen[0] as typeof doc).data.transactions).toEqual([]);
+          expect(seen[1]).toEqual({ ...doc, data: { transactions: doc.data.transactions, countries: [] } });
+          const atRows = seen[2] as typeof doc;
+          expect(atRows).toEqual({ ...doc, data: { ...doc.data, filteredList: [] } });
+          // the snapshots are copies: reading on changes none of them
+          expect(atRows.data.filteredList).toEqual([]);
+        },
+      ),
       { numRuns: 150 },
     );
   });

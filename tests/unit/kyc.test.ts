@@ -21,11 +21,19 @@ import { kycData as kycDataSchema } from '../../src/api/kyc';
 /** A submission with every field rejected and no reasons (or with the given approvals). */
 function submission(approved: boolean | ((key: string) => boolean) = false): KycData {
   return Object.fromEntries(
-    kycFieldOrder.map((k) => [k, { title: kycFieldTitles[k], value: k.endsWith('Image') ? `images/kyc/u1/${k}.png` : `value of ${k}`, approved: typeof approved === 'function' ? approved(k) : approved, reason: '' }]),
+    kycFieldOrder.map((k) => [
+      k,
+      { title: kycFieldTitles[k], value: k.endsWith('Image') ? `images/kyc/u1/${k}.png` : `value of ${k}`, approved: typeof approved === 'function' ? approved(k) : approved, reason: '' },
+    ]),
   );
 }
 const approvedKeys = (d: KycData) => Object.keys(d).filter((k) => d[k].approved);
-const withReasons = (d: KycData) => Object.fromEntries(Object.entries(d).filter(([, f]) => f.reason !== '').map(([k, f]) => [k, f.reason]));
+const withReasons = (d: KycData) =>
+  Object.fromEntries(
+    Object.entries(d)
+      .filter(([, f]) => f.reason !== '')
+      .map(([k, f]) => [k, f.reason]),
+  );
 
 describe('a switch sets its whole group', () => {
   it.each([
@@ -111,12 +119,7 @@ describe('approve enablement and missing reasons', () => {
     ['every field rejected', submission(false), false, kycFieldOrder],
     ['one personal detail rejected', setApproved(submission(true), 'lastName', false), false, ['lastName']],
     ['the UID group rejected', setApproved(submission(true), 'uid', false), false, ['uidType', 'uid', 'uidFrontImage', 'uidBackImage']],
-    [
-      'the UID group rejected with the group reason only',
-      setReason(setApproved(submission(true), 'uid', false), 'uid', 'Expired'),
-      false,
-      ['uidFrontImage', 'uidBackImage'],
-    ],
+    ['the UID group rejected with the group reason only', setReason(setApproved(submission(true), 'uid', false), 'uid', 'Expired'), false, ['uidFrontImage', 'uidBackImage']],
     ['a rejected field with a blank reason', setReason(setApproved(submission(true), 'email', false), 'email', '   '), false, ['email']],
     ['a rejected field with a reason', setReason(setApproved(submission(true), 'email', false), 'email', 'Typo'), false, []],
   ])('%s', (_name, data, approvable, missing) => {

@@ -95,6 +95,9 @@ describe('a list load', () => {
     const withMessage = fetchList(fakeRequests({ statusCode: 400, data: { message: 'Bad filter' } }).request, screen.source, filters);
     await expect(withMessage).rejects.toBeInstanceOf(ListLoadError);
     await expect(withMessage).rejects.toMatchObject({ statusCode: 400, message: 'Bad filter' });
-    await expect(fetchList(fakeRequests({ statusCode: 403, data: undefined }).request, screen.source, filters)).rejects.toMatchObject({ statusCode: 403, message: 'you do not have permission to see this list' });
+    await expect(fetchList(fakeRequests({ statusCode: 403, data: undefined }).request, screen.source, filters)).rejects.toMatchObject({
+      statusCode: 403,
+      message: 'you do not have permission to see this list',
+    });
   });
 });

@@ -25,7 +25,11 @@ describe('pinned columns', () => {
     expect(lists.length).toBeGreaterThan(10);
     for (const s of lists) {
       expect(s.pinnedColumns?.length, s.id).toBeGreaterThan(0);
-      for (const k of s.pinnedColumns ?? []) expect(s.columns.some((c) => c.key === k), `${s.id}.${k}`).toBe(true);
+      for (const k of s.pinnedColumns ?? [])
+        expect(
+          s.columns.some((c) => c.key === k),
+          `${s.id}.${k}`,
+        ).toBe(true);
     }
   });
 });

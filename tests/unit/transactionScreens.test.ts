@@ -78,18 +78,38 @@ describe('columns and exports', () => {
 
   it('keeps the insurance headers of the specification, in order', () => {
     expect(insuranceScreen.columns.map((c) => c.header)).toEqual([
-      'ID', 'UID No', 'Trace Number', 'UID/NIC', 'Email', 'Dependents Detail', 'Country', 'Cover Package', 'Plan No', 'Currency Code',
-      'Plan Amount (USD)', 'Total Amount (USD)', 'Tran Initiated Time', 'Card Payment Time', 'Card Payment Status', 'Card Payment Description',
-      'IPG Transaction ID', 'IPG Details', 'Insurance Payment Time', 'Status', 'Description', 'Transaction ID', 'IPG Void Payment Time',
-      'IPG Void Status', 'Created At', 'Updated At',
+      'ID',
+      'UID No',
+      'Trace Number',
+      'UID/NIC',
+      'Email',
+      'Dependents Detail',
+      'Country',
+      'Cover Package',
+      'Plan No',
+      'Currency Code',
+      'Plan Amount (USD)',
+      'Total Amount (USD)',
+      'Tran Initiated Time',
+      'Card Payment Time',
+      'Card Payment Status',
+      'Card Payment Description',
+      'IPG Transaction ID',
+      'IPG Details',
+      'Insurance Payment Time',
+      'Status',
+      'Description',
+      'Transaction ID',
+      'IPG Void Payment Time',
+      'IPG Void Status',
+      'Created At',
+      'Updated At',
     ]);
   });
 
   it('flattens dependants into one labelled text line each for the exports', () => {
     const rows = [{ id: 1, dependants: [{ id: 7, title: 'Mrs', name: 'Kumari Perera', nic_number: '199012345678', relation_type: 'Spouse', mobile_number: '0771234567', email: '' }] }];
-    expect(exportRowsOf(insuranceScreen.columns, rows)[0].dependants).toBe(
-      'Title: Mrs, NIC Number: 199012345678, Relation Type: Spouse, Mobile Number: 0771234567, Email: , Name: Kumari Perera',
-    );
+    expect(exportRowsOf(insuranceScreen.columns, rows)[0].dependants).toBe('Title: Mrs, NIC Number: 199012345678, Relation Type: Spouse, Mobile Number: 0771234567, Email: , Name: Kumari Perera');
     expect(exportRowsOf(ceftScreen.columns, rows)).toBe(rows);
   });
 
@@ -100,9 +120,12 @@ describe('columns and exports', () => {
       expect(s.defaultSort ?? LIST_DEFAULTS.defaultSort, s.id).toEqual({ key: 'id', desc: false });
       expect(s.columns.every((c) => c.sortable !== false)).toBe(true);
     }
-    expect(transactionScreens.find((s) => s.id === 'transactions.eChannelling')!.columns.filter((c) => c.zeroAsDash).map((c) => c.key)).toEqual([
-      'doctor_charge_lkr', 'hospital_charge_lkr', 'itg_amount', 'ec_charge_lkr', 'total_lkr',
-    ]);
+    expect(
+      transactionScreens
+        .find((s) => s.id === 'transactions.eChannelling')!
+        .columns.filter((c) => c.zeroAsDash)
+        .map((c) => c.key),
+    ).toEqual(['doctor_charge_lkr', 'hospital_charge_lkr', 'itg_amount', 'ec_charge_lkr', 'total_lkr']);
   });
 
   it('colours payment states', () => {
@@ -171,7 +194,8 @@ describe('row actions', () => {
     // the very functions of src/domain/transactionGuards.ts that src/server/areas/transactions/actions.ts calls (through their ...Refusal)
     const when = Object.fromEntries(ceftScreen.rowActions!.map((a) => [a.id, a.when]));
     expect(when).toEqual({ hold: guards.canHoldFundTransfer, manualFundTransfer: guards.canManualFundTransfer, void: guards.canVoidCardPayment, refund: guards.canRefundCardPayment });
-    for (const [id, fn] of Object.entries(when)) expect(fn, id).toBe(guards[`can${{ hold: 'HoldFundTransfer', manualFundTransfer: 'ManualFundTransfer', void: 'VoidCardPayment', refund: 'RefundCardPayment' }[id]}` as 'canHoldFundTransfer']);
+    for (const [id, fn] of Object.entries(when))
+      expect(fn, id).toBe(guards[`can${{ hold: 'HoldFundTransfer', manualFundTransfer: 'ManualFundTransfer', void: 'VoidCardPayment', refund: 'RefundCardPayment' }[id]}` as 'canHoldFundTransfer']);
   });
 
   it('speaks the texts of the specification', () => {
@@ -183,7 +207,12 @@ describe('row actions', () => {
       }),
     );
     expect(text).toEqual({
-      hold: ['Warning!', 'Taking this action will hold the fund-transfer of the customer (Tran ID - 42). Do you want to continue?', 'Transaction hold successful: Id - 42', { id: 42, description: '' }],
+      hold: [
+        'Warning!',
+        'Taking this action will hold the fund-transfer of the customer (Tran ID - 42). Do you want to continue?',
+        'Transaction hold successful: Id - 42',
+        { id: 42, description: '' },
+      ],
       manualFundTransfer: [
         'Warning!',
         'Taking this action will start a manual fund transferring for this transaction (Tran ID - 42). If you not sure funds are available, please do not take this action. Are you sure to take this action?',
@@ -191,7 +220,12 @@ describe('row actions', () => {
         { trace: '261122100000042' },
       ],
       void: ['Warning!', 'Taking this action will refund the card payment of the customer (Tran ID - 42). Do you want to continue?', 'Transaction voided successfully: Id - 42', { transactionID: 42 }],
-      refund: ['Warning!', 'Taking this action will refund the card payment of the customer (Tran ID - 42). Do you want to continue?', 'Transaction refunded successfully: Id - 42', { transactionID: 42 }],
+      refund: [
+        'Warning!',
+        'Taking this action will refund the card payment of the customer (Tran ID - 42). Do you want to continue?',
+        'Transaction refunded successfully: Id - 42',
+        { transactionID: 42 },
+      ],
     });
   });
 });
@@ -200,7 +234,10 @@ describe('routes and menus', () => {
   it('passes the start-up checks', () => expect(checkDefinitions(screens, { skipModals: true })).toEqual([]));
 
   it('puts the operational screens under Reports and the auditor screens under Audit Reports', () => {
-    const section = (perms: string[], name: string) => menuFor(screens, menuSections, perms).find((g) => g.section === name)?.items.filter((i) => transactionScreens.some((s) => s.route === i.to));
+    const section = (perms: string[], name: string) =>
+      menuFor(screens, menuSections, perms)
+        .find((g) => g.section === name)
+        ?.items.filter((i) => transactionScreens.some((s) => s.route === i.to));
     expect(section(['send-money-report-view', 'bill-payment-report-view', 'thyaga-report-view', 'echannelling-report-view', 'insurance-report-view'], 'Reports')!.map((i) => i.to)).toEqual([
       '/transaction/ceft',
       '/transaction/bill',
@@ -257,9 +294,20 @@ describe('the PDF of a wide table', () => {
     const { jsPDF } = await import('jspdf');
     const { toExportTable } = await import('../../src/console/exports/format');
     const row = {
-      id: 10776, trace: '261119100010776', uid: '846674289V', country: 'KW', tran_type: 'CEFT', bank_name: 'Hongkong and Shanghai Banking Corporation',
-      account_number: '569211852871', currency_code: 'KWD', amount: 123.42, initiated_time: '2026-11-19T00:02:55.000Z', card_payment_status: 'SUCCESS',
-      card_payment_description: 'Approved', ceft_payment_description: 'Response received too late from LankaPay', status: 'SUCCESS',
+      id: 10776,
+      trace: '261119100010776',
+      uid: '846674289V',
+      country: 'KW',
+      tran_type: 'CEFT',
+      bank_name: 'Hongkong and Shanghai Banking Corporation',
+      account_number: '569211852871',
+      currency_code: 'KWD',
+      amount: 123.42,
+      initiated_time: '2026-11-19T00:02:55.000Z',
+      card_payment_status: 'SUCCESS',
+      card_payment_description: 'Approved',
+      ceft_payment_description: 'Response received too late from LankaPay',
+      status: 'SUCCESS',
     };
     const fields = exportFieldsOf(ceftScreen);
     const { headers, body } = toExportTable(fields, [row], 'pdf', 'Asia/Colombo');
@@ -267,7 +315,13 @@ describe('the PDF of a wide table', () => {
     expect(layout.widths).toHaveLength(fields.length);
     expect(layout.split || layout.format !== 'a4').toBe(true);
     const ctx = { title: 'Send Money Transactions', fileBase: 'ceftTransactions', username: 'maker', now: new Date(2026, 10, 22, 9, 0, 0), timeZone: 'Asia/Colombo' };
-    const wide = await pages(await buildPdf(fields, Array.from({ length: 30 }, (_, i) => ({ ...row, id: row.id + i })), ctx));
+    const wide = await pages(
+      await buildPdf(
+        fields,
+        Array.from({ length: 30 }, (_, i) => ({ ...row, id: row.id + i })),
+        ctx,
+      ),
+    );
     expect(wide[0].width).toBeGreaterThan(842);
     const text = wide.map((p) => p.text).join(' ');
     for (const word of ['Hongkong', 'Corporation', 'LankaPay', 'Beneficiary', '261119100010776']) expect(text).toContain(word);

@@ -20,7 +20,17 @@ const options: DataOf<typeof userInitialData> = {
   permissionsList: permissionsList(),
 };
 
-const auditor: UserFormValues = { type: 'AUDITOR', name: 'Demo Auditor', username: 'auditor', email: 'auditor@example.com', contact: '0771234567', branch_code: 'AUDITOR', role: 4, password: '', disabled: 0 };
+const auditor: UserFormValues = {
+  type: 'AUDITOR',
+  name: 'Demo Auditor',
+  username: 'auditor',
+  email: 'auditor@example.com',
+  contact: '0771234567',
+  branch_code: 'AUDITOR',
+  role: 4,
+  password: '',
+  disabled: 0,
+};
 const edit = (record: UserFormValues, values: UserFormValues = record): FieldContext<UserFormValues, typeof options> => ({ values, options, mode: 'edit', initial: record });
 
 describe('Edit User of a user whose type is not offered for new users', () => {
@@ -53,8 +63,7 @@ describe('Edit User of a user whose type is not offered for new users', () => {
 
 describe('Branch required (spec 000 §5)', () => {
   const blank = { type: 'EXCHANGEHOUSE', name: '', email: '', contact: '', username: '', branch_code: '', role: '', disabled: 0 };
-  const branchError = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
-    r.error?.issues.find((i) => i.path.join('.') === 'branch_code')?.message;
+  const branchError = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => r.error?.issues.find((i) => i.path.join('.') === 'branch_code')?.message;
 
   it('is reported with the other errors, not only once every other field is valid', () => {
     expect(branchError(userEditFormSchema.safeParse(blank))).toBe('Please select an exchange house');

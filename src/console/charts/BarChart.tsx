@@ -70,9 +70,7 @@ function BarBody({
 
   /** The rectangle of a bar from value v0 to v1 at category offset c, thickness t. */
   const rect = (c: number, t: number, v0: number, v1: number) =>
-    horizontal
-      ? { x: value(v0), y: c, width: Math.max(0, value(v1) - value(v0)), height: t }
-      : { x: c, y: value(v1), width: t, height: Math.max(0, value(v0) - value(v1)) };
+    horizontal ? { x: value(v0), y: c, width: Math.max(0, value(v1) - value(v0)), height: t } : { x: c, y: value(v1), width: t, height: Math.max(0, value(v0) - value(v1)) };
 
   const describe = (i: number) =>
     `${categories[i]}: ${series.map((s) => (series.length > 1 ? `${s.name} ${valueFormat(s.data[i] ?? 0)}` : valueFormat(s.data[i] ?? 0))).join(', ')}${stacked ? `; total ${valueFormat(totals[i])}` : ''}`;
@@ -102,7 +100,9 @@ function BarBody({
           <ValueGrid scale={value} horizontal={horizontal} length={horizontal ? innerH : innerW} />
           {categories.map((c, ci) => {
             const c0 = cat(c) ?? 0;
-            const band = horizontal ? { x: 0, y: c0 - (cat.step() - cat.bandwidth()) / 2, width: innerW, height: cat.step() } : { x: c0 - (cat.step() - cat.bandwidth()) / 2, y: 0, width: cat.step(), height: innerH };
+            const band = horizontal
+              ? { x: 0, y: c0 - (cat.step() - cat.bandwidth()) / 2, width: innerW, height: cat.step() }
+              : { x: c0 - (cat.step() - cat.bandwidth()) / 2, y: 0, width: cat.step(), height: innerH };
             let acc = 0;
             return (
               <g key={c} data-testid="bar-group">

@@ -24,18 +24,15 @@ export interface ChartCommonProps {
 export const DEFAULT_EMPTY = 'No data for this period.';
 export const FAILED_MESSAGE = 'This chart could not be loaded.';
 
-export function ChartFigure({
-  title,
-  controls,
-  status = 'ready',
-  empty,
-  emptyMessage = DEFAULT_EMPTY,
-  height,
-  children,
-}: ChartCommonProps & { empty: boolean; children: ReactNode }) {
+export function ChartFigure({ title, controls, status = 'ready', empty, emptyMessage = DEFAULT_EMPTY, height, children }: ChartCommonProps & { empty: boolean; children: ReactNode }) {
   const headingId = useId();
   let body: ReactNode = children;
-  if (status === 'loading') body = <StateText height={height} busy>Loading…</StateText>;
+  if (status === 'loading')
+    body = (
+      <StateText height={height} busy>
+        Loading…
+      </StateText>
+    );
   else if (status === 'failed') body = <StateText height={height}>{FAILED_MESSAGE}</StateText>;
   else if (empty) body = <StateText height={height}>{emptyMessage}</StateText>;
   return (
@@ -151,15 +148,7 @@ export function LiveText({ text }: { text: string }) {
 }
 
 /** A legend: a swatch and a name per series (or slice, with its value). */
-export function Legend({
-  items,
-  onHover,
-  vertical = false,
-}: {
-  items: readonly { label: string; colour: string; detail?: string }[];
-  onHover?: (index: number | null) => void;
-  vertical?: boolean;
-}) {
+export function Legend({ items, onHover, vertical = false }: { items: readonly { label: string; colour: string; detail?: string }[]; onHover?: (index: number | null) => void; vertical?: boolean }) {
   return (
     <ul className={`flex text-xs text-ink-soft ${vertical ? 'flex-col gap-1.5' : 'flex-wrap gap-x-4 gap-y-1'}`} aria-label="Legend">
       {items.map((it, i) => (

@@ -103,11 +103,7 @@ function PieBody({ title, all, slices, valueFormat = formatCount, valueLabel = '
         </Group>
       </svg>
       <div className="min-w-48 max-w-sm flex-1">
-        <Legend
-          vertical
-          items={slices.map((s, i) => ({ label: s.label, colour: colourOf(s, i), detail: `${valueFormat(s.value)} · ${percentOf(s.value, total)}` }))}
-          onHover={setActive}
-        />
+        <Legend vertical items={slices.map((s, i) => ({ label: s.label, colour: colourOf(s, i), detail: `${valueFormat(s.value)} · ${percentOf(s.value, total)}` }))} onHover={setActive} />
       </div>
       {active !== null && tip && (
         <ChartTooltip left={tip.left} top={tip.top}>

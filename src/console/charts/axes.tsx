@@ -20,17 +20,7 @@ export function thinnedTicks(categories: readonly string[], length: number, hori
   return categories.filter((_, i) => i % k === 0);
 }
 
-export function CategoryAxis({
-  scale,
-  length,
-  position,
-  offset,
-}: {
-  scale: BandScale | PointScale;
-  length: number;
-  position: 'bottom' | 'left';
-  offset: number;
-}) {
+export function CategoryAxis({ scale, length, position, offset }: { scale: BandScale | PointScale; length: number; position: 'bottom' | 'left'; offset: number }) {
   const ticks = thinnedTicks(scale.domain(), length, position === 'left');
   const common = {
     scale,

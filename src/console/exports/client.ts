@@ -138,7 +138,7 @@ export function startExport(request: ExportRequest): RunningExport {
     const keys = fields.map((f) => f.dataKey);
     const pool: unknown[][] = [];
     let size = CHUNK_ROWS;
-    for (let start = 0; start < rows.length; ) {
+    for (let start = 0; start < rows.length;) {
       if (settled) return;
       const t0 = performance.now();
       const end = Math.min(rows.length, start + size);

@@ -115,7 +115,4 @@ export class ExportJob {
 export type ToExportWorker = { type: 'start'; spec: ExportJobSpec } | { type: 'rows'; rows: unknown[][] } | { type: 'end' };
 
 /** What the export worker answers: progress in whole percents, then the file (or what went wrong). */
-export type FromExportWorker =
-  | { type: 'progress'; percent: number }
-  | { type: 'done'; fileName: string; rows: number; blob: Blob }
-  | { type: 'failed'; message: string };
+export type FromExportWorker = { type: 'progress'; percent: number } | { type: 'done'; fileName: string; rows: number; blob: Blob } | { type: 'failed'; message: string };

@@ -107,7 +107,16 @@ export function PeriodFilter({
             <label htmlFor={`${id}-to`} className={compact ? 'sr-only' : 'text-xs font-medium text-ink-soft'}>
               To
             </label>
-            <input id={`${id}-to`} type="date" lang="en-CA" className={`${inlineInputClass} ${size}`} min={value.fromDate || undefined} max={today} value={value.toDate} onChange={(e) => setTo(e.target.value)} />
+            <input
+              id={`${id}-to`}
+              type="date"
+              lang="en-CA"
+              className={`${inlineInputClass} ${size}`}
+              min={value.fromDate || undefined}
+              max={today}
+              value={value.toDate}
+              onChange={(e) => setTo(e.target.value)}
+            />
           </div>
         </>
       )}

@@ -203,7 +203,12 @@ export function FieldRow({ label, htmlFor, error, required, children }: { label:
     <div className="flex flex-col gap-1">
       <span className="text-sm font-medium text-ink">
         <label htmlFor={htmlFor}>{label}</label>
-        {required && <span aria-hidden="true" className="text-red-600"> *</span>}
+        {required && (
+          <span aria-hidden="true" className="text-red-600">
+            {' '}
+            *
+          </span>
+        )}
       </span>
       {children}
       {error && (

@@ -72,12 +72,7 @@ function ToastItem({ t }: { t: Toast }) {
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setFocused(false)}
     >
       <span className="flex-1">{t.message}</span>
-      <button
-        type="button"
-        className="rounded px-1 opacity-70 hover:opacity-100 focus:opacity-100 focus:outline-2 focus:outline-current"
-        aria-label="Dismiss"
-        onClick={() => dismiss(t.id)}
-      >
+      <button type="button" className="rounded px-1 opacity-70 hover:opacity-100 focus:opacity-100 focus:outline-2 focus:outline-current" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
         ×
       </button>
     </div>
@@ -96,14 +91,18 @@ export function Toasts() {
   return (
     <div className="pointer-events-none fixed bottom-4 right-4 z-[100] flex w-96 max-w-[calc(100vw-2rem)] flex-col gap-2" data-toasts="">
       <div role="alert" aria-live="assertive" className="flex flex-col gap-2">
-        {list.filter((t) => isFailure(t.kind)).map((t) => (
-          <ToastItem key={t.id} t={t} />
-        ))}
+        {list
+          .filter((t) => isFailure(t.kind))
+          .map((t) => (
+            <ToastItem key={t.id} t={t} />
+          ))}
       </div>
       <div role="status" aria-live="polite" className="flex flex-col gap-2">
-        {list.filter((t) => !isFailure(t.kind)).map((t) => (
-          <ToastItem key={t.id} t={t} />
-        ))}
+        {list
+          .filter((t) => !isFailure(t.kind))
+          .map((t) => (
+            <ToastItem key={t.id} t={t} />
+          ))}
       </div>
     </div>
   );

@@ -60,7 +60,11 @@ function ImagesSideBySide({ prev, next, edit }: { prev: RecordField | undefined;
     <figure className="flex flex-col gap-1" data-image={label.toLowerCase()}>
       <figcaption className="text-xs font-semibold text-ink-soft">{label}</figcaption>
       <span className="flex flex-wrap gap-2">
-        {imagesOf(field).length === 0 ? <span className="text-ink-soft">-</span> : imagesOf(field).map((p, i) => <Img key={i} path={p} label={`${label} ${next?.header ?? prev?.header ?? ''} ${i + 1}`.trim()} />)}
+        {imagesOf(field).length === 0 ? (
+          <span className="text-ink-soft">-</span>
+        ) : (
+          imagesOf(field).map((p, i) => <Img key={i} path={p} label={`${label} ${next?.header ?? prev?.header ?? ''} ${i + 1}`.trim()} />)
+        )}
       </span>
     </figure>
   );

@@ -75,17 +75,7 @@ function read(key: string): ColumnPrefs {
 }
 
 /** The Columns button and its dialog: a checkbox per column, Move up and Move down, and Reset columns. */
-export function ColumnChooser<Row>({
-  columns,
-  pinned,
-  prefs,
-  onChange,
-}: {
-  columns: readonly Column<Row>[];
-  pinned: readonly string[];
-  prefs: ColumnPrefs;
-  onChange: (next: ColumnPrefs) => void;
-}) {
+export function ColumnChooser<Row>({ columns, pinned, prefs, onChange }: { columns: readonly Column<Row>[]; pinned: readonly string[]; prefs: ColumnPrefs; onChange: (next: ColumnPrefs) => void }) {
   const [open, setOpen] = useState(false);
   const movable = arrangeColumns(columns, [], { ...prefs, hidden: [] }).filter((c) => !pinned.includes(c.key));
   const order = movable.map((c) => c.key as string);
@@ -127,7 +117,11 @@ export function ColumnChooser<Row>({
         }
       >
         <p className="mb-2 text-sm text-ink-soft">
-          {pinned.length > 0 && `${columns.filter((c) => pinned.includes(c.key)).map((c) => c.header).join(' and ')} always show first. `}
+          {pinned.length > 0 &&
+            `${columns
+              .filter((c) => pinned.includes(c.key))
+              .map((c) => c.header)
+              .join(' and ')} always show first. `}
           Drag a column header's right edge to change its width.
         </p>
         <ul className="flex flex-col gap-1" aria-label="Columns shown">

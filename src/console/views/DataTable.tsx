@@ -4,7 +4,19 @@
  * ordering an index array; only the current page is handed to TanStack Table, which owns the column
  * and header model and the sorting state.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../../definitions/definitions';
 import { sortKeyOf } from '../format';
@@ -540,7 +552,11 @@ export function DataTable<Row extends object>({
                         className={`sticky top-0 z-10 whitespace-nowrap border-b border-line bg-muted px-3 py-2 font-semibold text-ink ${numeric ? 'text-right' : 'text-left'} ${pin.className}`}
                       >
                         {canSort ? (
-                          <button type="button" className="inline-flex items-center gap-1 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent" onClick={header.column.getToggleSortingHandler()}>
+                          <button
+                            type="button"
+                            className="inline-flex items-center gap-1 hover:text-accent focus-visible:outline-2 focus-visible:outline-accent"
+                            onClick={header.column.getToggleSortingHandler()}
+                          >
                             <table.FlexRender header={header} />
                             <span aria-hidden="true" className="text-xs text-ink-soft">
                               {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
@@ -628,7 +644,11 @@ export function DataTable<Row extends object>({
             <span data-testid="truncated">
               {pageCount > 1 ? `${from}–${to}: ` : ''}
               {rows.length.toLocaleString('en-US')} of {truncation.matching.toLocaleString('en-US')} matching -{' '}
-              <button type="button" className="font-medium text-accent underline underline-offset-2 hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-accent" onClick={truncation.onShowAll}>
+              <button
+                type="button"
+                className="font-medium text-accent underline underline-offset-2 hover:text-accent-strong focus-visible:outline-2 focus-visible:outline-accent"
+                onClick={truncation.onShowAll}
+              >
                 show all
               </button>
             </span>

@@ -232,8 +232,8 @@ export function ExportButtons({
         }
       >
         <p className="text-sm">
-          This {tooLong?.all ? 'export' : 'list'} has {(tooLong?.rows ?? rowCount).toLocaleString('en-US')} rows. A PDF of more than {PDF_MAX_ROWS.toLocaleString('en-US')} rows would run to
-          hundreds of pages and be too long to read: download it as Excel instead, and filter it there.
+          This {tooLong?.all ? 'export' : 'list'} has {(tooLong?.rows ?? rowCount).toLocaleString('en-US')} rows. A PDF of more than {PDF_MAX_ROWS.toLocaleString('en-US')} rows would run to hundreds
+          of pages and be too long to read: download it as Excel instead, and filter it there.
         </p>
       </Modal>
     </span>

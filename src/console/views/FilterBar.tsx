@@ -125,7 +125,15 @@ export function FilterBar({
                 <label htmlFor={id} className="text-xs font-medium text-ink-soft">
                   {f.label}
                 </label>
-                <input id={id} type="date" lang="en-CA" className={inputClass} max={businessDay(now, businessTimeZone())} value={String(values[f.key] ?? '')} onChange={(e) => set(f.key, e.target.value)} />
+                <input
+                  id={id}
+                  type="date"
+                  lang="en-CA"
+                  className={inputClass}
+                  max={businessDay(now, businessTimeZone())}
+                  value={String(values[f.key] ?? '')}
+                  onChange={(e) => set(f.key, e.target.value)}
+                />
               </div>
             );
           case 'text':
@@ -134,7 +142,14 @@ export function FilterBar({
                 <label htmlFor={id} className="text-xs font-medium text-ink-soft">
                   {f.label}
                 </label>
-                <input id={id} className={inputClass} maxLength={f.maxLength} value={String(values[f.key] ?? '')} onChange={(e) => set(f.key, e.target.value)} onBlur={(e) => set(f.key, e.target.value.trim())} />
+                <input
+                  id={id}
+                  className={inputClass}
+                  maxLength={f.maxLength}
+                  value={String(values[f.key] ?? '')}
+                  onChange={(e) => set(f.key, e.target.value)}
+                  onBlur={(e) => set(f.key, e.target.value.trim())}
+                />
               </div>
             );
           case 'fetchCount':

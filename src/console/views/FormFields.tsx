@@ -23,7 +23,12 @@ function Legend({ label, required }: { label: string; required?: boolean }) {
   return (
     <legend className="mb-1 text-sm font-medium text-ink">
       {label}
-      {required && <span aria-hidden="true" className="text-red-600"> *</span>}
+      {required && (
+        <span aria-hidden="true" className="text-red-600">
+          {' '}
+          *
+        </span>
+      )}
     </legend>
   );
 }
@@ -55,7 +60,12 @@ export function ImagePicker({ id, label, value, spec, required, error, disabled,
     <div className="flex flex-col gap-1.5">
       <span className="text-sm font-medium text-ink">
         <label htmlFor={id}>{label}</label>
-        {required && <span aria-hidden="true" className="text-red-600"> *</span>}
+        {required && (
+          <span aria-hidden="true" className="text-red-600">
+            {' '}
+            *
+          </span>
+        )}
       </span>
       <div
         className="grid place-items-center overflow-hidden rounded-md border border-dashed border-line bg-muted"
@@ -253,7 +263,12 @@ export function TagPicker({
             <Tag tone="blue">
               <span>{labelOf(v)}</span>
               {!disabled && (
-                <button type="button" className="ml-1 rounded px-0.5 leading-none hover:bg-sky-200 dark:hover:bg-sky-800" aria-label={`Remove ${labelOf(v)}`} onClick={() => onValues(values.filter((x) => x !== v))}>
+                <button
+                  type="button"
+                  className="ml-1 rounded px-0.5 leading-none hover:bg-sky-200 dark:hover:bg-sky-800"
+                  aria-label={`Remove ${labelOf(v)}`}
+                  onClick={() => onValues(values.filter((x) => x !== v))}
+                >
                   ×
                 </button>
               )}
@@ -412,7 +427,27 @@ export function SwitchField({ id, label, on, onToggle }: { id: string; label: st
 
 // ---- rate -------------------------------------------------------------------------------------
 
-export function RateField({ id, label, value, spec, required, error, readOnly, onValue, onBlur }: { id: string; label: string; value: number; spec: RateSpec; required?: boolean; error?: string; readOnly?: boolean; onValue: (v: number) => void; onBlur: () => void }) {
+export function RateField({
+  id,
+  label,
+  value,
+  spec,
+  required,
+  error,
+  readOnly,
+  onValue,
+  onBlur,
+}: {
+  id: string;
+  label: string;
+  value: number;
+  spec: RateSpec;
+  required?: boolean;
+  error?: string;
+  readOnly?: boolean;
+  onValue: (v: number) => void;
+  onBlur: () => void;
+}) {
   return (
     <FieldRow label={label} htmlFor={id} error={error} required={required}>
       <RateInput id={id} value={Number(value) || 0} rules={spec} readOnly={readOnly} aria-invalid={!!error} onValue={onValue} onBlur={onBlur} />

@@ -139,7 +139,6 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
         </select>
       </FieldRow>
     );
-  
   },
   radio: ({ f, id, values, form }) => {
     return (
@@ -159,7 +158,7 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
   checkboxGroups: ({ f, id, ctx, values, form, err }) => {
     const groups = f.groups(ctx);
     const derived = f.derived?.(ctx);
-    const selected = derived ?? ((values[f.key] as string[] | undefined) ?? []);
+    const selected = derived ?? (values[f.key] as string[] | undefined) ?? [];
     const toggle = (p: string) => {
       const next = selected.includes(p) ? selected.filter((x) => x !== p) : [...selected, p];
       form.setValue(f.key, next, { shouldValidate: true, shouldDirty: true });
@@ -168,7 +167,12 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
       <fieldset key={id} className="col-span-full flex flex-col gap-2" aria-describedby={err(f.key) ? `${id}-error` : undefined}>
         <legend className="text-sm font-medium">
           {f.label}
-          {f.required && <span aria-hidden="true" className="text-red-600"> *</span>}
+          {f.required && (
+            <span aria-hidden="true" className="text-red-600">
+              {' '}
+              *
+            </span>
+          )}
           {derived && <span className="ml-2 text-xs font-normal text-ink-soft">(follow the role)</span>}
         </legend>
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -191,7 +195,6 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
         )}
       </fieldset>
     );
-  
   },
   image: ({ f, id, readOnly, values, form, err, put }) => {
     return (
@@ -232,7 +235,6 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
         onLinkBlur={() => void form.trigger(f.key)}
       />
     );
-  
   },
   tags: ({ f, id, readOnly, ctx, values, err, put }) => {
     return (
@@ -272,7 +274,6 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
         />
       </FieldRow>
     );
-  
   },
   version: ({ f, id, values, form, err, put }) => {
     const parts = String(values[f.key] ?? '').split(/[.+]/);
@@ -290,7 +291,6 @@ const fieldKinds: { readonly [K in FormField<Values, unknown>['kind']]: (props: 
         onLeave={() => void form.trigger(f.key)}
       />
     );
-  
   },
   toggles: ({ f, id, values, err, put }) => {
     return (
@@ -404,8 +404,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
   const errors = form.formState.errors;
   const err = (k: string) => (errors[k]?.message as string | undefined) ?? (errors[k]?.root?.message as string | undefined) ?? undefined;
   /** Sets a value from a custom control: revalidates once the field was validated (or submitted). */
-  const put = (k: string, v: unknown, validate = false) =>
-    form.setValue(k, v, { shouldDirty: true, shouldValidate: validate || !!errors[k] || form.formState.isSubmitted });
+  const put = (k: string, v: unknown, validate = false) => form.setValue(k, v, { shouldDirty: true, shouldValidate: validate || !!errors[k] || form.formState.isSubmitted });
   /** The date fields that follow this one (their minimum is its value). */
   const followersOf = (k: string) => fields.filter((f) => f.kind === 'date' && f.follows === k).map((f) => f.key);
 

@@ -81,10 +81,18 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen}>
         {screen.toolbarActions && (
-          <ListToolbar actions={screen.toolbarActions} ctx={{ filters: applied, reply: query.isFetching || failed ? undefined : reply, rows, now: new Date(), timeZone: businessTimeZone() }} user={user} onDone={reload} />
+          <ListToolbar
+            actions={screen.toolbarActions}
+            ctx={{ filters: applied, reply: query.isFetching || failed ? undefined : reply, rows, now: new Date(), timeZone: businessTimeZone() }}
+            user={user}
+            onDone={reload}
+          />
         )}
         {screen.createButton && hasPermission(user.permissions, screen.createButton.permission) && (
-          <Link to={screen.createButton.to} className="inline-flex items-center rounded-md bg-accent-fill px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-fill-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent">
+          <Link
+            to={screen.createButton.to}
+            className="inline-flex items-center rounded-md bg-accent-fill px-3 py-1.5 text-sm font-medium text-white hover:bg-accent-fill-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+          >
             {screen.createButton.label}
           </Link>
         )}
@@ -118,7 +126,10 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error?.message ?? ''} kept={!!loaded} onRetry={() => void query.refetch()} />}
       {truncated && countKey && (
-        <div role="status" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100">
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
+        >
           {allMatching !== undefined ? (
             <span>
               Showing {rows.length.toLocaleString('en-US')} of {allMatching.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} cut the result.
@@ -198,7 +209,10 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
 /** A list load that failed: the reason, whether the rows below are the last ones that loaded, and Retry. */
 function ListFailure({ reason, kept, onRetry }: { reason: string; kept: boolean; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100">
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100"
+    >
       <span>
         <strong className="font-semibold">The list could not be loaded:</strong> {reason}.{kept ? ' The rows below are from the last search that loaded.' : ''}
       </span>

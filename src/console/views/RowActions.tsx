@@ -15,7 +15,9 @@ import { useRegistries } from '../registries';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
-  return actions.filter((a) => (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && (!a.when || a.when({ row, user, timeZone: businessTimeZone() })));
+  return actions.filter(
+    (a) => (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && (!a.when || a.when({ row, user, timeZone: businessTimeZone() })),
+  );
 }
 
 /** The actions a locked row still shows beside its lock. */

@@ -204,7 +204,23 @@ function titleOf(screen: AnyListScreen | undefined, id: unknown): string {
 }
 
 /** A transaction's drawer with its row read from the server (the top-bar search, or a link to a row the list does not hold). */
-function TransactionDrawer({ service, id, screen, user, actions, onClose, onReloaded }: { service: FindService; id: number; screen: AnyListScreen | undefined; user: SessionUser; actions?: readonly RowAction<AnyRow>[]; onClose: () => void; onReloaded?: () => void }) {
+function TransactionDrawer({
+  service,
+  id,
+  screen,
+  user,
+  actions,
+  onClose,
+  onReloaded,
+}: {
+  service: FindService;
+  id: number;
+  screen: AnyListScreen | undefined;
+  user: SessionUser;
+  actions?: readonly RowAction<AnyRow>[];
+  onClose: () => void;
+  onReloaded?: () => void;
+}) {
   const queryClient = useQueryClient();
   const query = useTransactionRow(service, id);
   const reload = useCallback(() => {
@@ -265,7 +281,21 @@ export function useOpenListRow(screen: AnyListScreen): (row: object) => void {
 }
 
 /** The drawer of a list's open row (`?row=<key>`), or nothing. */
-export function ListRowDrawer({ screen, user, rows, loaded, actions, reload }: { screen: AnyListScreen; user: SessionUser; rows: readonly object[]; loaded: boolean; actions?: readonly RowAction<AnyRow>[]; reload: () => void }) {
+export function ListRowDrawer({
+  screen,
+  user,
+  rows,
+  loaded,
+  actions,
+  reload,
+}: {
+  screen: AnyListScreen;
+  user: SessionUser;
+  rows: readonly object[];
+  loaded: boolean;
+  actions?: readonly RowAction<AnyRow>[];
+  reload: () => void;
+}) {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const navigate = useNavigate();
   const key = search[LIST_ROW_PARAM];

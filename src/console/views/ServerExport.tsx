@@ -75,11 +75,14 @@ export function useServerExport(callPath: string): ServerExportController {
     return () => clearInterval(timer);
   }, [following, jobId]);
 
-  const start = useCallback(async (format: ExportFormat, request: Record<string, unknown>) => {
-    const res = await callApi(startExportJob, { call: callPath, body: allMatchingRows(request), format });
-    if (res.ok) setJob(res.data);
-    else toast('warning', failureMessage(res) ?? 'The export could not be started');
-  }, [callPath]);
+  const start = useCallback(
+    async (format: ExportFormat, request: Record<string, unknown>) => {
+      const res = await callApi(startExportJob, { call: callPath, body: allMatchingRows(request), format });
+      if (res.ok) setJob(res.data);
+      else toast('warning', failureMessage(res) ?? 'The export could not be started');
+    },
+    [callPath],
+  );
 
   const cancel = useCallback(async () => {
     if (!job) return;
@@ -189,12 +192,7 @@ export function ServerExportPanel({
       <label htmlFor="server-export-format" className="text-xs font-medium text-ink-soft">
         Server export format
       </label>
-      <select
-        id="server-export-format"
-        className="rounded-md border border-line bg-surface px-2 py-1 text-sm"
-        value={format}
-        onChange={(e) => setFormat(e.target.value as ExportFormat)}
-      >
+      <select id="server-export-format" className="rounded-md border border-line bg-surface px-2 py-1 text-sm" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
         <option value="xlsx">Excel</option>
         <option value="csv">CSV</option>
         <option value="pdf">PDF</option>

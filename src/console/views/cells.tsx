@@ -15,7 +15,9 @@ export function imageUrl(path: unknown): string | null {
 
 export const PLACEHOLDER_IMAGE =
   'data:image/svg+xml;utf8,' +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"><rect width="80" height="60" fill="#e5e7eb"/><text x="40" y="34" font-size="9" text-anchor="middle" fill="#6b7280">No image</text></svg>');
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"><rect width="80" height="60" fill="#e5e7eb"/><text x="40" y="34" font-size="9" text-anchor="middle" fill="#6b7280">No image</text></svg>',
+  );
 
 /** Review states: APPROVED green, PENDING yellow, anything else red. */
 export function approvalTone(value: unknown): TagTone {
@@ -91,7 +93,14 @@ export function isNumericKind(kind: CellKind | undefined): boolean {
 /** The arrow button of expandable panels (tooltip 'Click to view'). */
 function Expander({ open, onToggle, label }: { open: boolean; onToggle: () => void; label: string }) {
   return (
-    <button type="button" title="Click to view" aria-label={`${label}: click to view`} aria-expanded={open} onClick={onToggle} className="rounded px-1.5 text-accent hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent">
+    <button
+      type="button"
+      title="Click to view"
+      aria-label={`${label}: click to view`}
+      aria-expanded={open}
+      onClick={onToggle}
+      className="rounded px-1.5 text-accent hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent"
+    >
       {open ? '▾' : '▸'}
     </button>
   );

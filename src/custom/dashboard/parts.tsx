@@ -96,4 +96,3 @@ export function ChartRangeSelect({ value, onChange, label }: { value: ChartRange
 export function shortCountryName(name: string): string {
   return name.split(',')[0].trim();
 }
-

@@ -4,17 +4,7 @@
  * what a switch or a reason box changes).
  */
 import { useId } from 'react';
-import {
-  groupReason,
-  isSwitchApproved,
-  KYC_REASON_MAX,
-  kycSections,
-  setApproved,
-  setReason,
-  type KycData,
-  type KycGroupId,
-  type KycItem,
-} from '../../domain/kyc';
+import { groupReason, isSwitchApproved, KYC_REASON_MAX, kycSections, setApproved, setReason, type KycData, type KycGroupId, type KycItem } from '../../domain/kyc';
 import { imageUrl } from '../../console/views/cells';
 import { inputClass } from '../../console/ui/primitives';
 
@@ -213,15 +203,7 @@ export function KycSubmission({
       <h3 className="border-b border-line pb-1 text-xs font-semibold uppercase tracking-wide text-ink-soft">{s.title}</h3>
       <div className={`grid gap-3 ${grid}`}>
         {s.items.map((item) => (
-          <ItemCard
-            key={item.kind === 'field' ? item.key : item.group}
-            item={item}
-            data={data}
-            prefix={prefix}
-            readOnly={readOnly}
-            invalidKeys={invalidKeys}
-            onChange={onChange}
-          />
+          <ItemCard key={item.kind === 'field' ? item.key : item.group} item={item} data={data} prefix={prefix} readOnly={readOnly} invalidKeys={invalidKeys} onChange={onChange} />
         ))}
       </div>
     </section>

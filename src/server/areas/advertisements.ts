@@ -99,17 +99,25 @@ export const advertisementHandlers = [
     return { data: { countries: [{ code: ALL_COUNTRIES, name: 'All Countries' }, ...countries] } };
   }),
 
-  handle(advertisementCreate, async (ctx, body) => {
-    const changeRequestId = await requestAdvertisement(ctx, body);
-    return { data: { message: 'Advertisement sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } }),
+  handle(
+    advertisementCreate,
+    async (ctx, body) => {
+      const changeRequestId = await requestAdvertisement(ctx, body);
+      return { data: { message: 'Advertisement sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } },
+  ),
 
   handle(advertisementGetForEdit, async (ctx, { id }) => ({ data: { advertisement: toAdvertisementRow(await findAdvertisement(ctx.db, id)) } })),
 
-  handle(advertisementEdit, async (ctx, { id, ...body }) => {
-    const changeRequestId = await requestAdvertisement(ctx, body, id);
-    return { data: { message: 'Advertisement sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } }),
+  handle(
+    advertisementEdit,
+    async (ctx, { id, ...body }) => {
+      const changeRequestId = await requestAdvertisement(ctx, body, id);
+      return { data: { message: 'Advertisement sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: advertisementEntity.type, approve: advertisementApprove } },
+  ),
 
   handle(advertisementApprove, async (ctx, decision) => ({ data: await decide(ctx, advertisementEntity, decision) }), { decides: [advertisementEntity.type] }),
 ];

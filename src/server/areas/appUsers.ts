@@ -107,23 +107,31 @@ export const appUserHandlers = [
     };
   }),
 
-  handle(appUserDisable, async (ctx, { id, disable }) => {
-    const changeRequestId = await requestChange(ctx, id, (current, locked) => {
-      const wanted = disable ? 1 : 0;
-      if (!locked && current.disabled === wanted) throw new HttpError(422, `App user is already ${disable ? 'inactive' : 'active'}`);
-      return { ...current, disabled: wanted };
-    });
-    return { data: { message: 'App user sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } }),
+  handle(
+    appUserDisable,
+    async (ctx, { id, disable }) => {
+      const changeRequestId = await requestChange(ctx, id, (current, locked) => {
+        const wanted = disable ? 1 : 0;
+        if (!locked && current.disabled === wanted) throw new HttpError(422, `App user is already ${disable ? 'inactive' : 'active'}`);
+        return { ...current, disabled: wanted };
+      });
+      return { data: { message: 'App user sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } },
+  ),
 
-  handle(appUserHold, async (ctx, { id, hold, description }) => {
-    const changeRequestId = await requestChange(ctx, id, (current, locked) => {
-      const wanted = hold ? 1 : 0;
-      if (!locked && current.hold === wanted) throw new HttpError(422, `App user is already ${hold ? 'on hold' : 'released'}`);
-      return { ...current, hold: wanted, user_hold_reason: hold ? description : '', comment: description };
-    });
-    return { data: { message: 'App user sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } }),
+  handle(
+    appUserHold,
+    async (ctx, { id, hold, description }) => {
+      const changeRequestId = await requestChange(ctx, id, (current, locked) => {
+        const wanted = hold ? 1 : 0;
+        if (!locked && current.hold === wanted) throw new HttpError(422, `App user is already ${hold ? 'on hold' : 'released'}`);
+        return { ...current, hold: wanted, user_hold_reason: hold ? description : '', comment: description };
+      });
+      return { data: { message: 'App user sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: appUserEntity.type, approve: appUserApprove } },
+  ),
 
   handle(appUserApprove, async (ctx, decision) => ({ data: await decide(ctx, appUserEntity, decision) }), { decides: [appUserEntity.type] }),
 ];

@@ -32,13 +32,17 @@ export const appVersionHandlers = [
     return { data: { changeRequests: await pendingChangeRequests(ctx.db, appVersionEntity), list: rows.map(toAppVersionRow) } };
   }),
 
-  handle(appVersionCreate, async (ctx, { appVersion, platforms, forceUpdate }) => {
-    // the platforms in their canonical order: ANDROID, IOS, HUAWEI
-    const chosen = splitPlatforms(platforms);
-    const payload = { appVersion, platforms: allPlatforms.filter((p) => chosen.includes(p)), forceUpdate };
-    const changeRequestId = await submit(ctx, appVersionEntity, { action: 'CREATE', payload });
-    return { data: { message: 'AppVersion sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: appVersionEntity.type, approve: appVersionApprove } }),
+  handle(
+    appVersionCreate,
+    async (ctx, { appVersion, platforms, forceUpdate }) => {
+      // the platforms in their canonical order: ANDROID, IOS, HUAWEI
+      const chosen = splitPlatforms(platforms);
+      const payload = { appVersion, platforms: allPlatforms.filter((p) => chosen.includes(p)), forceUpdate };
+      const changeRequestId = await submit(ctx, appVersionEntity, { action: 'CREATE', payload });
+      return { data: { message: 'AppVersion sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: appVersionEntity.type, approve: appVersionApprove } },
+  ),
 
   handle(appVersionApprove, async (ctx, decision) => ({ data: await decide(ctx, appVersionEntity, decision) }), { decides: [appVersionEntity.type] }),
 ];

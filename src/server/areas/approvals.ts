@@ -1,13 +1,5 @@
 /** The checker's workbench and the maker's side (issue 20): src/server/approvals.ts does the work. */
-import {
-  approvalCounts,
-  approvalInbox,
-  changeRequestHistory,
-  decideChangeRequest,
-  decideManyChangeRequests,
-  myChangeRequests,
-  withdrawChangeRequest,
-} from '../../api/approvals';
+import { approvalCounts, approvalInbox, changeRequestHistory, decideChangeRequest, decideManyChangeRequests, myChangeRequests, withdrawChangeRequest } from '../../api/approvals';
 import { decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
 import { handle } from '../http/handle';
 import { changeRequestAreas } from '../../domain/approvals';
@@ -27,8 +19,12 @@ export const approvalHandlers = [
     return { data: { counts, total: counts.reduce((n, c) => n + c.count, 0) } };
   }),
   handle(decideChangeRequest, async (ctx, decision) => ({ data: await decideAny(ctx, decision) }), { decides: changeRequestAreas.map((a) => a.type) }),
-  handle(decideManyChangeRequests, async (ctx, { changeRequestIDs, actionTaken, comment }) => ({
-    data: { results: await decideMany(ctx, changeRequestIDs, actionTaken, comment) },
-  }), { decides: changeRequestAreas.map((a) => a.type) }),
+  handle(
+    decideManyChangeRequests,
+    async (ctx, { changeRequestIDs, actionTaken, comment }) => ({
+      data: { results: await decideMany(ctx, changeRequestIDs, actionTaken, comment) },
+    }),
+    { decides: changeRequestAreas.map((a) => a.type) },
+  ),
   handle(changeRequestHistory, async (ctx, { changeRequestID }) => ({ data: { history: await requestHistory(ctx, changeRequestID) } })),
 ];

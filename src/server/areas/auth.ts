@@ -19,8 +19,7 @@ import { HttpError, unauthorized } from '../http/httpError';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const ACCOUNT_LOCKED = 'Account locked after too many failed attempts. Try again later.';
-export const accountBackoff = (retryAfterSeconds: number) =>
-  `Too many failed sign-in attempts on this account. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`;
+export const accountBackoff = (retryAfterSeconds: number) => `Too many failed sign-in attempts on this account. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`;
 
 interface Credentials {
   id: number;
@@ -128,10 +127,7 @@ export const authHandlers = [
       ctx,
       username,
       async ({ known }) => {
-        user = await ctx.db.one<Credentials>(
-          'SELECT id, username, disabled, password_hash, session_version, must_change_password FROM console_users WHERE lower(username) = lower($1)',
-          [username],
-        );
+        user = await ctx.db.one<Credentials>('SELECT id, username, disabled, password_hash, session_version, must_change_password FROM console_users WHERE lower(username) = lower($1)', [username]);
         // An unknown user costs one verification too, and every failure answers alike.
         // a known address's check goes ahead of a flood from elsewhere (src/server/auth/fairQueue.ts)
         const passwordOk = user ? await ctx.auth.verifyPassword(password, user.password_hash, { first: known }) : (await ctx.auth.verifyNothing(password), false);

@@ -50,7 +50,14 @@ async function findBank(db: Db, id: number): Promise<BankTableRow> {
 async function requestBank(ctx: Ctx, body: Omit<BankPayload, 'logo'> & { logo: string }, recordId?: number) {
   return ctx.tx(async (t) => {
     const current = recordId === undefined ? undefined : await findBank(t.db, recordId);
-    const logo = await imagePathFor(t.db, body.logo, 'banks', body.bank_code, { field: 'logo', rule: logoRule, invalidMessage: bankMessages.logoInvalid, keep: current?.logo ? [current.logo] : [] }, t.clock());
+    const logo = await imagePathFor(
+      t.db,
+      body.logo,
+      'banks',
+      body.bank_code,
+      { field: 'logo', rule: logoRule, invalidMessage: bankMessages.logoInvalid, keep: current?.logo ? [current.logo] : [] },
+      t.clock(),
+    );
     const payload: BankPayload = { bank_code: body.bank_code, bank_name: body.bank_name, logo, disabled: body.disabled };
     return submit(t, bankEntity, recordId === undefined ? { action: 'CREATE', payload } : { action: 'EDIT', recordId, payload });
   });
@@ -64,15 +71,23 @@ export const bankHandlers = [
 
   handle(bankGetForEdit, async (ctx, { id }) => ({ data: { bank: toBankRow(await findBank(ctx.db, id)) } })),
 
-  handle(bankCreate, async (ctx, body) => {
-    const changeRequestId = await requestBank(ctx, body);
-    return { data: { message: 'Bank sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: bankEntity.type, approve: bankApprove } }),
+  handle(
+    bankCreate,
+    async (ctx, body) => {
+      const changeRequestId = await requestBank(ctx, body);
+      return { data: { message: 'Bank sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: bankEntity.type, approve: bankApprove } },
+  ),
 
-  handle(bankEdit, async (ctx, { id, ...body }) => {
-    const changeRequestId = await requestBank(ctx, body, id);
-    return { data: { message: 'Bank sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: bankEntity.type, approve: bankApprove } }),
+  handle(
+    bankEdit,
+    async (ctx, { id, ...body }) => {
+      const changeRequestId = await requestBank(ctx, body, id);
+      return { data: { message: 'Bank sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: bankEntity.type, approve: bankApprove } },
+  ),
 
   handle(bankApprove, async (ctx, decision) => ({ data: await decide(ctx, bankEntity, decision) }), { decides: [bankEntity.type] }),
 ];

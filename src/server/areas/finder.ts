@@ -17,7 +17,6 @@ import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
 import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactions/query';
 
-
 export interface FindQuery {
   /** The value as typed (trimmed); traces and UIDs are stored upper-case, so it is compared upper-cased. */
   readonly value: string;
@@ -68,7 +67,8 @@ export function findSql(q: FindQuery): Sql {
     return `(SELECT '${service}' AS service, ${matchedBy} AS matched_by, t.status, t.initiated_time AS at, t.id, ${rowJson(keys)} AS j
   FROM (${ids.join(' UNION ')}) m JOIN ${table} t ON t.id = m.id ${joinsOf(keys)} ${where} ORDER BY t.initiated_time DESC, t.id DESC LIMIT ${limit})`;
   });
-  if (branches.length === 0) return { sql: `SELECT NULL::text AS service, NULL::text AS matched_by, NULL::text AS status, NULL::timestamptz AS at, NULL::integer AS id, NULL::text AS j WHERE false`, params: [] };
+  if (branches.length === 0)
+    return { sql: `SELECT NULL::text AS service, NULL::text AS matched_by, NULL::text AS status, NULL::timestamptz AS at, NULL::integer AS id, NULL::text AS j WHERE false`, params: [] };
   return { sql: branches.join('\nUNION ALL\n'), params };
 }
 

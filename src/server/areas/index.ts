@@ -15,4 +15,19 @@ import { approvalHandlers } from './approvals';
 import { controlHandlers } from './controls';
 import { exportJobHandlers } from './exportJobs';
 
-export const allHandlers: readonly Handler[] = [...authHandlers, ...userHandlers, ...roleHandlers, ...kycHandlers, ...reportHandlers, ...transactionHandlers, ...appDashboardHandlers, ...auditDashboardHandlers, ...masterDataHandlers, ...configHandlers, ...finderHandlers, ...approvalHandlers, ...controlHandlers, ...exportJobHandlers];
+export const allHandlers: readonly Handler[] = [
+  ...authHandlers,
+  ...userHandlers,
+  ...roleHandlers,
+  ...kycHandlers,
+  ...reportHandlers,
+  ...transactionHandlers,
+  ...appDashboardHandlers,
+  ...auditDashboardHandlers,
+  ...masterDataHandlers,
+  ...configHandlers,
+  ...finderHandlers,
+  ...approvalHandlers,
+  ...controlHandlers,
+  ...exportJobHandlers,
+];

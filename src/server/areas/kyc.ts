@@ -108,13 +108,7 @@ async function decide(ctx: Ctx, kycId: number, sent: KycData, mode: Mode): Promi
       const d = decided[key];
       return { key, title: f.title, value: f.value, approved: d.approved, reason: d.approved ? '' : d.reason.trim() };
     });
-    await t.db.query('UPDATE kyc_submissions SET fields = $2, decision = $3, decided_by = $4, decided_at = $5 WHERE id = $1', [
-      current.id,
-      fields,
-      status,
-      t.user.username,
-      now,
-    ]);
+    await t.db.query('UPDATE kyc_submissions SET fields = $2, decision = $3, decided_by = $4, decided_at = $5 WHERE id = $1', [current.id, fields, status, t.user.username, now]);
     await t.db.query('UPDATE kyc_records SET status = $2, updated_at = $3 WHERE id = $1', [kycId, status, now]);
 
     const rejected = fields.filter((f) => !f.approved);

@@ -54,7 +54,9 @@ export const providerCurrencyHandlers = [
       updated_at: r.updated_at.toISOString(),
     }));
     const mine = new Set(
-      (await ctx.db.query<{ id: number }>("SELECT id FROM change_requests WHERE entity_type = $1 AND status = 'PENDING' AND record_id = $2", [providerCurrencyEntity.type, provider.id])).map((r) => r.id),
+      (await ctx.db.query<{ id: number }>("SELECT id FROM change_requests WHERE entity_type = $1 AND status = 'PENDING' AND record_id = $2", [providerCurrencyEntity.type, provider.id])).map(
+        (r) => r.id,
+      ),
     );
     const changeRequests = (await pendingChangeRequests(ctx.db, providerCurrencyEntity)).filter((r) => mine.has(r.changeRequestId));
     return {
@@ -67,15 +69,19 @@ export const providerCurrencyHandlers = [
     };
   }),
 
-  handle(currencySave, async (ctx, body) => {
-    const provider = await providerOfCaller(ctx, body.provider_bank_code);
-    const changeRequestId = await submit(ctx, providerCurrencyEntity, {
-      action: 'EDIT',
-      recordId: provider.id,
-      payload: { provider_bank_code: provider.provider_bank_code, currencies: body.currencies },
-    });
-    return { data: { message: 'IPG provider currencies saved', changeRequestId } };
-  }, { changeRequest: { entity: providerCurrencyEntity.type, approve: currencyApprove } }),
+  handle(
+    currencySave,
+    async (ctx, body) => {
+      const provider = await providerOfCaller(ctx, body.provider_bank_code);
+      const changeRequestId = await submit(ctx, providerCurrencyEntity, {
+        action: 'EDIT',
+        recordId: provider.id,
+        payload: { provider_bank_code: provider.provider_bank_code, currencies: body.currencies },
+      });
+      return { data: { message: 'IPG provider currencies saved', changeRequestId } };
+    },
+    { changeRequest: { entity: providerCurrencyEntity.type, approve: currencyApprove } },
+  ),
 
   handle(currencyApprove, async (ctx, decision) => ({ data: await decideProviderCurrencies(ctx, decision) }), { decides: [providerCurrencyEntity.type] }),
 ];

@@ -44,17 +44,21 @@ export const providerHandlers = [
     return { data: { providers: rows.map(toProviderRow), changeRequests: await pendingChangeRequests(ctx.db, providerEntity) } };
   }),
 
-  handle(providerDisable, async (ctx, { id, disable }) => {
-    const changeRequestId = await ctx.tx(async (t) => {
-      const row = await t.db.one<Row>('SELECT * FROM ipg_providers WHERE id = $1 FOR UPDATE', [id]);
-      if (!row) throw notFound('IPG Provider');
-      const current = providerEntity.fromRow(row);
-      const wanted = disable ? 1 : 0;
-      if (current.disabled === wanted && Number(row.locked) === 0) throw new HttpError(422, `IPG Provider is already ${disable ? 'inactive' : 'active'}`);
-      return submit(t, providerEntity, { action: 'EDIT', recordId: id, payload: { ...current, disabled: wanted } });
-    });
-    return { data: { message: 'IPG Provider sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: providerEntity.type, approve: providerApprove } }),
+  handle(
+    providerDisable,
+    async (ctx, { id, disable }) => {
+      const changeRequestId = await ctx.tx(async (t) => {
+        const row = await t.db.one<Row>('SELECT * FROM ipg_providers WHERE id = $1 FOR UPDATE', [id]);
+        if (!row) throw notFound('IPG Provider');
+        const current = providerEntity.fromRow(row);
+        const wanted = disable ? 1 : 0;
+        if (current.disabled === wanted && Number(row.locked) === 0) throw new HttpError(422, `IPG Provider is already ${disable ? 'inactive' : 'active'}`);
+        return submit(t, providerEntity, { action: 'EDIT', recordId: id, payload: { ...current, disabled: wanted } });
+      });
+      return { data: { message: 'IPG Provider sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: providerEntity.type, approve: providerApprove } },
+  ),
 
   handle(providerApprove, async (ctx, decision) => ({ data: await decide(ctx, providerEntity, decision) }), { decides: [providerEntity.type] }),
 ];

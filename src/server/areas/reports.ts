@@ -81,17 +81,21 @@ export const reportHandlers = [
     return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, fetchCount, fromWhere, [start, end, text]) } };
   }),
 
-  handle(logExport, async (ctx, { screen: screenId, fileName, rows }) => {
-    const screen = screens.find((s) => s.id === screenId);
-    if (!screen) throw new HttpError(400, `screen: Unknown screen ${screenId}`);
-    if (!canOpen(screen, ctx.user.permissions, serverSettingsOf(ctx))) throw new HttpError(403, `Forbidden: you may not open ${screen.title}`);
-    await ctx.log({
-      type: 'EXPORT',
-      description: `Exported ${rows} row${rows === 1 ? '' : 's'} of ${screen.title} as ${fileName}`,
-      after: { screen: screen.id, fileName, rows },
-    });
-    return { data: { message: 'Export logged' } };
-  }, { guards: [canOpen] }),
+  handle(
+    logExport,
+    async (ctx, { screen: screenId, fileName, rows }) => {
+      const screen = screens.find((s) => s.id === screenId);
+      if (!screen) throw new HttpError(400, `screen: Unknown screen ${screenId}`);
+      if (!canOpen(screen, ctx.user.permissions, serverSettingsOf(ctx))) throw new HttpError(403, `Forbidden: you may not open ${screen.title}`);
+      await ctx.log({
+        type: 'EXPORT',
+        description: `Exported ${rows} row${rows === 1 ? '' : 's'} of ${screen.title} as ${fileName}`,
+        after: { screen: screen.id, fileName, rows },
+      });
+      return { data: { message: 'Export logged' } };
+    },
+    { guards: [canOpen] },
+  ),
 
   ...settlementHandlers,
 ];

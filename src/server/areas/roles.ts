@@ -57,18 +57,26 @@ export const roleHandlers = [
     },
   })),
 
-  handle(roleCreate, async (ctx, payload) => {
-    const changeRequestId = await submit(ctx, roleEntity, { action: 'CREATE', payload });
-    return { data: { message: 'Role sent for approval', changeRequestId } };
-  }, { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } }),
+  handle(
+    roleCreate,
+    async (ctx, payload) => {
+      const changeRequestId = await submit(ctx, roleEntity, { action: 'CREATE', payload });
+      return { data: { message: 'Role sent for approval', changeRequestId } };
+    },
+    { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } },
+  ),
 
   handle(roleGetForEdit, async (ctx, { id }) => ({ data: { role: await findRole(ctx.db, id) } })),
 
-  handle(roleEdit, async (ctx, body) => {
-    const { id, ...payload } = body;
-    const changeRequestId = await submit(ctx, roleEntity, { action: 'EDIT', recordId: id, payload });
-    return { data: { message: 'Role sent for approval', changeRequestId } };
-  }, { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } }),
+  handle(
+    roleEdit,
+    async (ctx, body) => {
+      const { id, ...payload } = body;
+      const changeRequestId = await submit(ctx, roleEntity, { action: 'EDIT', recordId: id, payload });
+      return { data: { message: 'Role sent for approval', changeRequestId } };
+    },
+    { guards: [grantRefusal], changeRequest: { entity: roleEntity.type, approve: roleApprove } },
+  ),
 
   handle(roleApprove, async (ctx, decision) => ({ data: await decide(ctx, roleEntity, decision) }), { decides: [roleEntity.type] }),
 ];

@@ -1,16 +1,5 @@
 /** Console users: list, form options, maker-checker create/edit, password changes. */
-import {
-  userApprove,
-  userChangePassword,
-  userCreate,
-  userEdit,
-  userGetForEdit,
-  userInitialData,
-  userList,
-  userResetPassword,
-  userUnlock,
-  type UserRow,
-} from '../../api/users';
+import { userApprove, userChangePassword, userCreate, userEdit, userGetForEdit, userInitialData, userList, userResetPassword, userUnlock, type UserRow } from '../../api/users';
 import { grantRefusal, isPrivileged, passwordResetRefusal } from '../../domain/privilege';
 import { isLocked } from '../../domain/guards';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
@@ -90,8 +79,7 @@ export const userHandlers = [
   }),
 
   handle(userInitialData, async (ctx) => {
-    const items = (table: string, code = 'code') =>
-      ctx.db.query<{ id: number; code: string; name: string }>(`SELECT id, ${code} AS code, name FROM ${table} WHERE disabled = 0 ORDER BY name`);
+    const items = (table: string, code = 'code') => ctx.db.query<{ id: number; code: string; name: string }>(`SELECT id, ${code} AS code, name FROM ${table} WHERE disabled = 0 ORDER BY name`);
     const [branchList, exchangeHouseList, merchantList] = await Promise.all([items('branches'), items('exchange_houses'), items('merchants', 'id::text')]);
     const providerList = await ctx.db.query<{ id: number; code: string; name: string }>(
       'SELECT id, provider_bank_code AS code, provider_bank_name AS name FROM ipg_providers WHERE disabled = 0 ORDER BY provider_bank_name',
@@ -115,12 +103,16 @@ export const userHandlers = [
     };
   }),
 
-  handle(userCreate, async (ctx, body) => {
-    const { password, ...fields } = body;
-    const payload: UserPayload = { ...fields, password_hash: await ctx.auth.hashPassword(password) };
-    const changeRequestId = await submit(ctx, userEntity, { action: 'CREATE', payload });
-    return { data: { message: 'User sent for approval', changeRequestId } };
-  }, { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } }),
+  handle(
+    userCreate,
+    async (ctx, body) => {
+      const { password, ...fields } = body;
+      const payload: UserPayload = { ...fields, password_hash: await ctx.auth.hashPassword(password) };
+      const changeRequestId = await submit(ctx, userEntity, { action: 'CREATE', payload });
+      return { data: { message: 'User sent for approval', changeRequestId } };
+    },
+    { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } },
+  ),
 
   handle(userGetForEdit, async (ctx, { id }) => {
     const row = await ctx.db.one<{
@@ -140,11 +132,15 @@ export const userHandlers = [
     return { data: { customUser: { ...rest, role: role_id } } };
   }),
 
-  handle(userEdit, async (ctx, body) => {
-    const { id, ...payload } = body;
-    const changeRequestId = await submit(ctx, userEntity, { action: 'EDIT', recordId: id, payload });
-    return { data: { message: 'User sent for approval', changeRequestId } };
-  }, { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } }),
+  handle(
+    userEdit,
+    async (ctx, body) => {
+      const { id, ...payload } = body;
+      const changeRequestId = await submit(ctx, userEntity, { action: 'EDIT', recordId: id, payload });
+      return { data: { message: 'User sent for approval', changeRequestId } };
+    },
+    { guards: [grantRefusal], changeRequest: { entity: userEntity.type, approve: userApprove } },
+  ),
 
   /**
    * Another user's password, by the rule of src/domain/privilege.ts: only a user whose permissions the
@@ -153,34 +149,42 @@ export const userHandlers = [
    * becomes a change request, else the one holding user-password-reset could sign in as a checker and
    * approve their own requests.
    */
-  handle(userChangePassword, async (ctx, { username, password }) => {
-    const found = await ctx.db.one<{ id: number; locked: number }>('SELECT id, locked FROM console_users WHERE lower(username) = lower($1)', [username]);
-    if (!found) throw notFound('User');
-    if (found.locked !== 0) throw new HttpError(422, 'User is locked');
-    const actor = { username: ctx.user.username, permissions: ctx.user.permissions };
-    const target = await checkPasswordReset(ctx.db, actor, found.id);
-    const hash = await ctx.auth.hashPassword(password);
-    if (isPrivileged(target.permissions)) {
-      const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'PASSWORD_RESET', recordId: found.id, payload: { password_hash: hash } });
-      return { data: { message: `Password reset for user "${target.username}" sent for approval`, changeRequestId } };
-    }
-    return ctx.tx(async (t) => {
-      // the rule again under the row's lock, so a role change approved meanwhile cannot slip through
-      const row = await t.db.one<{ locked: number }>('SELECT locked FROM console_users WHERE id = $1 FOR UPDATE', [found.id]);
-      if (!row) throw notFound('User');
-      if (row.locked !== 0) throw new HttpError(422, 'User is locked');
-      const now = await checkPasswordReset(t.db, actor, found.id);
-      if (isPrivileged(now.permissions)) throw new HttpError(409, 'The user changed meanwhile: try again');
-      const done = await setTemporaryPassword(t.db, found.id, hash, t.clock());
-      await t.log(done);
-      return { data: { message: `Password changed for user "${now.username}" successfully` } };
-    });
-  }, { guards: [isLocked, passwordResetRefusal], changeRequest: { entity: userEntity.type, approve: userApprove, onlyWhen: isPrivileged } }),
+  handle(
+    userChangePassword,
+    async (ctx, { username, password }) => {
+      const found = await ctx.db.one<{ id: number; locked: number }>('SELECT id, locked FROM console_users WHERE lower(username) = lower($1)', [username]);
+      if (!found) throw notFound('User');
+      if (found.locked !== 0) throw new HttpError(422, 'User is locked');
+      const actor = { username: ctx.user.username, permissions: ctx.user.permissions };
+      const target = await checkPasswordReset(ctx.db, actor, found.id);
+      const hash = await ctx.auth.hashPassword(password);
+      if (isPrivileged(target.permissions)) {
+        const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'PASSWORD_RESET', recordId: found.id, payload: { password_hash: hash } });
+        return { data: { message: `Password reset for user "${target.username}" sent for approval`, changeRequestId } };
+      }
+      return ctx.tx(async (t) => {
+        // the rule again under the row's lock, so a role change approved meanwhile cannot slip through
+        const row = await t.db.one<{ locked: number }>('SELECT locked FROM console_users WHERE id = $1 FOR UPDATE', [found.id]);
+        if (!row) throw notFound('User');
+        if (row.locked !== 0) throw new HttpError(422, 'User is locked');
+        const now = await checkPasswordReset(t.db, actor, found.id);
+        if (isPrivileged(now.permissions)) throw new HttpError(409, 'The user changed meanwhile: try again');
+        const done = await setTemporaryPassword(t.db, found.id, hash, t.clock());
+        await t.log(done);
+        return { data: { message: `Password changed for user "${now.username}" successfully` } };
+      });
+    },
+    { guards: [isLocked, passwordResetRefusal], changeRequest: { entity: userEntity.type, approve: userApprove, onlyWhen: isPrivileged } },
+  ),
 
-  handle(userUnlock, async (ctx, { id }) => {
-    const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'UNLOCK', recordId: id, payload: {} });
-    return { data: { message: 'Unlock sent for approval', changeRequestId } };
-  }, { changeRequest: { entity: userEntity.type, approve: userApprove } }),
+  handle(
+    userUnlock,
+    async (ctx, { id }) => {
+      const changeRequestId = await submitOperation(ctx, userEntity, { operation: 'UNLOCK', recordId: id, payload: {} });
+      return { data: { message: 'Unlock sent for approval', changeRequestId } };
+    },
+    { changeRequest: { entity: userEntity.type, approve: userApprove } },
+  ),
 
   // The old password is a password attempt like a sign-in: the same counters, locks and back-off
   // (src/server/areas/auth.ts). A password set by someone else ends here: the flag is cleared, and the

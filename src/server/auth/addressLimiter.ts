@@ -98,8 +98,5 @@ export async function reserveAddressAttempt(db: Db, address: string, now: Date):
 
 /** A successful sign-in gives its place back (in the same window only: a new window starts at zero anyway). */
 export async function releaseAddressAttempt(db: Db, reservation: AddressReservation): Promise<void> {
-  await db.query('UPDATE login_address_failures SET failures = failures - 1 WHERE address = $1 AND window_started_at = $2 AND failures > 0', [
-    reservation.address,
-    reservation.windowStartedAt,
-  ]);
+  await db.query('UPDATE login_address_failures SET failures = failures - 1 WHERE address = $1 AND window_started_at = $2 AND failures > 0', [reservation.address, reservation.windowStartedAt]);
 }

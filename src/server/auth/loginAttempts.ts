@@ -138,10 +138,7 @@ export interface FailureNotice {
 
 /** The failures since the previous successful sign-in, handed over once (the count starts again). */
 export async function takeFailureNotice(db: Db, username: string): Promise<FailureNotice | undefined> {
-  const row = await db.one<{ failures: number; last_failure_at: Date }>(
-    'DELETE FROM sign_in_failure_notices WHERE username_lower = $1 RETURNING failures, last_failure_at',
-    [username.toLowerCase()],
-  );
+  const row = await db.one<{ failures: number; last_failure_at: Date }>('DELETE FROM sign_in_failure_notices WHERE username_lower = $1 RETURNING failures, last_failure_at', [username.toLowerCase()]);
   return row ? { count: row.failures, lastAt: row.last_failure_at } : undefined;
 }
 

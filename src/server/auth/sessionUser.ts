@@ -67,9 +67,6 @@ export function permissionList(value: unknown): string[] {
 
 /** Revokes every token of the user (every session of theirs ends with it). */
 export async function revokeSessions(db: Db, userId: number): Promise<number> {
-  const row = await db.one<{ session_version: number }>(
-    'UPDATE console_users SET session_version = session_version + 1 WHERE id = $1 RETURNING session_version',
-    [userId],
-  );
+  const row = await db.one<{ session_version: number }>('UPDATE console_users SET session_version = session_version + 1 WHERE id = $1 RETURNING session_version', [userId]);
   return row?.session_version ?? 0;
 }

@@ -42,13 +42,7 @@ export async function startSession(db: Db, userId: number, now: Date, maxHours: 
   const ref = { sessionId: newId(), tokenId: newId(), sessionExpiresAt: new Date(now.getTime() + maxHours * 3600_000) };
   // forget sessions that ended a day ago or more, so the table stays small
   await db.query('DELETE FROM console_sessions WHERE expires_at < $1', [new Date(now.getTime() - 24 * 3600_000)]);
-  await db.query('INSERT INTO console_sessions (id, user_id, started_at, expires_at, token_id) VALUES ($1, $2, $3, $4, $5)', [
-    ref.sessionId,
-    userId,
-    now,
-    ref.sessionExpiresAt,
-    ref.tokenId,
-  ]);
+  await db.query('INSERT INTO console_sessions (id, user_id, started_at, expires_at, token_id) VALUES ($1, $2, $3, $4, $5)', [ref.sessionId, userId, now, ref.sessionExpiresAt, ref.tokenId]);
   return ref;
 }
 

@@ -77,10 +77,7 @@ async function readAccount(): Promise<AdminAccount> {
 }
 
 async function superRoleId(db: Db): Promise<number> {
-  const existing = await db.one<{ id: number }>(
-    `SELECT id FROM roles WHERE permissions @> $1::jsonb AND disabled = 0 ORDER BY id LIMIT 1`,
-    [[SUPER_PERMISSION]],
-  );
+  const existing = await db.one<{ id: number }>(`SELECT id FROM roles WHERE permissions @> $1::jsonb AND disabled = 0 ORDER BY id LIMIT 1`, [[SUPER_PERMISSION]]);
   if (existing) return existing.id;
   for (const l of userLevels) {
     await db.query('INSERT INTO user_levels (level, title) VALUES ($1, $2) ON CONFLICT (level) DO NOTHING', [l.level, l.title]);
@@ -110,11 +107,7 @@ async function main(): Promise<void> {
          VALUES ($1, $2, $3, $4, 'BACKEND', $5, $6, 0, $7)`,
         [account.name, account.email, account.contact, account.username, HEAD_OFFICE.code, roleId, passwordHash],
       );
-      await writeActivity(
-        tx,
-        { type: 'ADMIN_CREATED', username: 'create-admin', description: `Created the administrator ${account.username} from the command line` },
-        new Date(),
-      );
+      await writeActivity(tx, { type: 'ADMIN_CREATED', username: 'create-admin', description: `Created the administrator ${account.username} from the command line` }, new Date());
     });
     console.log(`Administrator "${account.username}" created. Sign in with the password you chose.`);
   } finally {

@@ -34,8 +34,7 @@ export async function openPgDb(databaseUrl: string, schema?: string, directUrl?:
   // an idle client losing its connection must not crash the process
   pool.on('error', (err) => console.error('PostgreSQL idle connection error:', err.message));
 
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
-    (await client.query(sql, toParams(params))).rows as T[];
+  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => (await client.query(sql, toParams(params))).rows as T[];
 
   return {
     kind: 'pg',

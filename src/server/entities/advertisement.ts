@@ -40,7 +40,12 @@ export const advertisementEntity: EntityAdapter<AdvertisementPayload> = {
   /** An advertisement request that will not be applied: its uploaded images are deleted unless the advertisement uses them. */
   async onRejected(db, request) {
     const kept = request.record_id === null ? [] : imagesOf((await db.one<{ images: unknown }>('SELECT images FROM advertisements WHERE id = $1', [request.record_id]))?.images).map((i) => i.image);
-    await deleteImages(db, imagesOf(request.payload.images).map((i) => i.image).filter((p) => !kept.includes(p)));
+    await deleteImages(
+      db,
+      imagesOf(request.payload.images)
+        .map((i) => i.image)
+        .filter((p) => !kept.includes(p)),
+    );
   },
 
   fromRow: (row: Row) => ({
@@ -59,7 +64,11 @@ export const advertisementEntity: EntityAdapter<AdvertisementPayload> = {
       valid_from: displayField('Valid From', v.valid_from),
       valid_to: displayField('Valid To', v.valid_to),
       images: displayField('Images', v.images, 'IMAGE_ARRAY'),
-      links: displayField('Links', v.images.map((i) => i.link), 'STRING_ARRAY'),
+      links: displayField(
+        'Links',
+        v.images.map((i) => i.link),
+        'STRING_ARRAY',
+      ),
       status: displayField('Status', statusText(v.disabled)),
     };
   },

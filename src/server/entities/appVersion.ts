@@ -35,10 +35,12 @@ export const appVersionEntity: EntityAdapter<AppVersionPayload> = {
 
   async apply(db, action, recordId, v, at) {
     if (action !== 'CREATE') throw new HttpError(422, 'App versions are only created');
-    const row = await db.one<{ id: number }>(
-      'INSERT INTO app_versions (app_version, platforms, force_update, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id',
-      [v.appVersion, v.platforms, v.forceUpdate, at],
-    );
+    const row = await db.one<{ id: number }>('INSERT INTO app_versions (app_version, platforms, force_update, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id', [
+      v.appVersion,
+      v.platforms,
+      v.forceUpdate,
+      at,
+    ]);
     return row!.id;
   },
 };

@@ -52,10 +52,13 @@ export const bankEntity: EntityAdapter<BankPayload> = {
 
   async apply(db, action, recordId, v, at) {
     if (action === 'CREATE') {
-      const row = await db.one<{ id: number }>(
-        'INSERT INTO banks (bank_code, bank_name, logo, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id',
-        [v.bank_code, v.bank_name, v.logo, v.disabled, at],
-      );
+      const row = await db.one<{ id: number }>('INSERT INTO banks (bank_code, bank_name, logo, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id', [
+        v.bank_code,
+        v.bank_name,
+        v.logo,
+        v.disabled,
+        at,
+      ]);
       return row!.id;
     }
     if (action === 'DELETE') {

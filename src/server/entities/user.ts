@@ -30,10 +30,7 @@ export interface PasswordResetPayload {
 
 /** A user as the privilege rules see them: the permissions of their role, also when it is disabled. */
 export async function userPrincipal(db: Db, userId: number): Promise<Principal | undefined> {
-  const row = await db.one<{ username: string; permissions: unknown }>(
-    'SELECT u.username, r.permissions FROM console_users u LEFT JOIN roles r ON r.id = u.role_id WHERE u.id = $1',
-    [userId],
-  );
+  const row = await db.one<{ username: string; permissions: unknown }>('SELECT u.username, r.permissions FROM console_users u LEFT JOIN roles r ON r.id = u.role_id WHERE u.id = $1', [userId]);
   return row && { username: row.username, permissions: permissionList(row.permissions) };
 }
 
@@ -51,10 +48,7 @@ export async function checkPasswordReset(db: Db, actor: Principal, userId: numbe
  * sign-in) and every token of the account is revoked. Returns the log entry (no password, no hash).
  */
 export async function setTemporaryPassword(db: Db, userId: number, passwordHash: string, at: Date): Promise<{ type: string; description: string }> {
-  const row = await db.one<{ username: string }>(
-    'UPDATE console_users SET password_hash = $2, must_change_password = 1, updated_at = $3 WHERE id = $1 RETURNING username',
-    [userId, passwordHash, at],
-  );
+  const row = await db.one<{ username: string }>('UPDATE console_users SET password_hash = $2, must_change_password = 1, updated_at = $3 WHERE id = $1 RETURNING username', [userId, passwordHash, at]);
   if (!row) throw new HttpError(404, 'User not found');
   await revokeSessions(db, userId);
   return { type: 'PASSWORD_CHANGED', description: `Changed the password of ${row.username} (temporary: to be changed at the next sign-in; their sessions were revoked)` };
@@ -77,8 +71,7 @@ const passwordReset: RecordOperation<PasswordResetPayload> = {
     await checkPasswordReset(db, maker, Number(row.id));
   },
   // else the account's owner, once talked into it, hands their identity to the one who chose the password
-  decisionRefusal: (row, decider) =>
-    String(row.username).toLowerCase() === decider.toLowerCase() ? 'You cannot approve or reject the reset of your own password' : null,
+  decisionRefusal: (row, decider) => (String(row.username).toLowerCase() === decider.toLowerCase() ? 'You cannot approve or reject the reset of your own password' : null),
   describe: () => ({
     before: { password: displayField('Password', 'unchanged') },
     after: { password: displayField('Password', 'reset (temporary)') },
@@ -121,10 +114,11 @@ export const userEntity: EntityAdapter<UserPayload> = {
   }),
 
   async describe(db, v) {
-    const names = await db.one<{ branch: string | null; role: string | null }>(
-      `SELECT ${branchNameSql('$1::text', '$2::text')} AS branch, (SELECT role_name FROM roles WHERE id = $3) AS role`,
-      [v.type, v.branch_code, v.role],
-    );
+    const names = await db.one<{ branch: string | null; role: string | null }>(`SELECT ${branchNameSql('$1::text', '$2::text')} AS branch, (SELECT role_name FROM roles WHERE id = $3) AS role`, [
+      v.type,
+      v.branch_code,
+      v.role,
+    ]);
     return {
       name: displayField('Name', v.name),
       username: displayField('Username', v.username),

@@ -162,13 +162,7 @@ export async function storeChunk(db: Db, claim: Claim, seq: number, bytes: Uint8
 }
 
 /** Marks the job done (in the caller's transaction); undefined when it is no longer this claim's. */
-export async function markDone(
-  db: Db,
-  claim: Claim,
-  file: { name: string; bytes: number; mime: string; rows: number },
-  now: Date,
-  fileHours: number,
-): Promise<ExportJobRow | undefined> {
+export async function markDone(db: Db, claim: Claim, file: { name: string; bytes: number; mime: string; rows: number }, now: Date, fileHours: number): Promise<ExportJobRow | undefined> {
   return db.one<ExportJobRow>(
     `UPDATE export_jobs SET state = 'done', file_name = $3, file_bytes = $4, mime = $5, rows_written = $6, rows_total = $6,
             finished_at = $7, expires_at = $8, lease_until = NULL
@@ -179,10 +173,12 @@ export async function markDone(
 
 /** Marks the job failed with a message for its owner, and drops what was written. */
 export async function markFailed(db: Db, claim: Claim, message: string, now: Date): Promise<void> {
-  await db.query(
-    `UPDATE export_jobs SET state = 'failed', message = $3, finished_at = $4, lease_until = NULL WHERE id = $1 AND worker_id = $2 AND state = 'running'`,
-    [claim.job.id, claim.token, message, now],
-  );
+  await db.query(`UPDATE export_jobs SET state = 'failed', message = $3, finished_at = $4, lease_until = NULL WHERE id = $1 AND worker_id = $2 AND state = 'running'`, [
+    claim.job.id,
+    claim.token,
+    message,
+    now,
+  ]);
   await dropChunksOf(db, claim.job.id);
 }
 
@@ -192,10 +188,7 @@ export async function dropChunksOf(db: Db, jobId: number): Promise<void> {
 
 /** Cancels a queued or running job; undefined when it was not (any longer) either. */
 export async function cancelJob(db: Db, id: number, now: Date): Promise<ExportJobRow | undefined> {
-  const row = await db.one<ExportJobRow>(
-    `UPDATE export_jobs SET state = 'cancelled', finished_at = $2, lease_until = NULL WHERE id = $1 AND state IN ('queued', 'running') RETURNING *`,
-    [id, now],
-  );
+  const row = await db.one<ExportJobRow>(`UPDATE export_jobs SET state = 'cancelled', finished_at = $2, lease_until = NULL WHERE id = $1 AND state IN ('queued', 'running') RETURNING *`, [id, now]);
   if (row) await dropChunksOf(db, id);
   return row;
 }

@@ -22,7 +22,10 @@ import { exportableLists, type ExportableList } from '../areas/transactions/hand
 import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
 {
-  const ours = exportableLists.map((l) => l.contract.path).sort().join();
+  const ours = exportableLists
+    .map((l) => l.contract.path)
+    .sort()
+    .join();
   if (ours !== [...serverExportCalls].sort().join()) throw new Error('The server export sources do not cover exactly serverExportCalls (src/api/exportJobs.ts)');
 }
 

@@ -210,7 +210,12 @@ function pdfWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
     async finish() {
       if (aborted) return;
       const { pdfOfTable } = await import('../../domain/exportPdf');
-      const bytes = await pdfOfTable(spec.fields, spec.fields.map((f) => safeText(f.header)), body, spec.ctx);
+      const bytes = await pdfOfTable(
+        spec.fields,
+        spec.fields.map((f) => safeText(f.header)),
+        body,
+        spec.ctx,
+      );
       body.length = 0;
       const chunker = new Chunker(sink);
       for (let i = 0; i < bytes.byteLength; i += CHUNK_BYTES) await chunker.write(bytes.subarray(i, Math.min(bytes.byteLength, i + CHUNK_BYTES)));

@@ -105,7 +105,7 @@ export interface ServerRules {
   /**
    * The call stores a change request on `entity` (the entity's own checks first) instead of acting;
    * an edit is refused (409) while the record is locked by a pending request; `approve` decides it.
- * `onlyWhen`: the predicate that sends it for approval; otherwise the call acts at once.
+   * `onlyWhen`: the predicate that sends it for approval; otherwise the call acts at once.
    */
   readonly changeRequest?: { readonly entity: string; readonly approve: CallContract; readonly onlyWhen?: (...args: never[]) => unknown };
   /** The call approves or rejects pending change requests of these entities, never the decider's own. */
@@ -127,10 +127,7 @@ export function handle<C extends CallContract>(contract: C, fn: (ctx: Ctx, body:
 }
 
 /** A call anyone may make (access 'public'). */
-export function handlePublic<C extends CallContract>(
-  contract: C,
-  fn: (ctx: PublicCtx, body: BodyOf<C>) => Promise<HandlerResult<C>>,
-): Handler {
+export function handlePublic<C extends CallContract>(contract: C, fn: (ctx: PublicCtx, body: BodyOf<C>) => Promise<HandlerResult<C>>): Handler {
   return { contract, isPublic: true, run: (ctx, body) => fn(ctx as PublicCtx, body as BodyOf<C>) };
 }
 

@@ -27,6 +27,9 @@ export function registerHealth(app: FastifyInstance, db: Db, reads: ReadRouting)
       error = err instanceof Error ? err.message : String(err);
     }
     const body: HealthReply = { status: error ? 'unavailable' : 'ok', primary: error ? 'down' : 'up', replica: reads.status(), ...(error ? { error } : {}) };
-    return reply.code(error ? 503 : 200).header('cache-control', 'no-store').send(body);
+    return reply
+      .code(error ? 503 : 200)
+      .header('cache-control', 'no-store')
+      .send(body);
   });
 }

@@ -138,19 +138,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
         `INSERT INTO console_users
            (name, email, contact, username, user_type, branch_code, role_id, disabled, password_hash, created_at, updated_at, demo_account)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1)`,
-        [
-          u.name,
-          `${u.username.replace(/_/g, '.')}@remit.lk`,
-          contactFor(i),
-          u.username,
-          u.userType ?? 'BACKEND',
-          u.branch ?? 'HO',
-          roleIds.get(u.role),
-          u.disabled ?? 0,
-          hashes[i],
-          created,
-          updated,
-        ],
+        [u.name, `${u.username.replace(/_/g, '.')}@remit.lk`, contactFor(i), u.username, u.userType ?? 'BACKEND', u.branch ?? 'HO', roleIds.get(u.role), u.disabled ?? 0, hashes[i], created, updated],
       );
     }
     // in the same transaction: a first start that stops half-way leaves an empty database, which the
@@ -182,11 +170,7 @@ export async function insertReferenceData(db: Db, at: Date): Promise<void> {
     ['merchants', merchants],
   ] as const) {
     for (const r of rows) {
-      await db.query(`INSERT INTO ${table} (code, name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (code) DO NOTHING`, [
-        r.code,
-        r.name,
-        at,
-      ]);
+      await db.query(`INSERT INTO ${table} (code, name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (code) DO NOTHING`, [r.code, r.name, at]);
     }
   }
   for (const p of ipgProviders) {
@@ -197,11 +181,7 @@ export async function insertReferenceData(db: Db, at: Date): Promise<void> {
     );
   }
   for (const b of banks) {
-    await db.query('INSERT INTO banks (bank_code, bank_name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (bank_code) DO NOTHING', [
-      b.code,
-      b.name,
-      at,
-    ]);
+    await db.query('INSERT INTO banks (bank_code, bank_name, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (bank_code) DO NOTHING', [b.code, b.name, at]);
   }
 }
 

@@ -132,7 +132,6 @@ export class Canvas {
   }
 }
 
-
 export interface Person {
   firstName: string;
   lastName: string;
@@ -250,7 +249,22 @@ export function documentBack(p: Person): Buffer {
 /** A selfie: a face against a room background. */
 export function selfie(p: Person): Buffer {
   const c = new Canvas(240, 300, [200, 200, 200]);
-  c.gradient(0, 0, 240, 300, pick<Rgb>([[190, 205, 220], [220, 210, 190], [200, 220, 205], [215, 215, 225]], p.look), [120, 120, 130]);
+  c.gradient(
+    0,
+    0,
+    240,
+    300,
+    pick<Rgb>(
+      [
+        [190, 205, 220],
+        [220, 210, 190],
+        [200, 220, 205],
+        [215, 215, 225],
+      ],
+      p.look,
+    ),
+    [120, 120, 130],
+  );
   c.rect(0, 0, 40, 300, [170, 160, 150]);
   c.portrait(20, 30, 200, 270, pick(SKINS, p.look), pick(HAIR, p.look + 1), pick(SHIRTS, p.look + 3));
   return c.toPng();

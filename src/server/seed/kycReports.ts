@@ -61,8 +61,45 @@ const CITIES: Record<string, readonly string[]> = {
 const STREETS = ['Al Wasl Road', 'Corniche Street', 'King Fahd Road', 'Via Roma', 'Main Street', 'Station Road', 'Park Avenue', 'Sheikh Zayed Road', 'Hamdan Street', 'Salwa Road'];
 const OCCUPATIONS = ['Driver', 'Nurse', 'Housemaid', 'Construction Worker', 'Accountant', 'Electrician', 'Chef', 'Security Officer', 'Sales Assistant', 'Engineer', 'Caregiver', 'Technician'];
 
-const FIRST_NAMES = ['Nimal', 'Kamala', 'Sunil', 'Dilani', 'Ruwan', 'Chamari', 'Arjun', 'Fathima', 'Kasun', 'Ishara', 'Mahesh', 'Priyanka', 'Tharindu', 'Sanduni', 'Lahiru', 'Nadeesha', 'Roshan', 'Anusha', 'Mohamed', 'Shanthi'];
-const LAST_NAMES = ['Perera', 'Fernando', 'Silva', 'Jayasinghe', 'Bandara', 'Wickramasinghe', 'Herath', 'Dissanayake', 'Senanayake', 'Rajapaksa', 'Gunawardena', 'Karunaratne', 'Rizwan', 'Thevarajah', 'Ekanayake'];
+const FIRST_NAMES = [
+  'Nimal',
+  'Kamala',
+  'Sunil',
+  'Dilani',
+  'Ruwan',
+  'Chamari',
+  'Arjun',
+  'Fathima',
+  'Kasun',
+  'Ishara',
+  'Mahesh',
+  'Priyanka',
+  'Tharindu',
+  'Sanduni',
+  'Lahiru',
+  'Nadeesha',
+  'Roshan',
+  'Anusha',
+  'Mohamed',
+  'Shanthi',
+];
+const LAST_NAMES = [
+  'Perera',
+  'Fernando',
+  'Silva',
+  'Jayasinghe',
+  'Bandara',
+  'Wickramasinghe',
+  'Herath',
+  'Dissanayake',
+  'Senanayake',
+  'Rajapaksa',
+  'Gunawardena',
+  'Karunaratne',
+  'Rizwan',
+  'Thevarajah',
+  'Ekanayake',
+];
 
 /** A few app users of its own when none were seeded (the app-user seeder normally runs first). */
 async function ensureAppUsers(db: Db, now: Date, rand: Rand): Promise<void> {
@@ -141,7 +178,7 @@ function draftSubmission(u: AppUser, seq: number, rand: Rand, base: Draft | null
     look: u.id,
   };
   const addressLine1 = !base || changed.has('address') ? `${rand.int(1, 240)}, ${rand.pick(STREETS)}` : keep('addressLine1')!;
-  const addressLine2 = !base || changed.has('address') ? (rand.chance(0.6) ? `Building ${rand.int(2, 60)}, Flat ${rand.int(101, 1804)}` : '') : keep('addressLine2') ?? '';
+  const addressLine2 = !base || changed.has('address') ? (rand.chance(0.6) ? `Building ${rand.int(2, 60)}, Flat ${rand.int(101, 1804)}` : '') : (keep('addressLine2') ?? '');
   const cityValue = !base || changed.has('address') ? city : keep('city')!;
   person.address = `${addressLine1} ${addressLine2} ${cityValue} ${u.country_name}`;
 
@@ -224,17 +261,14 @@ async function insertImages(db: Db, images: Draft['images'], at: Date) {
 async function logDecision(db: Db, reviewer: string, at: Date, kycId: number, u: AppUser, seq: number, fields: StoredKycField[]) {
   const rejected = fields.filter((f) => !f.approved);
   const status = rejected.length ? 'REJECTED' : 'APPROVED';
-  await db.query(
-    `INSERT INTO activity_logs (level, type, username, description, before, after, created_at) VALUES ('INFO', $1, $2, $3, NULL, $4, $5)`,
-    [
-      status === 'APPROVED' ? 'KYC_APPROVED' : 'KYC_REJECTED',
-      reviewer,
-      `KYC ${kycId} of ${u.first_name} ${u.last_name} (UID ${u.uid}), submission ${seq}: ` +
-        (status === 'APPROVED' ? 'approved' : `rejected (${rejected.map((f) => `${f.title}: ${f.reason}`).join('; ')})`),
-      { kycId, submission: seq, status, rejected: Object.fromEntries(rejected.map((f) => [f.key, f.reason])) },
-      at,
-    ],
-  );
+  await db.query(`INSERT INTO activity_logs (level, type, username, description, before, after, created_at) VALUES ('INFO', $1, $2, $3, NULL, $4, $5)`, [
+    status === 'APPROVED' ? 'KYC_APPROVED' : 'KYC_REJECTED',
+    reviewer,
+    `KYC ${kycId} of ${u.first_name} ${u.last_name} (UID ${u.uid}), submission ${seq}: ` +
+      (status === 'APPROVED' ? 'approved' : `rejected (${rejected.map((f) => `${f.title}: ${f.reason}`).join('; ')})`),
+    { kycId, submission: seq, status, rejected: Object.fromEntries(rejected.map((f) => [f.key, f.reason])) },
+    at,
+  ]);
 }
 
 /**
@@ -254,9 +288,7 @@ async function seedKyc(db: Db, now: Date, users: AppUser[], rand: Rand): Promise
     const earliest = Math.max(u.created_at.getTime() + DAY, now.getTime() - 90 * DAY);
     const span = Math.max(now.getTime() - earliest, 2 * DAY);
     // pending first submissions are recent (a few today); the rest older
-    const firstAt = new Date(
-      kind === 'pending' ? now.getTime() - rand.int(5, Math.min(20 * 24 * 60, Math.floor(span / MINUTE))) * MINUTE : earliest + Math.floor(rand.next() * span * 0.5),
-    );
+    const firstAt = new Date(kind === 'pending' ? now.getTime() - rand.int(5, Math.min(20 * 24 * 60, Math.floor(span / MINUTE))) * MINUTE : earliest + Math.floor(rand.next() * span * 0.5));
     const first = draftSubmission(u, 1, rand, null, new Set());
     await insertImages(db, first.images, firstAt);
     const rec = await db.one<{ id: number }>(
@@ -330,7 +362,25 @@ const DEVICES = ['Samsung Galaxy S23', 'Samsung Galaxy A54', 'iPhone 14 Pro', 'i
 const BANK_NAMES = ['Bank of Ceylon', "People's Bank", 'Commercial Bank of Ceylon', 'Hatton National Bank', 'Sampath Bank', 'Seylan Bank', 'National Savings Bank'];
 const BILLERS = ['Ceylon Electricity Board', 'National Water Supply and Drainage Board', 'Dialog Axiata', 'SLT Mobitel'];
 const HOSPITALS = ['Asiri Central Hospital', 'Nawaloka Hospital', 'Lanka Hospitals', 'Durdans Hospital'];
-const CURRENCY: Record<string, string> = { AE: 'AED', SA: 'SAR', QA: 'QAR', KW: 'KWD', OM: 'OMR', BH: 'BHD', IT: 'EUR', JP: 'JPY', KR: 'KRW', GB: 'GBP', AU: 'AUD', CA: 'CAD', US: 'USD', CY: 'EUR', IL: 'ILS', MV: 'MVR', LK: 'LKR' };
+const CURRENCY: Record<string, string> = {
+  AE: 'AED',
+  SA: 'SAR',
+  QA: 'QAR',
+  KW: 'KWD',
+  OM: 'OMR',
+  BH: 'BHD',
+  IT: 'EUR',
+  JP: 'JPY',
+  KR: 'KRW',
+  GB: 'GBP',
+  AU: 'AUD',
+  CA: 'CAD',
+  US: 'USD',
+  CY: 'EUR',
+  IL: 'ILS',
+  MV: 'MVR',
+  LK: 'LKR',
+};
 
 function amountText(rand: Rand, currency: string): string {
   const n = currency === 'JPY' || currency === 'KRW' ? rand.int(10, 400) * 1000 : rand.int(5, 300) * 10;
@@ -412,4 +462,3 @@ export async function seedKycReports(db: Db, ctx: AreaSeedContext): Promise<void
   }
   await db.tx((tx) => seedSettlementHistory(tx, ctx));
 }
-

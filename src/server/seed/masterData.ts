@@ -28,7 +28,12 @@ export function prng(seed: number) {
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
     pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
     chance: (p: number) => next() < p,
-    hex: (bytes: number) => Array.from({ length: bytes }, () => Math.floor(next() * 256).toString(16).padStart(2, '0')).join(''),
+    hex: (bytes: number) =>
+      Array.from({ length: bytes }, () =>
+        Math.floor(next() * 256)
+          .toString(16)
+          .padStart(2, '0'),
+      ).join(''),
   };
 }
 type Rand = ReturnType<typeof prng>;
@@ -123,21 +128,105 @@ export function bannerPng(lines: readonly string[], cta: string, top: string, bo
 }
 
 const advertisements = [
-  { title: 'Send Money Home with Zero Fees', countries: ['AE', 'SA', 'QA', 'KW'], from: -12, to: 18, disabled: 0, art: [[['ZERO FEES', 'SEND HOME', 'TODAY'], 'SEND NOW', '#0b4ea2', '#062a5a', '#ffd166'], [['BEST RATE', 'USD AED SAR'], 'SEE RATES', '#1b998b', '#0b5d55', '#f4f1de']], link: 'https://www.remitops.lk/offers/zero-fees' },
-  { title: 'Doctor Channelling for Your Family', countries: ['ALL'], from: -40, to: 50, disabled: 0, art: [[['DOCTOR', 'CHANNELLING', 'ANYWHERE'], 'BOOK NOW', '#2a9d8f', '#1d3557', '#e9c46a']], link: 'https://www.remitops.lk/echannelling' },
-  { title: 'Thyaga Gift Vouchers', countries: ['ALL'], from: -5, to: 25, disabled: 0, art: [[['GIFT', 'VOUCHERS', 'FOR HOME'], 'BUY NOW', '#e76f51', '#9d0208', '#ffd6a5'], [['BIRTHDAYS', 'WEDDINGS', 'AVURUDU'], 'SHOP', '#6a4c93', '#2b2d42', '#ffca3a']], link: 'https://www.remitops.lk/thyaga' },
-  { title: 'Insurance for Migrant Workers', countries: ['SA', 'KW', 'QA', 'OM', 'BH'], from: -20, to: 70, disabled: 0, art: [[['STAY', 'PROTECTED', 'ABROAD'], 'GET COVER', '#264653', '#0b132b', '#90e0ef']], link: 'https://www.remitops.lk/insurance' },
-  { title: 'Korea and Japan Remittance Bonus', countries: ['KR', 'JP'], from: -3, to: 30, disabled: 0, art: [[['KRW JPY', 'BONUS', 'RATE'], 'LEARN MORE', '#3a86ff', '#023e8a', '#ffbe0b']], link: 'https://www.remitops.lk/offers/korea-japan' },
-  { title: 'Europe Corridor Launch', countries: ['IT', 'CY', 'GB'], from: -90, to: -30, disabled: 1, art: [[['NOW IN', 'EUROPE'], 'DETAILS', '#8338ec', '#3a0ca3', '#ffbe0b']], link: 'https://www.remitops.lk/europe' },
-  { title: 'Pay Bills Back Home', countries: ['AE', 'GB', 'AU', 'CA', 'US'], from: 0, to: 45, disabled: 0, art: [[['PAY BILLS', 'CEB NWSDB', 'DIALOG SLT'], 'PAY NOW', '#ff006e', '#8338ec', '#fefae0'], [['ANY TIME', 'ANY BANK'], 'PAY NOW', '#fb5607', '#9e2a2b', '#fefae0'], [['2 MINUTES', 'DONE'], 'TRY IT', '#06d6a0', '#118ab2', '#073b4c']], link: 'https://www.remitops.lk/bills' },
+  {
+    title: 'Send Money Home with Zero Fees',
+    countries: ['AE', 'SA', 'QA', 'KW'],
+    from: -12,
+    to: 18,
+    disabled: 0,
+    art: [
+      [['ZERO FEES', 'SEND HOME', 'TODAY'], 'SEND NOW', '#0b4ea2', '#062a5a', '#ffd166'],
+      [['BEST RATE', 'USD AED SAR'], 'SEE RATES', '#1b998b', '#0b5d55', '#f4f1de'],
+    ],
+    link: 'https://www.remitops.lk/offers/zero-fees',
+  },
+  {
+    title: 'Doctor Channelling for Your Family',
+    countries: ['ALL'],
+    from: -40,
+    to: 50,
+    disabled: 0,
+    art: [[['DOCTOR', 'CHANNELLING', 'ANYWHERE'], 'BOOK NOW', '#2a9d8f', '#1d3557', '#e9c46a']],
+    link: 'https://www.remitops.lk/echannelling',
+  },
+  {
+    title: 'Thyaga Gift Vouchers',
+    countries: ['ALL'],
+    from: -5,
+    to: 25,
+    disabled: 0,
+    art: [
+      [['GIFT', 'VOUCHERS', 'FOR HOME'], 'BUY NOW', '#e76f51', '#9d0208', '#ffd6a5'],
+      [['BIRTHDAYS', 'WEDDINGS', 'AVURUDU'], 'SHOP', '#6a4c93', '#2b2d42', '#ffca3a'],
+    ],
+    link: 'https://www.remitops.lk/thyaga',
+  },
+  {
+    title: 'Insurance for Migrant Workers',
+    countries: ['SA', 'KW', 'QA', 'OM', 'BH'],
+    from: -20,
+    to: 70,
+    disabled: 0,
+    art: [[['STAY', 'PROTECTED', 'ABROAD'], 'GET COVER', '#264653', '#0b132b', '#90e0ef']],
+    link: 'https://www.remitops.lk/insurance',
+  },
+  {
+    title: 'Korea and Japan Remittance Bonus',
+    countries: ['KR', 'JP'],
+    from: -3,
+    to: 30,
+    disabled: 0,
+    art: [[['KRW JPY', 'BONUS', 'RATE'], 'LEARN MORE', '#3a86ff', '#023e8a', '#ffbe0b']],
+    link: 'https://www.remitops.lk/offers/korea-japan',
+  },
+  {
+    title: 'Europe Corridor Launch',
+    countries: ['IT', 'CY', 'GB'],
+    from: -90,
+    to: -30,
+    disabled: 1,
+    art: [[['NOW IN', 'EUROPE'], 'DETAILS', '#8338ec', '#3a0ca3', '#ffbe0b']],
+    link: 'https://www.remitops.lk/europe',
+  },
+  {
+    title: 'Pay Bills Back Home',
+    countries: ['AE', 'GB', 'AU', 'CA', 'US'],
+    from: 0,
+    to: 45,
+    disabled: 0,
+    art: [
+      [['PAY BILLS', 'CEB NWSDB', 'DIALOG SLT'], 'PAY NOW', '#ff006e', '#8338ec', '#fefae0'],
+      [['ANY TIME', 'ANY BANK'], 'PAY NOW', '#fb5607', '#9e2a2b', '#fefae0'],
+      [['2 MINUTES', 'DONE'], 'TRY IT', '#06d6a0', '#118ab2', '#073b4c'],
+    ],
+    link: 'https://www.remitops.lk/bills',
+  },
 ] as const;
 
 // ---- IPG currencies ---------------------------------------------------------------------------
 
 /** Mid rates in LKR per unit. */
 const midRates: Record<string, number> = {
-  USD: 300.25, EUR: 326.8, GBP: 381.45, AED: 81.75, SAR: 80.05, QAR: 82.45, KWD: 977.3, OMR: 779.9, BHD: 796.4, JPY: 2.0125,
-  KRW: 0.2185, AUD: 197.6, CAD: 219.85, CHF: 340.1, SGD: 225.4, NZD: 180.3, ILS: 81.2, MYR: 67.45, HKD: 38.55, CNY: 41.6,
+  USD: 300.25,
+  EUR: 326.8,
+  GBP: 381.45,
+  AED: 81.75,
+  SAR: 80.05,
+  QAR: 82.45,
+  KWD: 977.3,
+  OMR: 779.9,
+  BHD: 796.4,
+  JPY: 2.0125,
+  KRW: 0.2185,
+  AUD: 197.6,
+  CAD: 219.85,
+  CHF: 340.1,
+  SGD: 225.4,
+  NZD: 180.3,
+  ILS: 81.2,
+  MYR: 67.45,
+  HKD: 38.55,
+  CNY: 41.6,
 };
 
 const providerSetup = [
@@ -153,9 +242,82 @@ const extraProviders = [{ code: '7083', name: 'Hatton National Bank IPG', disabl
 
 // ---- app users --------------------------------------------------------------------------------
 
-const sinhalaMale = ['Nimal', 'Sunil', 'Ruwan', 'Kasun', 'Mahesh', 'Tharindu', 'Lahiru', 'Roshan', 'Chaminda', 'Pradeep', 'Asanka', 'Dinesh', 'Nuwan', 'Janaka', 'Saman', 'Chathura', 'Buddhika', 'Isuru', 'Sampath', 'Upul', 'Gayan', 'Thilina', 'Malith', 'Dhanushka', 'Kavinda'];
-const sinhalaFemale = ['Kamala', 'Dilani', 'Chamari', 'Ishara', 'Priyanka', 'Sanduni', 'Nadeesha', 'Anusha', 'Shanika', 'Madushani', 'Nirosha', 'Dilrukshi', 'Thilini', 'Hasini', 'Sewwandi', 'Ruwani', 'Kumudu', 'Gayani', 'Samanthi', 'Nilmini'];
-const sinhalaLast = ['Perera', 'Fernando', 'Silva', 'Jayasinghe', 'Bandara', 'Wickramasinghe', 'Herath', 'Dissanayake', 'Senanayake', 'Rajapaksa', 'Gunawardena', 'Karunaratne', 'Ekanayake', 'Rathnayake', 'Wijesinghe', 'Kumara', 'Weerasinghe', 'Abeysekara', 'Liyanage', 'Amarasinghe', 'Jayawardena', 'Samarasinghe', 'Pathirana', 'Gamage', 'Ranasinghe'];
+const sinhalaMale = [
+  'Nimal',
+  'Sunil',
+  'Ruwan',
+  'Kasun',
+  'Mahesh',
+  'Tharindu',
+  'Lahiru',
+  'Roshan',
+  'Chaminda',
+  'Pradeep',
+  'Asanka',
+  'Dinesh',
+  'Nuwan',
+  'Janaka',
+  'Saman',
+  'Chathura',
+  'Buddhika',
+  'Isuru',
+  'Sampath',
+  'Upul',
+  'Gayan',
+  'Thilina',
+  'Malith',
+  'Dhanushka',
+  'Kavinda',
+];
+const sinhalaFemale = [
+  'Kamala',
+  'Dilani',
+  'Chamari',
+  'Ishara',
+  'Priyanka',
+  'Sanduni',
+  'Nadeesha',
+  'Anusha',
+  'Shanika',
+  'Madushani',
+  'Nirosha',
+  'Dilrukshi',
+  'Thilini',
+  'Hasini',
+  'Sewwandi',
+  'Ruwani',
+  'Kumudu',
+  'Gayani',
+  'Samanthi',
+  'Nilmini',
+];
+const sinhalaLast = [
+  'Perera',
+  'Fernando',
+  'Silva',
+  'Jayasinghe',
+  'Bandara',
+  'Wickramasinghe',
+  'Herath',
+  'Dissanayake',
+  'Senanayake',
+  'Rajapaksa',
+  'Gunawardena',
+  'Karunaratne',
+  'Ekanayake',
+  'Rathnayake',
+  'Wijesinghe',
+  'Kumara',
+  'Weerasinghe',
+  'Abeysekara',
+  'Liyanage',
+  'Amarasinghe',
+  'Jayawardena',
+  'Samarasinghe',
+  'Pathirana',
+  'Gamage',
+  'Ranasinghe',
+];
 const tamilMale = ['Arjun', 'Suresh', 'Kumaran', 'Rajesh', 'Senthil', 'Prakash', 'Ganesh', 'Mathan', 'Thivakar', 'Kajan', 'Niroshan', 'Sivakumar'];
 const tamilFemale = ['Shanthi', 'Kavitha', 'Priya', 'Tharshini', 'Vathani', 'Meena', 'Janani', 'Sharmila', 'Nirosha', 'Keerthana'];
 const tamilLast = ['Thevarajah', 'Sivalingam', 'Navaratnam', 'Kanagaratnam', 'Selvarajah', 'Rajendran', 'Balasubramaniam', 'Yogarajah', 'Sritharan', 'Mahendran', 'Jeyakumar', 'Ponnambalam'];
@@ -322,10 +484,12 @@ async function seedBanks(db: Db, rand: Rand, ago: (d: number) => Date): Promise<
 
 async function seedProviders(db: Db, rand: Rand, now: Date, ago: (d: number) => Date): Promise<void> {
   for (const p of extraProviders) {
-    await db.query(
-      'INSERT INTO ipg_providers (provider_bank_code, provider_bank_name, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT (provider_bank_code) DO NOTHING',
-      [p.code, p.name, p.disabled, ago(200)],
-    );
+    await db.query('INSERT INTO ipg_providers (provider_bank_code, provider_bank_name, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT (provider_bank_code) DO NOTHING', [
+      p.code,
+      p.name,
+      p.disabled,
+      ago(200),
+    ]);
   }
   const providers = await db.query<{ id: number; provider_bank_code: string; provider_logo: string | null }>('SELECT id, provider_bank_code, provider_logo FROM ipg_providers ORDER BY id');
   for (const p of providers) {
@@ -352,7 +516,10 @@ async function seedProviders(db: Db, rand: Rand, now: Date, ago: (d: number) => 
     for (let d = 30; d >= setup.lastApprovedDaysAgo; d--) {
       const day = ago(d);
       if (d !== setup.lastApprovedDaysAgo && (day.getDay() === 0 || rand.chance(0.15))) continue;
-      const at = d === 0 ? new Date(Math.min(now.getTime(), new Date(`${rateDayOf(now, readBusinessTimeZone())}T08:45:00`).getTime())) : new Date(`${rateDayOf(day, readBusinessTimeZone())}T08:${String(rand.int(30, 59)).padStart(2, '0')}:00`);
+      const at =
+        d === 0
+          ? new Date(Math.min(now.getTime(), new Date(`${rateDayOf(now, readBusinessTimeZone())}T08:45:00`).getTime()))
+          : new Date(`${rateDayOf(day, readBusinessTimeZone())}T08:${String(rand.int(30, 59)).padStart(2, '0')}:00`);
       await db.query('INSERT INTO ipg_provider_rate_approvals (provider_id, rate_date, approved_by, approved_at) VALUES ($1, $2, $3, $4)', [p.id, rateDayOf(at, readBusinessTimeZone()), 'admin', at]);
     }
   }
@@ -367,10 +534,16 @@ async function seedAdvertisements(db: Db, rand: Rand, now: Date, ago: (d: number
       const path = await putImage(db, `images/advertisements/ad-${i + 1}-${n + 1}-${rand.hex(6)}.png`, bannerPng(lines, cta, top, bottom, accent), created);
       images.push({ image: path, link: n === 0 ? ad.link : `${ad.link}?slide=${n + 1}` });
     }
-    await db.query(
-      `INSERT INTO advertisements (title, countries, valid_from, valid_to, images, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [ad.title, ad.countries, rateDayOf(new Date(now.getTime() + ad.from * DAY), readBusinessTimeZone()), rateDayOf(new Date(now.getTime() + ad.to * DAY), readBusinessTimeZone()), images, ad.disabled, created, new Date(created.getTime() + rand.int(0, 2) * DAY)],
-    );
+    await db.query(`INSERT INTO advertisements (title, countries, valid_from, valid_to, images, disabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+      ad.title,
+      ad.countries,
+      rateDayOf(new Date(now.getTime() + ad.from * DAY), readBusinessTimeZone()),
+      rateDayOf(new Date(now.getTime() + ad.to * DAY), readBusinessTimeZone()),
+      images,
+      ad.disabled,
+      created,
+      new Date(created.getTime() + rand.int(0, 2) * DAY),
+    ]);
   }
 }
 

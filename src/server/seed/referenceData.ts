@@ -10,13 +10,7 @@ export const userLevels = [
 
 export const HEAD_OFFICE = { code: 'HO', name: 'Head Office' } as const;
 
-export const branches = [
-  HEAD_OFFICE,
-  { code: 'CMBFORT', name: 'Colombo Fort' },
-  { code: 'KANDY', name: 'Kandy' },
-  { code: 'GALLE', name: 'Galle' },
-  { code: 'JAFFNA', name: 'Jaffna' },
-] as const;
+export const branches = [HEAD_OFFICE, { code: 'CMBFORT', name: 'Colombo Fort' }, { code: 'KANDY', name: 'Kandy' }, { code: 'GALLE', name: 'Galle' }, { code: 'JAFFNA', name: 'Jaffna' }] as const;
 
 export const exchangeHouses = [
   { code: 'ALANSARI', name: 'Al Ansari Exchange' },

@@ -52,9 +52,11 @@ export async function seedSettlementHistory(db: Db, ctx: AreaSeedContext): Promi
   const startOfToday = startOfBusinessDay(businessDay(now, zone()), zone());
   const yesterday = localDay(new Date(startOfToday.getTime() - DAY / 2), zone());
   const routes = new Map(
-    (await db.query<{ currency_code: string; provider_bank_code: string; settlement_rate: string }>(`SELECT currency_code, provider_bank_code, settlement_rate::text AS settlement_rate FROM (${PROVIDER_RATES_SQL}) r`)).map(
-      (r) => [`${r.provider_bank_code}|${r.currency_code}`, r],
-    ),
+    (
+      await db.query<{ currency_code: string; provider_bank_code: string; settlement_rate: string }>(
+        `SELECT currency_code, provider_bank_code, settlement_rate::text AS settlement_rate FROM (${PROVIDER_RATES_SQL}) r`,
+      )
+    ).map((r) => [`${r.provider_bank_code}|${r.currency_code}`, r]),
   );
   const pending = await db.query<Pending>(
     `SELECT t.id, t.initiated_time, t.currency_code, t.account_number, t.provider_bank_code, t.amount::text AS amount,

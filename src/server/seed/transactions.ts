@@ -74,14 +74,43 @@ const corridors = new Weighted<string>([
 ]);
 
 const currencyOf: Record<string, string> = {
-  AE: 'AED', SA: 'SAR', QA: 'QAR', KW: 'KWD', OM: 'OMR', BH: 'BHD', IT: 'EUR', CY: 'EUR', JP: 'JPY', KR: 'KRW',
-  GB: 'GBP', AU: 'AUD', CA: 'CAD', US: 'USD', IL: 'ILS', MV: 'MVR', LK: 'LKR',
+  AE: 'AED',
+  SA: 'SAR',
+  QA: 'QAR',
+  KW: 'KWD',
+  OM: 'OMR',
+  BH: 'BHD',
+  IT: 'EUR',
+  CY: 'EUR',
+  JP: 'JPY',
+  KR: 'KRW',
+  GB: 'GBP',
+  AU: 'AUD',
+  CA: 'CAD',
+  US: 'USD',
+  IL: 'ILS',
+  MV: 'MVR',
+  LK: 'LKR',
 };
 
 /** US dollars per unit of each currency (mid-market, roughly). */
 const usdPerUnit: Record<string, number> = {
-  AED: 0.2723, SAR: 0.2667, QAR: 0.2747, KWD: 3.25, OMR: 2.6, BHD: 2.65, EUR: 1.08, JPY: 0.0067, KRW: 0.00073,
-  GBP: 1.27, AUD: 0.66, CAD: 0.73, USD: 1, ILS: 0.27, MVR: 0.065, LKR: 1 / 300,
+  AED: 0.2723,
+  SAR: 0.2667,
+  QAR: 0.2747,
+  KWD: 3.25,
+  OMR: 2.6,
+  BHD: 2.65,
+  EUR: 1.08,
+  JPY: 0.0067,
+  KRW: 0.00073,
+  GBP: 1.27,
+  AUD: 0.66,
+  CAD: 0.73,
+  USD: 1,
+  ILS: 0.27,
+  MVR: 0.065,
+  LKR: 1 / 300,
 };
 
 /** Rupees per US dollar at a time: drifting between about 292 and 318 over the two years. */
@@ -90,10 +119,60 @@ function lkrPerUsd(t: number, now: number): number {
   return 300 + 12 * Math.sin(days / 110) + days * 0.012;
 }
 
-const maleNames = ['Nimal', 'Kamal', 'Sunil', 'Chaminda', 'Ruwan', 'Kasun', 'Tharindu', 'Lahiru', 'Dinesh', 'Mahesh', 'Pradeep', 'Asanka', 'Nuwan', 'Saman', 'Roshan', 'Janaka', 'Mohamed', 'Fazil', 'Rizwan', 'Suresh'];
+const maleNames = [
+  'Nimal',
+  'Kamal',
+  'Sunil',
+  'Chaminda',
+  'Ruwan',
+  'Kasun',
+  'Tharindu',
+  'Lahiru',
+  'Dinesh',
+  'Mahesh',
+  'Pradeep',
+  'Asanka',
+  'Nuwan',
+  'Saman',
+  'Roshan',
+  'Janaka',
+  'Mohamed',
+  'Fazil',
+  'Rizwan',
+  'Suresh',
+];
 const femaleNames = ['Kumari', 'Dilani', 'Chamari', 'Nadeesha', 'Ishara', 'Sanduni', 'Priyanka', 'Fathima', 'Anjali', 'Shanika', 'Malini', 'Thilini', 'Nirosha', 'Hasini', 'Kavindi', 'Sewwandi'];
 const firstNames = [...maleNames, ...femaleNames];
-const lastNames = ['Perera', 'Fernando', 'Silva', 'Jayasinghe', 'Bandara', 'Wickramasinghe', 'Herath', 'Dissanayake', 'Karunaratne', 'Senanayake', 'Ekanayake', 'Rajapaksa', 'Gunawardena', 'Weerasinghe', 'Thevarajah', 'Rizna', 'Kumara', 'Rathnayake', 'Samarasinghe', 'Wijesinghe', 'Liyanage', 'Mendis', 'De Silva', 'Amarasinghe', 'Jayawardena', 'Nawaz', 'Sivakumar', 'Pathirana'];
+const lastNames = [
+  'Perera',
+  'Fernando',
+  'Silva',
+  'Jayasinghe',
+  'Bandara',
+  'Wickramasinghe',
+  'Herath',
+  'Dissanayake',
+  'Karunaratne',
+  'Senanayake',
+  'Ekanayake',
+  'Rajapaksa',
+  'Gunawardena',
+  'Weerasinghe',
+  'Thevarajah',
+  'Rizna',
+  'Kumara',
+  'Rathnayake',
+  'Samarasinghe',
+  'Wijesinghe',
+  'Liyanage',
+  'Mendis',
+  'De Silva',
+  'Amarasinghe',
+  'Jayawardena',
+  'Nawaz',
+  'Sivakumar',
+  'Pathirana',
+];
 
 const cardDeclines = ['Do not honour', 'Insufficient funds', 'Card expired', '3-D Secure authentication failed', 'Transaction not permitted to cardholder'];
 const transferFailures = ['Invalid beneficiary account number', 'Beneficiary account closed', 'Beneficiary bank unavailable', 'Response received too late from LankaPay'];
@@ -372,7 +451,13 @@ function ceftRow({ rng, id, t, now, customer }: RowContext): Generated {
       const at = card.paidAt + rng.int(10, 3600) * 1000;
       // a few transfers kept failing through the automatic retries
       const tries = rng.chance(0.06) ? rng.int(100, 140) : rng.int(1, 6);
-      Object.assign(row, { ceft_payment_time: iso(at), ceft_payment_status: 'FAILED', ceft_payment_description: rng.pick(transferFailures), ceft_try_count: tries, refund_requested: rng.chance(0.75) });
+      Object.assign(row, {
+        ceft_payment_time: iso(at),
+        ceft_payment_status: 'FAILED',
+        ceft_payment_description: rng.pick(transferFailures),
+        ceft_try_count: tries,
+        refund_requested: rng.chance(0.75),
+      });
       updated = at;
     } else {
       Object.assign(row, {
@@ -404,7 +489,12 @@ function ceftRow({ rng, id, t, now, customer }: RowContext): Generated {
       }
     }
   }
-  row.status = overallStatusOf({ card: card.card_payment_status, payout: row.ceft_payment_status as string | null, void: row.ipg_void_status as string | null, refund: row.ipg_refund_status as string | null });
+  row.status = overallStatusOf({
+    card: card.card_payment_status,
+    payout: row.ceft_payment_status as string | null,
+    void: row.ipg_void_status as string | null,
+    refund: row.ipg_refund_status as string | null,
+  });
   return { row: common(id, 1, t, updated, customer, m, card, row) };
 }
 
@@ -482,7 +572,11 @@ function eChannellingRowOf({ rng, id, t, now, customer }: RowContext): Generated
   const amount = currency === 'JPY' || currency === 'KRW' ? Math.ceil(totalLkr / rate / 100) * 100 : round2(totalLkr / rate);
   const m: Money = { currency, amount, amount_usd: round2(amount * perUnit), amount_lkr: totalLkr, rate };
   const card = cardStage(rng, t, age);
-  const p = payoutStage(rng, 'ec_booking', card.paidAt, age, { ok: 'Appointment booked', failures: ['Session full', 'Doctor not available on this date', 'Hospital system unavailable'], pending: 'Awaiting hospital confirmation' });
+  const p = payoutStage(rng, 'ec_booking', card.paidAt, age, {
+    ok: 'Appointment booked',
+    failures: ['Session full', 'Doctor not available on this date', 'Hospital system unavailable'],
+    pending: 'Awaiting hospital confirmation',
+  });
   const appointment = new Date(t + rng.int(1, 14) * DAY);
   const { beneficiary_received_amount_lkr: _none, ...ded } = deductions(rng, m);
   const row = {
@@ -516,8 +610,17 @@ function thyagaRowOf({ rng, id, t, now, customer }: RowContext): Generated {
   const sendAt = sendLater ? t + rng.int(1, 10) * DAY : null;
   const scheduled = sendAt !== null && sendAt > now && card.paidAt !== null;
   const p = scheduled
-    ? { cols: { thyaga_payment_time: NOT_HAPPENED, thyaga_payment_status: 'PENDING', thyaga_payment_description: 'Scheduled for delivery' }, status: 'PENDING', at: null, voided: {} as Record<string, unknown> }
-    : payoutStage(rng, 'thyaga_payment', card.paidAt === null ? null : Math.max(card.paidAt, sendAt ?? 0), age, { ok: 'Gift voucher delivered', failures: ['Receiver mobile number unreachable', 'Thyaga system unavailable'], pending: 'Awaiting Thyaga confirmation' });
+    ? {
+        cols: { thyaga_payment_time: NOT_HAPPENED, thyaga_payment_status: 'PENDING', thyaga_payment_description: 'Scheduled for delivery' },
+        status: 'PENDING',
+        at: null,
+        voided: {} as Record<string, unknown>,
+      }
+    : payoutStage(rng, 'thyaga_payment', card.paidAt === null ? null : Math.max(card.paidAt, sendAt ?? 0), age, {
+        ok: 'Gift voucher delivered',
+        failures: ['Receiver mobile number unreachable', 'Thyaga system unavailable'],
+        pending: 'Awaiting Thyaga confirmation',
+      });
   const row = {
     account_number: `6${rng.digits(15)}`,
     mobile_number: `07${rng.pick(['0', '1', '2', '5', '6', '7', '8'])}${rng.digits(7)}`,
@@ -544,7 +647,11 @@ function insuranceRowOf({ rng, id, t, now, customer }: RowContext, dependantId: 
   const amount = round2(plan.price + rng.pick([0, 0, 1, 1.5, 2]));
   const m: Money = { currency: 'USD', amount, amount_usd: amount, amount_lkr: round2(amount * rate), rate };
   const card = cardStage(rng, t, age);
-  const p = payoutStage(rng, 'insurance_payment', card.paidAt, age, { ok: 'Policy issued', failures: ['Insurer system unavailable', 'Policy holder details rejected'], pending: 'Awaiting insurer confirmation' });
+  const p = payoutStage(rng, 'insurance_payment', card.paidAt, age, {
+    ok: 'Policy issued',
+    failures: ['Insurer system unavailable', 'Policy holder details rejected'],
+    pending: 'Awaiting insurer confirmation',
+  });
   const ipgRate = rng.pick([2.5, 3]);
   const row = {
     nic: customer.uid.startsWith('N') ? nicOf(rng) : customer.uid,
@@ -586,7 +693,6 @@ function insuranceRowOf({ rng, id, t, now, customer }: RowContext, dependantId: 
 }
 
 // ---- the kinds and their shares --------------------------------------------------------------
-
 
 /** How many of `total` each kind gets (the rounding goes to send money). */
 export function countsByKind(total: number): Record<TransactionKind, number> {
@@ -760,7 +866,10 @@ export async function replaceTransactions(db: Db, options: TransactionSeedOption
     await clearTransactions(tx);
     return seedTransactions(tx, options);
   });
-  if (db.kind === 'pg') await db.exec(`ANALYZE ${transactionKindList.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_user_activity, beneficiary_activity`);
+  if (db.kind === 'pg')
+    await db.exec(
+      `ANALYZE ${transactionKindList.map((p) => p.table).join(', ')}, insurance_dependants, transaction_daily_stats, transaction_monthly_stats, bill_daily_billers, app_user_activity, beneficiary_activity`,
+    );
   return summary;
 }
 

@@ -17,22 +17,9 @@ import {
 } from '../../../api/dashboard';
 import { handle } from '../../http/handle';
 import { transactionKindSpecs } from '../transactions/kinds';
-import {
-  appUsersByCountryBetween,
-  countInBuckets,
-  kindTotals,
-  lastMonths,
-  money,
-  n,
-  nextMonthFirst,
-  periodOf,
-  rollup,
-  startOfDay,
-  todayOf,
-} from './queries';
+import { appUsersByCountryBetween, countInBuckets, kindTotals, lastMonths, money, n, nextMonthFirst, periodOf, rollup, startOfDay, todayOf } from './queries';
 
 export const appDashboardHandlers = [
-
   handle(totalTransactionValues, async (ctx, body) => {
     const days = periodOf(ctx, body)!;
     const lo = startOfDay(days.from, ctx.businessTimeZone);

@@ -27,24 +27,9 @@ import {
 import { instantOf } from '../../../domain/businessTime';
 import { handle } from '../../http/handle';
 import { HttpError } from '../../http/httpError';
-import {
-  appUsersByCountryBetween,
-  billerNames,
-  bucketsOf,
-  kindTotals,
-  money,
-  n,
-  periodCounts,
-  periodOf,
-  rollup,
-  SHORT_MONTHS,
-  startOfDay,
-  todayOf,
-  valueChart,
-} from './queries';
+import { appUsersByCountryBetween, billerNames, bucketsOf, kindTotals, money, n, periodCounts, periodOf, rollup, SHORT_MONTHS, startOfDay, todayOf, valueChart } from './queries';
 
 export const auditDashboardHandlers = [
-
   handle(activeUsers, async (ctx) => {
     // The latest activity per app user and per beneficiary key (with the number of beneficiaries
     // registered under it), kept by triggers (migrations 62 to 64), counted per UTC day: the whole days
@@ -67,7 +52,9 @@ export const auditDashboardHandlers = [
 
   handle(appUsersAndBeneficiariesCount, async (ctx) => {
     const now = ctx.clock();
-    return { data: { appUsersValues: await periodCounts(ctx.readDb, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.readDb, 'beneficiaries', now, ctx.businessTimeZone) } };
+    return {
+      data: { appUsersValues: await periodCounts(ctx.readDb, 'app_users', now, ctx.businessTimeZone), beneficiariesValues: await periodCounts(ctx.readDb, 'beneficiaries', now, ctx.businessTimeZone) },
+    };
   }),
 
   handle(transactionValues, async (ctx, body) => {
@@ -130,9 +117,7 @@ export const auditDashboardHandlers = [
   }),
 
   handle(remittanceByYear, async (ctx, body) => {
-    const yearRows = await ctx.readDb.query<{ year: string }>(
-      `SELECT DISTINCT to_char(month, 'YYYY') AS year FROM transaction_monthly_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`,
-    );
+    const yearRows = await ctx.readDb.query<{ year: string }>(`SELECT DISTINCT to_char(month, 'YYYY') AS year FROM transaction_monthly_stats WHERE kind = 'ceft' AND count > 0 ORDER BY 1`);
     const years = yearRows.map((r) => Number(r.year));
     const year = body.year ?? years[years.length - 1] ?? Number(todayOf(ctx).slice(0, 4));
     const rows = await ctx.readDb.query<{ month: number; count: number; usd: number }>(

@@ -12,16 +12,7 @@
  * roll-up (`localDay`, whose zone the server sets at start-up); the time bounds of a day are its
  * midnights in that zone, whatever the zone of the server process.
  */
-import {
-  addDays,
-  CUSTOM_RANGE,
-  messages,
-  periodDaysOf,
-  type ChartPoint,
-  type ChartRange,
-  type DashboardKind,
-  type PeriodCounts,
-} from '../../../api/dashboard';
+import { addDays, CUSTOM_RANGE, messages, periodDaysOf, type ChartPoint, type ChartRange, type DashboardKind, type PeriodCounts } from '../../../api/dashboard';
 import { dayOfWeek, startOfBusinessDay } from '../../../domain/businessTime';
 import type { Db } from '../../db/db';
 import type { Ctx } from '../../http/handle';
@@ -119,8 +110,7 @@ export function rollup(from: string | null, to: string | null, params: unknown[]
   const monthly = (lo: string | null, hi: string | null) =>
     `SELECT month AS day, kind, country, currency_code, status, count, amount_usd, amount_lkr FROM transaction_monthly_stats` +
     (lo || hi ? ` WHERE ${[lo && `month >= ${p(lo)}`, hi && `month <= ${p(hi)}`].filter(Boolean).join(' AND ')}` : '');
-  const daily = (lo: string, hi: string) =>
-    `SELECT day, kind, country, currency_code, status, count, amount_usd, amount_lkr FROM transaction_daily_stats WHERE day >= ${p(lo)} AND day <= ${p(hi)}`;
+  const daily = (lo: string, hi: string) => `SELECT day, kind, country, currency_code, status, count, amount_usd, amount_lkr FROM transaction_daily_stats WHERE day >= ${p(lo)} AND day <= ${p(hi)}`;
   // the whole months of the range: from its first 1st to the last month ending in it
   const firstWhole = from === null ? null : from === monthOf(from) ? from : nextMonthFirst(from.slice(0, 7));
   const lastWhole = to === null ? null : to === monthEnd(to) ? monthOf(to) : monthOf(addDays(monthOf(to), -1));

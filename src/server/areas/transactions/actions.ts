@@ -162,7 +162,10 @@ const specs: Record<ActionName, ActionSpec> = {
     refusal: (row, ctx) => manualFundTransferRefusal(row, ctx.user),
     async perform(row, network, now) {
       const attempt = row.ceft_try_count + 1;
-      const r = await network.transferFunds({ reference: row.trace, idempotencyKey: attemptKey(row, 'MANUAL_FUND_TRANSFER'), bankCode: row.bank_code, accountNumber: row.account_number, amountLkr: Number(row.amount_lkr), attempt }, now);
+      const r = await network.transferFunds(
+        { reference: row.trace, idempotencyKey: attemptKey(row, 'MANUAL_FUND_TRANSFER'), bankCode: row.bank_code, accountNumber: row.account_number, amountLkr: Number(row.amount_lkr), attempt },
+        now,
+      );
       const patch = {
         ceft_payment_time: r.time,
         ceft_payment_status: r.ok ? SUCCESS : 'FAILED',
@@ -254,7 +257,10 @@ async function answer(ctx: Ctx, action: ActionName, by: { id: number } | { trace
 
 export const transactionActionHandlers: readonly Handler[] = [
   handle(ceftHold, (ctx, body) => answer(ctx, 'HOLD', { id: body.id }, body.description.trim()), { guards: [isLocked, holdRefusal] }),
-  handle(ceftManualFundTransfer, (ctx, body) => answer(ctx, 'MANUAL_FUND_TRANSFER', { trace: body.trace.trim() }), { guards: [isLocked, manualFundTransferRefusal], fourEyes: { approve: moneyApprovalApprove } }),
+  handle(ceftManualFundTransfer, (ctx, body) => answer(ctx, 'MANUAL_FUND_TRANSFER', { trace: body.trace.trim() }), {
+    guards: [isLocked, manualFundTransferRefusal],
+    fourEyes: { approve: moneyApprovalApprove },
+  }),
   handle(ceftVoid, (ctx, body) => answer(ctx, 'VOID', { id: body.transactionID }), { guards: [isLocked, voidRefusal], fourEyes: { approve: moneyApprovalApprove } }),
   handle(ceftRefund, (ctx, body) => answer(ctx, 'REFUND', { id: body.transactionID }), { guards: [isLocked, refundRefusal], fourEyes: { approve: moneyApprovalApprove } }),
 ];

@@ -186,7 +186,6 @@ export function listData(r: ListResult, withFirstPage: boolean, totalsInside: bo
 const COMPACT_KEYS = '"filteredListKeys"';
 const COMPACT_ROWS = '"filteredListRows"';
 
-
 /** The count cards of one kind, from the monthly roll-up (of the provider's rows, for a caller limited to one). */
 export async function countsOf(db: Db, kind: TransactionKind, provider?: string) {
   const q = countsSql(kind, provider);
@@ -222,7 +221,6 @@ function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): H
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
-
 
 /**
  * The lists a server export job can write (src/server/exportJobs/): each call with the list spec its

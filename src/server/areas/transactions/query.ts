@@ -38,8 +38,18 @@ const expressions: Record<string, string> = {
  * ('not happened') would be misread by JavaScript's date parsing (year 1 becomes 2001).
  */
 export const timeColumns = new Set([
-  'initiated_time', 'card_payment_time', 'created_at', 'updated_at', 'ipg_void_payment_time', 'ipg_refund_payment_time', 'ceft_payment_time',
-  'bill_payment_time', 'ec_booking_time', 'thyaga_payment_time', 'send_at', 'insurance_payment_time',
+  'initiated_time',
+  'card_payment_time',
+  'created_at',
+  'updated_at',
+  'ipg_void_payment_time',
+  'ipg_refund_payment_time',
+  'ceft_payment_time',
+  'bill_payment_time',
+  'ec_booking_time',
+  'thyaga_payment_time',
+  'send_at',
+  'insurance_payment_time',
 ]);
 
 const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -295,11 +305,7 @@ export function listHeadSql(spec: TransactionKindSpec, f: ResolvedFilters, o: Li
   const ps = new Params();
   const where = whereOf(spec, f, ps);
   const limit = ps.p(f.fetchCount);
-  const firstPage = firstPageColumn(
-    o,
-    ps,
-    (limit) => `SELECT t.id, ${rowJson(o.keys)} AS j FROM ${spec.table} t ${joinsOf(o.keys)} WHERE t.id IN (SELECT id FROM c ORDER BY id LIMIT ${limit})`,
-  );
+  const firstPage = firstPageColumn(o, ps, (limit) => `SELECT t.id, ${rowJson(o.keys)} AS j FROM ${spec.table} t ${joinsOf(o.keys)} WHERE t.id IN (SELECT id FROM c ORDER BY id LIMIT ${limit})`);
   return {
     sql: `WITH c AS MATERIALIZED (
   SELECT t.id, t.status, t.${o.amountColumn} AS amount FROM ${spec.table} t WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})

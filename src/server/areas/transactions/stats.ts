@@ -27,10 +27,7 @@ export async function syncRollupTimeZone(db: Db, zone: string): Promise<boolean>
   return db.tx(async (tx) => {
     const stored = await tx.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'transaction_day_time_zone' FOR UPDATE`);
     if (stored?.value === zone) return false;
-    await tx.query(
-      `INSERT INTO app_settings (key, value) VALUES ('transaction_day_time_zone', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-      [zone],
-    );
+    await tx.query(`INSERT INTO app_settings (key, value) VALUES ('transaction_day_time_zone', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [zone]);
     await tx.query('SELECT transaction_stats_rebuild()');
     return true;
   });
