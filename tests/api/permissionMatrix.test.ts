@@ -286,6 +286,9 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // hands its owner or an administrator (tests/api/exportJobs.test.ts: forged 403, expired 410)
   'GET /api/export-file/:id': 'signed short-lived download link',
   'HEAD /api/export-file/:id': 'signed short-lived download link',
+  // the load balancer's health check (issue 21): up or down, and whether reads go to the replica; no data
+  'GET /health': 'health check for the load balancer',
+  'HEAD /health': 'health check for the load balancer',
   // the built console (static files, history routing to index.html): code, no data
   'GET /*': 'static console files',
   'HEAD /*': 'static console files',
