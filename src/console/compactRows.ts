@@ -15,38 +15,12 @@
  * Pure and synchronous per chunk: `push(text)` for each decoded chunk, then `end()`.
  */
 
-import { bodyChunks } from './jsonStream';
+import { bodyChunks, closeDocument } from './jsonStream';
 
 /** Where the rows begin: the exact text cannot occur inside a JSON string (its quotes would be escaped). */
 const ROWS_MARK = '"filteredListRows":[';
 const KEYS = 'filteredListKeys';
 const ROWS = 'filteredListRows';
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-
-/** `text` (the start of a JSON document) closed where it stops: the brackets and braces still open, closed. */
-function closeDocument(text: string): string {
-  const closers: number[] = [];
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === BACKSLASH) escaped = true;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
-    else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
-    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) closers.pop();
-  }
-  return text + String.fromCharCode(...closers.reverse());
-}
 
 /** A column keeps one copy of each of its texts while it has at most this many different ones (a status, a bank name). */
 const SHARED_TEXTS_PER_COLUMN = 256;

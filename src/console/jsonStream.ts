@@ -29,6 +29,25 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+
+/** `text` (the start of a JSON document, ending with a whole value) closed where it stops: the brackets and braces still open, closed. */
+export function closeDocument(text: string): string {
+  const closers: number[] = [];
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
+    else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) closers.pop();
+  }
+  return text + String.fromCharCode(...closers.reverse());
+}
 const COMMA = 44;
 
 function isSpace(c: number): boolean {
@@ -170,22 +189,7 @@ export class JsonStreamParser {
    * moment a streamed array begins (`onStreamedArray`), when the text so far ends with a whole value.
    */
   snapshot(): unknown {
-    const text = this.skeleton.join('');
-    const closers: number[] = [];
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
-      else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) closers.pop();
-    }
-    const root = JSON.parse(text + String.fromCharCode(...closers.reverse())) as unknown;
+    const root = JSON.parse(closeDocument(this.skeleton.join(''))) as unknown;
     return this.restore(root, true);
   }
 
