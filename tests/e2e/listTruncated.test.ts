@@ -75,6 +75,9 @@ describe('a list cut by its fetch count', () => {
     expect(await page.getByRole('button', { name: 'Download as PDF' }).innerText()).toBe('Download as PDF (10 rows)');
     const all = page.getByRole('button', { name: `Download all ${n.toLocaleString('en-US')} as Excel`, exact: true });
     expect(await all.isEnabled()).toBe(true);
+    // cut by the fetch count but below the server threshold: Download all is the way, the server's export stays a quiet link
+    expect(await page.getByRole('button', { name: 'Export all matching rows on the server' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Export on the server instead…' }).count()).toBe(1);
 
     // an export of these 10 rows holds 10
     const [ten] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);

@@ -121,7 +121,13 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
         )
       )}
       {serverExportable && (
-        <ServerExportPanel controller={serverExport} request={source.request(applied) as Record<string, unknown>} enabled={exportsEnabled} rowCount={rows.length} truncated={truncated} />
+        <ServerExportPanel
+          controller={serverExport}
+          request={source.request(applied) as Record<string, unknown>}
+          enabled={exportsEnabled}
+          rowCount={allMatching ?? rows.length}
+          truncated={truncated}
+        />
       )}
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error?.message ?? ''} kept={!!loaded} onRetry={() => void query.refetch()} />}

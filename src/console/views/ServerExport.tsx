@@ -134,8 +134,9 @@ export function ServerExportPanel({
   /** The list's applied request body: the job writes every row matching it. */
   request: Record<string, unknown>;
   enabled: boolean;
+  /** The rows the list's filters match (all of them, not only those the fetch count let in). */
   rowCount: number;
-  /** The fetch count cut the list: more rows match than the tab shows. */
+  /** The fetch count cut the list: more rows match than the tab shows (the browser's "Download all" writes them). */
   truncated: boolean;
 }) {
   const { job, aboveRows } = controller;
@@ -171,7 +172,8 @@ export function ServerExportPanel({
       </div>
     );
   }
-  if (!large && !truncated && !asked) {
+  // a list cut by its fetch count but not above the threshold: the browser's "Download all" writes every matching row
+  if (!large && !asked) {
     return (
       <div className="flex justify-end" data-testid="server-export">
         <button type="button" className="text-xs text-ink-soft underline-offset-2 hover:text-ink hover:underline disabled:opacity-50" onClick={() => setAsked(true)} disabled={!enabled}>
