@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { format } from 'date-fns';
-import ExcelJS from 'exceljs';
+import { sheetLines } from './downloads';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newPage, screenshot, signIn, DEMO_PASSWORD, useServerAndBrowser } from './harness';
@@ -147,17 +147,7 @@ describe('scheduled settlement report', () => {
 
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.xlsx$/);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
-    const lines: string[] = [];
-    wb.worksheets[0].eachRow((r) =>
-      lines.push(
-        (r.values as unknown[])
-          .slice(1)
-          .map((v) => String(v ?? ''))
-          .join('|'),
-      ),
-    );
+    const lines = await sheetLines(xlsx);
     expect(lines[0]).toContain('Scheduled Settlement Report');
     expect(lines.some((l) => l.startsWith('ID|Tran Date|Batch Date|Currency|Account Number|FC Amount|FC Commission|FC Net Amount|Rate|LKR Amount|Created At|Updated At'))).toBe(true);
     for (const r of after) expect(lines.some((l) => l.startsWith(`${r.id}|`) && l.includes(`|${r.account_number}|`) && l.includes(String(r.lkr_amount)))).toBe(true);

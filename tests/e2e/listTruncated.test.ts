@@ -6,8 +6,7 @@
  * may be cut; and a column's resize handle is a focusable separator that Left and Right resize.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import ExcelJS from 'exceljs';
+import { sheetLines } from './downloads';
 import type { Browser, Download, Page, Route } from 'playwright-core';
 import { signIn, useServerAndBrowser } from './harness';
 
@@ -35,17 +34,7 @@ async function pagerText(page: Page): Promise<string> {
 
 /** The data rows of an exported sheet: the lines after the header line that starts with `header`. */
 async function sheetBody(download: Download, header: string): Promise<string[]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(readFileSync(await download.path()) as never);
-  const lines: string[] = [];
-  wb.worksheets[0].eachRow((r) =>
-    lines.push(
-      (r.values as unknown[])
-        .slice(1)
-        .map((v) => String(v ?? ''))
-        .join('|'),
-    ),
-  );
+  const lines = await sheetLines(download);
   const at = lines.findIndex((l) => l.startsWith(header));
   expect(at, `header ${header} in ${lines.slice(0, 6).join(' / ')}`).toBeGreaterThanOrEqual(0);
   return lines.slice(at + 1);

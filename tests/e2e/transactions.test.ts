@@ -4,7 +4,7 @@
  * and a screenshot of every transaction screen (test-results/).
  */
 import { describe, expect, it } from 'vitest';
-import ExcelJS from 'exceljs';
+import { sheetLines } from './downloads';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -102,17 +102,7 @@ describe('send money as maker', () => {
 
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^ceftTransactions_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(readFileSync(await xlsx.path()) as never);
-    const lines: string[] = [];
-    wb.worksheets[0].eachRow((r) =>
-      lines.push(
-        (r.values as unknown[])
-          .slice(1)
-          .map((v) => String(v ?? ''))
-          .join('|'),
-      ),
-    );
+    const lines = await sheetLines(xlsx);
     expect(lines[0]).toBe('Send Money Transactions');
     expect(lines[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by maker\. Times in \S+ \(UTC[+-]\d{2}:\d{2}\)$/);
     expect(lines[2]).toBe(`Duration: ${format(from, 'yyyy-MM-dd HH:mm:ss')} to ${format(to, 'yyyy-MM-dd HH:mm:ss')}`);
