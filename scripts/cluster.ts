@@ -24,6 +24,7 @@
  * which failed and why, and checks every write the load made against the database: each approve
  * against its change request and the role it creates, each log-export against its activity log row.
  */
+import { EXPECTED, WEIGHTS, loadMix, type Kind } from './loadMix';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -346,17 +347,6 @@ async function stopAll(): Promise<void> {
 
 // ---------------------------------------------------------------- the chaos run
 
-type Kind = 'list' | 'filter' | 'export' | 'log-export' | 'approve';
-/** scripts/load.ts's mix. */
-const WEIGHTS: [Kind, number][] = [
-  ['list', 35],
-  ['filter', 30],
-  ['export', 8],
-  ['log-export', 7],
-  ['approve', 20],
-];
-const EXPECTED: Record<Kind, number[]> = { list: [200], filter: [200], export: [200], 'log-export': [200], approve: [200, 409] };
-
 interface Outcome {
   kind: Kind;
   start: number;
@@ -416,45 +406,9 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const today = format(now, 'yyyy-MM-dd');
   const weekAgo = format(subDays(now, 7), 'yyyy-MM-dd');
   const countries = (await db.query<{ country: string }>(`SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20`)).map((r) => r.country);
-  const statuses = ['', 'SUCCESS', 'FAILED', 'PENDING'];
-  const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
-  const pick = (): Kind => {
-    let x = Math.random() * total;
-    for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
-    return 'list';
-  };
-  let nextRequest = first;
   let exportNo = 0;
   const run = randomBytes(3).toString('hex');
-  const bodyOf = (kind: Kind): { path: string; body: unknown; ref?: string | number } => {
-    switch (kind) {
-      case 'list':
-        return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 } };
-      case 'filter':
-        return {
-          path: 'Transaction/get-ceftTransaction',
-          body: {
-            from_date: `${weekAgo}T00:00:01`,
-            to_date: `${today}T23:59:00`,
-            country_code: countries[Math.floor(Math.random() * countries.length)] ?? '',
-            data: String(Math.floor(Math.random() * 90) + 10),
-            status: statuses[Math.floor(Math.random() * statuses.length)],
-            fetchCount: 25,
-          },
-        };
-      case 'export':
-        return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 } };
-      case 'log-export': {
-        const fileName = `chaos-${run}-${++exportNo}.xlsx`;
-        return { path: 'report/log-export', body: { screen: 'transactions.ceft', fileName, rows: 1234 }, ref: fileName };
-      }
-      case 'approve': {
-        const id = nextRequest;
-        nextRequest = nextRequest >= last ? first : nextRequest + 1;
-        return { path: 'role/approve', body: { changeRequestID: id, actionTaken: 'approve' }, ref: id };
-      }
-    }
-  };
+  const { pick, bodyOf } = loadMix({ today, weekAgo, countries, firstRequest: first, lastRequest: last, logExportFileName: () => `chaos-${run}-${++exportNo}.xlsx` });
 
   const outcomes: Outcome[] = [];
   const t0 = Date.now();

@@ -20,6 +20,7 @@
  * Exits with 1 when there were errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EXPECTED, WEIGHTS, loadMix, type Kind } from './loadMix';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../src/server/freePort';
@@ -113,7 +114,10 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
       ...process.env,
       PORT: String(port),
       DATABASE_URL: databaseUrl,
-      NODE_ENV: 'production',
+      // not production mode: production refuses a database with the demo accounts, and the load's
+      // change requests are made by the demo maker; the schema is seeded already, so nothing is added
+      NODE_ENV: 'development',
+      SEED_TRANSACTIONS: '0',
       SESSION_SECRET: randomBytes(32).toString('hex'),
       DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '20',
     },
@@ -160,17 +164,6 @@ async function signIn(url: string): Promise<string[]> {
   return tokens;
 }
 
-type Kind = 'list' | 'filter' | 'export' | 'log-export' | 'approve';
-const WEIGHTS: [Kind, number][] = [
-  ['list', 35],
-  ['filter', 30],
-  ['export', 8],
-  ['log-export', 7],
-  ['approve', 20],
-];
-/** The statuses each call may answer; anything else is an error. */
-const EXPECTED: Record<Kind, number[]> = { list: [200], filter: [200], export: [200], 'log-export': [200], approve: [200, 409] };
-
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
 
 function slope(points: [number, number][]): number {
@@ -197,42 +190,7 @@ async function main(): Promise<void> {
     const today = format(now, 'yyyy-MM-dd');
     const weekAgo = format(subDays(now, 7), 'yyyy-MM-dd');
     const countries = (await db.query<{ country: string }>("SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20")).map((r) => r.country);
-    const statuses = ['', 'SUCCESS', 'FAILED', 'PENDING'];
-    let nextRequest = firstRequest;
-    const totalWeight = WEIGHTS.reduce((s, [, w]) => s + w, 0);
-    const pick = (): Kind => {
-      let x = Math.random() * totalWeight;
-      for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
-      return 'list';
-    };
-    const bodyOf = (kind: Kind): { path: string; body: unknown } => {
-      switch (kind) {
-        case 'list':
-          return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 } };
-        case 'filter':
-          return {
-            path: 'Transaction/get-ceftTransaction',
-            body: {
-              from_date: `${weekAgo}T00:00:01`,
-              to_date: `${today}T23:59:00`,
-              country_code: countries[Math.floor(Math.random() * countries.length)] ?? '',
-              data: String(Math.floor(Math.random() * 90) + 10),
-              status: statuses[Math.floor(Math.random() * statuses.length)],
-              fetchCount: 25,
-            },
-          };
-        case 'export':
-          return { path: 'Transaction/get-ceftTransaction', body: { from_date: `${today}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 99_999_999 } };
-        case 'log-export':
-          return { path: 'report/log-export', body: { screen: 'transactions.ceft', fileName: `send-money-${today}.xlsx`, rows: 1234 } };
-        case 'approve': {
-          const id = nextRequest;
-          // past the last pending request, start again: those are decided now and answer 409
-          nextRequest = nextRequest >= lastRequest ? firstRequest : nextRequest + 1;
-          return { path: 'role/approve', body: { changeRequestID: id, actionTaken: 'approve' } };
-        }
-      }
-    };
+    const { pick, bodyOf } = loadMix({ today, weekAgo, countries, firstRequest, lastRequest, logExportFileName: () => `send-money-${today}.xlsx` });
 
     const screenIds = await fetch(`${url}/api/report/log-export`, {
       method: 'POST',
