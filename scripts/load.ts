@@ -6,7 +6,7 @@
  * schema `load`: seeds (or reuses, marker `load_transactions` in app_settings, as scripts/bench-api.ts does)
  * N generated transactions, creates the signed-in users (role "Load Tester") and plenty of pending change
  * requests (role CREATE requests made by `maker`), starts the real server as a child process
- * (node --import tsx src/server/main.ts, NODE_ENV=production), signs the users in, and drives it with
+ * (node --import tsx src/server/main.ts; not production mode, which refuses the demo accounts), signs the users in, and drives it with
  * autocannon: `connections` concurrent connections, each with its own user, mixing
  *
  *   list     Transaction/get-ceftTransaction, today, 10 rows
