@@ -36,7 +36,8 @@ import type { z } from 'zod';
 import { buildApp } from '../src/server/app';
 import { BenchHttpClient } from './benchHttpClient';
 import { FIRST_PAGE, STREAM_ABOVE_ROWS } from '../src/server/areas/transactions/handlers';
-import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters } from '../src/server/areas/transactions/query';
+import { countsSql, keysOf, listHeadSql, listReplySql, listRowsSql, resolveFilters } from '../src/server/areas/transactions/query';
+import { transactionKindSpecs } from '../src/server/areas/transactions/kinds';
 import { billRow, ceftAuditRow, ceftRow, eChannellingRow, insuranceRow, thyagaRow, type ListFilters } from '../src/api/transactions';
 import { SUCCESS, type TransactionKind } from '../src/domain/transactionStatus';
 import { loadSessionUser } from '../src/server/auth/sessionUser';
@@ -77,10 +78,10 @@ function statementsOf(c: Case, rows: number) {
     totalStatus: c.refunded ? 'REFUNDED' : SUCCESS,
     firstPage: c.firstPage ? FIRST_PAGE : 0,
   };
-  if (filters.fetchCount <= STREAM_ABOVE_ROWS) return [listReplySql(kinds[c.kind], filters, options)];
-  const upTo = listReplySql(kinds[c.kind], filters, options, STREAM_ABOVE_ROWS);
+  if (filters.fetchCount <= STREAM_ABOVE_ROWS) return [listReplySql(transactionKindSpecs[c.kind], filters, options)];
+  const upTo = listReplySql(transactionKindSpecs[c.kind], filters, options, STREAM_ABOVE_ROWS);
   if (rows <= STREAM_ABOVE_ROWS) return [upTo];
-  return [upTo, listHeadSql(kinds[c.kind], filters, options), listRowsSql(kinds[c.kind], filters, options.keys)];
+  return [upTo, listHeadSql(transactionKindSpecs[c.kind], filters, options), listRowsSql(transactionKindSpecs[c.kind], filters, options.keys)];
 }
 
 async function main(): Promise<void> {

@@ -12,7 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { openDb } from '../src/server/db/db';
 import { openReadSnapshot } from '../src/server/db/db';
-import { keysOf, kinds, listRowsSql, resolveFilters, rowSeparator, type RowForm } from '../src/server/areas/transactions/query';
+import { keysOf, listRowsSql, resolveFilters, rowSeparator, type RowForm } from '../src/server/areas/transactions/query';
+import { transactionKindSpecs } from '../src/server/areas/transactions/kinds';
 import { ceftRow } from '../src/api/transactions';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, jsonArg, type BenchRow } from './benchData';
 
@@ -38,7 +39,7 @@ async function main() {
     const filters = resolveFilters({ from_date: from, to_date: to, country_code: '', data: '', status: '', fetchCount: 99_999_999 }, zone);
     const keys = keysOf(ceftRow);
     for (const form of ['objects', 'arrays'] as RowForm[]) {
-      const q = listRowsSql(kinds.ceft, filters, keys, form);
+      const q = listRowsSql(transactionKindSpecs.ceft, filters, keys, form);
       const snapshot = await openReadSnapshot(db);
       const parts: string[] = [];
       let n = 0;

@@ -12,7 +12,8 @@ import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import { transactionCalls, ceftRow, billRow, eChannellingRow, thyagaRow, insuranceRow, ceftAuditRow } from '../../src/api/transactions';
-import { keysOf, kinds, listReplySql, resolveFilters } from '../../src/server/areas/transactions/query';
+import { keysOf, listReplySql, resolveFilters } from '../../src/server/areas/transactions/query';
+import { transactionKindSpecs } from '../../src/server/areas/transactions/kinds';
 import { STREAM_ABOVE_ROWS } from '../../src/server/areas/transactions/handlers';
 
 let server: TestServer;
@@ -343,7 +344,7 @@ describe('the wire contract of the list replies (built as JSON text by the datab
       ['thyaga', thyagaRow],
       ['insurance', insuranceRow],
     ] as const) {
-      const q = listReplySql(kinds[kind], filters, { keys: keysOf(row), amountColumn: 'amount_usd', totalStatus: 'SUCCESS', firstPage: 50 });
+      const q = listReplySql(transactionKindSpecs[kind], filters, { keys: keysOf(row), amountColumn: 'amount_usd', totalStatus: 'SUCCESS', firstPage: 50 });
       expect(q.sql, kind).not.toMatch(/\*\s*FROM|\bt\.\*|row_to_json\(t\)/);
       const built = q.sql.match(/row_to_json\(x\)::text FROM \(SELECT (.*?)\) x\) AS j/s)![1];
       // the columns of the row (the insurance dependants' own JSON, built from d.*, aside)

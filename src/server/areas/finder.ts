@@ -15,7 +15,8 @@ import type { Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
-import { joinsOf, keysOf, kinds, rowJson, type Sql } from './transactions/query';
+import { joinsOf, keysOf, rowJson, type Sql } from './transactions/query';
+import { transactionKindSpecs } from './transactions/kinds';
 
 export interface FindQuery {
   /** The value as typed (trimmed); traces and UIDs are stored upper-case, so it is compared upper-cased. */
@@ -49,8 +50,8 @@ export function findSql(q: FindQuery): Sql {
   const provider = q.provider === undefined ? undefined : p(q.provider);
   const limit = p((q.limit ?? FIND_ROWS_PER_SERVICE) + 1);
   const branches = q.services.map((service) => {
-    const table = kinds[service].table;
-    const keys = keysOf(kinds[service].findRow);
+    const table = transactionKindSpecs[service].table;
+    const keys = keysOf(transactionKindSpecs[service].findRow);
     // each way of matching is its own indexed lookup: the id (primary key), the trace (unique index),
     // the UID's newest rows (uid_newest index, read in order and stopped at the cap)
     const ids: string[] = [];

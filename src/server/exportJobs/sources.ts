@@ -19,7 +19,8 @@ import { HttpError } from '../http/httpError';
 import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
-import { keysOf, kinds, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
+import { transactionKindSpecs } from '../areas/transactions/kinds';
+import { keysOf, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
 {
   const ours = exportableLists
@@ -82,7 +83,7 @@ export async function openListSource(db: Db, list: ExportableList, body: ListFil
   const provider = await providerScopeOf(db, user);
   const { spec } = list;
   const filters: ResolvedFilters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
-  const kind = kinds[spec.kind];
+  const kind = transactionKindSpecs[spec.kind];
   if (filters.country) {
     const known = await db.one('SELECT 1 FROM countries WHERE code = $1', [filters.country]);
     if (!known) throw unknownCountry(filters.country);

@@ -46,8 +46,9 @@ import { madeOnce } from '../../madeOnce';
 import { openReadSnapshot, type Db } from '../../db/db';
 import { handle, type Ctx, type Handler } from '../../http/handle';
 import { PreparedJson } from '../../http/preparedJson';
-import { countsSql, keysOf, kinds, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './query';
+import { countsSql, keysOf, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './query';
 import { transactionActionHandlers } from './actions';
+import { transactionKindSpecs } from './kinds';
 import { providerScopeOf } from '../../providerScope';
 import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../../../api/listRows';
 
@@ -134,16 +135,16 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
   // one statement, for up to streamAbove rows: the whole list when the cap allows no more, or when
   // the cap allows more (fetch count All) but the filters match no more (most such searches)
   const streamAbove = streamAboveRows();
-  const q = listReplySql(kinds[spec.kind], filters, options, filters.fetchCount <= streamAbove ? undefined : streamAbove, form);
+  const q = listReplySql(transactionKindSpecs[spec.kind], filters, options, filters.fetchCount <= streamAbove ? undefined : streamAbove, form);
   const whole = (await db.one<ListReplyRow>(q.sql, q.params))!;
   if (whole.rows !== null) return { ...rest(whole), rows: whole.rows, release: async () => {} };
   // more rows than that: streamed
   const snapshot = await openReadSnapshot(db);
   try {
-    const head = listHeadSql(kinds[spec.kind], filters, options);
+    const head = listHeadSql(transactionKindSpecs[spec.kind], filters, options);
     const r = (await snapshot.one<ListHeadRow>(head.sql, head.params))!;
     const result = rest(r);
-    const rowsSql = listRowsSql(kinds[spec.kind], filters, options.keys, form);
+    const rowsSql = listRowsSql(transactionKindSpecs[spec.kind], filters, options.keys, form);
     const separator = rowSeparator(form);
     async function* rows(): AsyncGenerator<string> {
       if (Number(r.row_count) === 0) return;

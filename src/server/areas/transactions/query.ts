@@ -21,9 +21,6 @@ import { businessDateTime, instantOf } from '../../../domain/businessTime';
 import { localDay } from './stats';
 import { transactionKindSpecs, type TransactionKindSpec } from './kinds';
 
-/** The kinds' tables and search columns: the registry of ./kinds.ts, under the name the list code reads it by. */
-export const kinds = transactionKindSpecs;
-
 /** Row keys that are not a column of the same name. */
 const expressions: Record<string, string> = {
   bank_name: 'coalesce(b.bank_name, t.bank_code)',
@@ -333,7 +330,7 @@ export function listRowsSql(spec: TransactionKindSpec, f: ResolvedFilters, keys:
  */
 export function countsSql(kind: TransactionKind, provider?: string): Sql {
   if (provider !== undefined) {
-    return { sql: `SELECT status, count(*) AS count FROM ${kinds[kind].table} WHERE provider_bank_code = $1 GROUP BY status`, params: [provider] };
+    return { sql: `SELECT status, count(*) AS count FROM ${transactionKindSpecs[kind].table} WHERE provider_bank_code = $1 GROUP BY status`, params: [provider] };
   }
   return {
     sql: 'SELECT status, sum(count) AS count FROM transaction_monthly_stats WHERE kind = $1 GROUP BY status',
