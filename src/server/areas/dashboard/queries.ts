@@ -12,11 +12,13 @@
  * roll-up (`localDay`, whose zone the server sets at start-up); the time bounds of a day are its
  * midnights in that zone, whatever the zone of the server process.
  */
-import { addDays, CUSTOM_RANGE, messages, periodDaysOf, type ChartPoint, type ChartRange, type DashboardKind, type PeriodCounts } from '../../../api/dashboard';
+import { addDays, CUSTOM_RANGE, dashboardKinds, messages, periodDaysOf, type ChartPoint, type ChartRange, type DashboardKind, type PeriodCounts } from '../../../api/dashboard';
 import { dayOfWeek, startOfBusinessDay } from '../../../domain/businessTime';
 import type { Db } from '../../db/db';
 import type { Ctx } from '../../http/handle';
 import { HttpError } from '../../http/httpError';
+import { providerScopeOf } from '../../providerScope';
+import { transactionKindSpecs } from '../transactions/kinds';
 import { localDay } from '../transactions/stats';
 
 // ---- tables and names ------------------------------------------------------------------------
@@ -95,14 +97,31 @@ const monthOf = (day: string) => `${day.slice(0, 8)}01`;
 const monthEnd = (day: string) => addDays(nextMonthFirst(day.slice(0, 7)), -1);
 
 /**
+ * Whose transactions a figure counts: every provider's (undefined), or one IPG provider's for an IPG
+ * bank user (src/server/providerScope.ts), with the business time zone its days are read in.
+ */
+export type ProviderScope = { provider: string; zone: string } | undefined;
+
+/** The provider scope of the caller of a dashboard call. */
+export async function dashboardScopeOf(ctx: Ctx): Promise<ProviderScope> {
+  const provider = await providerScopeOf(ctx.db, ctx.user);
+  return provider === undefined ? undefined : { provider, zone: ctx.businessTimeZone };
+}
+
+/**
  * The roll-up rows of the days from..to (both included; null: open), as a subquery with the columns
  * day, kind, country, currency_code, status, count, amount_usd, amount_lkr: the monthly roll-up for
  * the whole months of the range (day = the month's first day) and the daily roll-up for the days
  * before the first and after the last whole month. Grouping its rows by year, month, kind, currency
  * or status gives the same sums as the daily roll-up; only a range without whole months may be
  * grouped by day. Parameters are added to `params`.
+ *
+ * For one provider (an IPG bank user) the same columns come from that provider's own transactions,
+ * one row each (count 1, day its business day), through the (provider_bank_code, initiated_time)
+ * indexes: the roll-ups have no provider, and a partner bank's figures are its own rows only.
  */
-export function rollup(from: string | null, to: string | null, params: unknown[]): string {
+export function rollup(from: string | null, to: string | null, params: unknown[], scope?: ProviderScope): string {
+  if (scope !== undefined) return providerRows(from, to, params, scope);
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}::date`;
@@ -121,10 +140,28 @@ export function rollup(from: string | null, to: string | null, params: unknown[]
   return `(${parts.join(' UNION ALL ')})`;
 }
 
+/** One provider's transactions of the days from..to as roll-up-shaped rows (see `rollup`). */
+function providerRows(from: string | null, to: string | null, params: unknown[], scope: NonNullable<ProviderScope>): string {
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const zone = p(scope.zone);
+  const conditions = [`provider_bank_code = ${p(scope.provider)}`];
+  if (from !== null) conditions.push(`initiated_time >= ${p(startOfDay(from, scope.zone))}::timestamptz`);
+  if (to !== null) conditions.push(`initiated_time < ${p(startOfDay(addDays(to, 1), scope.zone))}::timestamptz`);
+  const parts = dashboardKinds.map(
+    (k) =>
+      `SELECT (initiated_time AT TIME ZONE ${zone}::text)::date AS day, '${k}'::text AS kind, country, currency_code, status, 1::bigint AS count, amount_usd, amount_lkr
+         FROM ${transactionKindSpecs[k].table} WHERE ${conditions.join(' AND ')}`,
+  );
+  return `(${parts.join(' UNION ALL ')})`;
+}
+
 /** Counts (every status) and successful USD/LKR sums per kind over a range of days (null: all days). */
-export async function kindTotals(db: Db, days: { from: string; to: string } | null) {
+export async function kindTotals(db: Db, days: { from: string; to: string } | null, scope?: ProviderScope) {
   const params: unknown[] = [];
-  const source = rollup(days?.from ?? null, days?.to ?? null, params);
+  const source = rollup(days?.from ?? null, days?.to ?? null, params, scope);
   const rows = await db.query<{ kind: string; count: number; failed: number; refunded: number; hold: number; usd: number; lkr: number }>(
     `SELECT kind, sum(count) AS count,
             coalesce(sum(count) FILTER (WHERE status = 'FAILED'), 0) AS failed,
@@ -144,25 +181,47 @@ export async function kindTotals(db: Db, days: { from: string; to: string } | nu
   return of;
 }
 
-/** App users (or beneficiaries) created in [from, to), by country, most first; null bounds: open. */
-export async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | null) {
+/**
+ * An SQL condition on app user `alias`: for one provider, the app user has a transaction of any kind
+ * through it (an IPG bank user counts the app users their bank served, not the service's); else true.
+ */
+function appUserInScope(alias: string, params: unknown[], scope: ProviderScope): string {
+  if (scope === undefined) return 'true';
+  params.push(scope.provider);
+  const p = `$${params.length}`;
+  return `${alias}.id IN (${dashboardKinds.map((k) => `SELECT app_user_id FROM ${transactionKindSpecs[k].table} WHERE provider_bank_code = ${p}`).join(' UNION ')})`;
+}
+
+/** App users created in [from, to), by country, most first; null bounds: open. */
+export async function appUsersByCountryBetween(db: Db, from: Date | null, to: Date | null, scope?: ProviderScope) {
+  const params: unknown[] = [from, to];
   return db.query<{ country: string; count: number }>(
     `SELECT c.name AS country, count(*) AS count
        FROM app_users u JOIN countries c ON c.code = u.country
       WHERE ($1::timestamptz IS NULL OR u.created_at >= $1::timestamptz) AND ($2::timestamptz IS NULL OR u.created_at < $2::timestamptz)
+        AND ${appUserInScope('u', params, scope)}
       GROUP BY c.name
       ORDER BY count(*) DESC, c.name`,
-    [from, to],
+    params,
   );
 }
 
-/** Counts of rows of `table` whose created_at falls in each [lo, hi) bucket. */
-export async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buckets: readonly { lo: Date; hi: Date }[]): Promise<number[]> {
+/** How many app users there are (for one provider: that it served). */
+export async function appUserCount(db: Db, scope?: ProviderScope): Promise<number> {
+  const params: unknown[] = [];
+  const row = await db.one<{ count: number }>(`SELECT count(*) AS count FROM app_users u WHERE ${appUserInScope('u', params, scope)}`, params);
+  return n(row?.count);
+}
+
+/** Counts of rows of `table` whose created_at falls in each [lo, hi) bucket (app users: of the scope). */
+export async function countInBuckets(db: Db, table: 'app_users' | 'beneficiaries', buckets: readonly { lo: Date; hi: Date }[], scope?: ProviderScope): Promise<number[]> {
+  const params: unknown[] = [buckets.map((b, i) => ({ i, lo: b.lo.toISOString(), hi: b.hi.toISOString() }))];
+  const inScope = table === 'app_users' ? appUserInScope('t', params, scope) : 'true';
   const rows = await db.query<{ i: number; count: number }>(
-    `SELECT b.i, (SELECT count(*) FROM ${table} t WHERE t.created_at >= b.lo AND t.created_at < b.hi) AS count
+    `SELECT b.i, (SELECT count(*) FROM ${table} t WHERE t.created_at >= b.lo AND t.created_at < b.hi AND ${inScope}) AS count
        FROM (SELECT (e->>'i')::int AS i, (e->>'lo')::timestamptz AS lo, (e->>'hi')::timestamptz AS hi FROM json_array_elements($1::json) e) b
       ORDER BY b.i`,
-    [buckets.map((b, i) => ({ i, lo: b.lo.toISOString(), hi: b.hi.toISOString() }))],
+    params,
   );
   const out = buckets.map(() => 0);
   for (const r of rows) out[r.i] = n(r.count);
