@@ -297,13 +297,19 @@ export async function decideMany(
   return results;
 }
 
-/** The other requests on the same record, newest first: for the area's checkers and the request's maker. */
+/** The other requests on the same record, newest first: for the area's checkers (a provider's currencies: its own) and the request's maker. */
 export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeRequestSummary[]> {
   const r = await ctx.db.one<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE id = $1`, [id]);
   if (!r) throw new HttpError(404, 'Change request not found');
   const area = areaOf(r.entity_type);
   const mine = r.requested_by.toLowerCase() === ctx.user.username.toLowerCase();
   if (!mine && !hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
+  // a provider's currency requests are its own checkers' (and a super user's), as in the inbox: another
+  // provider's request is not found
+  if (!mine && r.entity_type === providerCurrencyEntity.type) {
+    const own = await currencyProviderOfDecider(ctx);
+    if (own !== null && own !== r.record_id) throw new HttpError(404, 'Change request not found');
+  }
   if (r.record_id === null) return [];
   const rows = await ctx.db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE entity_type = $1 AND record_id = $2 AND id <> $3 ORDER BY id DESC LIMIT 50`, [
     r.entity_type,

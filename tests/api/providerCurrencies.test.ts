@@ -122,6 +122,9 @@ describe('saving the currency list', () => {
     expect(newRows.find((r) => r.currency_code === 'JPY')!.disabled).toBe(1);
     // other providers' users do not see it
     expect((await list(combankChecker)).data.changeRequests).toEqual([]);
+    // nor its history, asked by id (as the inbox does not show it, an id from elsewhere is not found)
+    expect(await server.call('changeRequest/history', { changeRequestID: id }, combankChecker)).toEqual({ statusCode: 404, data: { message: 'Change request not found' } });
+    expect((await server.call('changeRequest/history', { changeRequestID: id }, bocChecker)).statusCode).toBe(200);
 
     // the maker may not approve; a supervisor of another provider may not either
     expect((await server.call('IPGProvider/currency/approve', { changeRequestID: id, actionTaken: 'approve' }, combankChecker)).statusCode).toBe(403);
