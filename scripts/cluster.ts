@@ -22,9 +22,14 @@
  * `--duration` seconds, kills (SIGKILL) the last app server at a third of it and the replica's
  * PostgreSQL (SIGKILL) at two thirds, and prints the requests before, during and after each kill,
  * which failed and why, and checks every write the load made against the database: each approve
- * against its change request and the role it creates, each log-export against its activity log row.
+ * against its change request and the role it creates, each log-export against its activity log row,
+ * and each money action (manual fund transfers, and refunds racing them on the same transactions)
+ * against the payment network's own log (the simulator's PAYMENT_SIMULATOR_LOG, written by every app
+ * server): every operation the network made is recorded in the database, every recorded one was made
+ * by the network, and no transaction's money moved twice. A money request that failed in transit is
+ * sent again (as a person would press again) until it gets an answer.
  */
-import { EXPECTED, WEIGHTS, loadMix, type Kind } from './loadMix';
+import { EXPECTED, MONEY_WEIGHTS, loadMix, type Kind } from './loadMix';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -354,16 +359,36 @@ interface Outcome {
   status?: number;
   error?: string;
   server?: string;
-  /** approve: the change request; log-export: the file name it logged. */
+  /** approve: the change request; log-export: the file name it logged; money: the transaction. */
   ref?: string | number;
+  /** money: the call (manual fund transfer or refund) and which sending of it this was (1 = the first). */
+  path?: string;
+  attempt?: number;
 }
 
-async function prepareLoad(db: Db): Promise<{ first: number; last: number }> {
+/** How many send-money transactions the chaos run may move money on. */
+const MONEY_TRANSACTIONS = 3000;
+
+async function prepareLoad(db: Db): Promise<{ first: number; last: number; money: { id: number; trace: string }[] }> {
   const role = await db.one<{ id: number }>(
     `INSERT INTO roles (role_name, user_type, user_level, permissions) VALUES ('Load Tester', 'BACKEND', (SELECT id FROM user_levels ORDER BY level DESC LIMIT 1), $1)
      ON CONFLICT (lower(role_name)) DO UPDATE SET permissions = EXCLUDED.permissions, disabled = 0 RETURNING id`,
-    [['send-money-report-view', 'role-view', 'role-approve']],
+    [['send-money-report-view', 'role-view', 'role-approve', 'transaction-retry', 'transaction-refund']],
   );
+  // transactions whose card payment succeeded and whose money has not moved, each with a refund
+  // requested by its customer: a manual fund transfer and a refund are both allowed until one succeeds
+  const money = (
+    await db.query<{ id: number; trace: string }>(
+      `UPDATE ceft_transactions SET refund_requested = true WHERE id IN (
+         SELECT id FROM ceft_transactions
+          WHERE card_payment_status = 'SUCCESS' AND ceft_payment_status IS DISTINCT FROM 'SUCCESS'
+            AND ipg_void_status IS DISTINCT FROM 'SUCCESS' AND ipg_refund_status IS DISTINCT FROM 'SUCCESS' AND locked = 0
+            AND initiated_time BETWEEN now() - interval '150 days' AND now() - interval '2 days'
+          ORDER BY id LIMIT $1)
+       RETURNING id, trace`,
+      [MONEY_TRANSACTIONS],
+    )
+  ).sort((a, b) => a.id - b.id);
   const hash = await hashPassword(PASSWORD, 2 ** 10);
   await db.query(
     `INSERT INTO console_users (name, email, contact, username, user_type, branch_code, role_id, password_hash)
@@ -385,7 +410,7 @@ async function prepareLoad(db: Db): Promise<{ first: number; last: number }> {
      SELECT min(id) AS first, max(id) AS last FROM made`,
     [PENDING],
   );
-  return ids!;
+  return { ...ids!, money };
 }
 
 async function signInAll(url: string): Promise<string[]> {
@@ -399,8 +424,88 @@ async function signInAll(url: string): Promise<string[]> {
   return tokens;
 }
 
-async function chaos(url: string, socket: string, db: Db, apps: AppServer[], replica: ChildProcess): Promise<boolean> {
-  const { first, last } = await prepareLoad(db);
+/** One line of the payment simulator's log (src/server/payments/simulator.ts SimulatorLogEntry). */
+interface NetworkLine {
+  op: 'void' | 'refund' | 'transfer' | 'hold';
+  reference: string;
+  key: string | null;
+  ok: boolean;
+}
+
+const ACTION_OF_OP: Record<NetworkLine['op'], string> = { transfer: 'MANUAL_FUND_TRANSFER', refund: 'REFUND', void: 'VOID', hold: 'HOLD' };
+
+/**
+ * Every money action of the run against the payment network's log and the database: each operation
+ * the network made (one idempotency key = one attempt, `ceft:<id>:<action>:<seq>`; a retry of an
+ * attempt whose answer was lost sends the same key) has its record in transaction_actions with the same
+ * outcome; each record of the run has its operation in the network's log; no transaction has two
+ * successful money movements (a transfer and a refund, or two transfers); and each request answered
+ * 200 left a successful record. Prints the counts and returns the problems.
+ */
+async function checkMoney(db: Db, outcomes: Outcome[], networkLog: string, money: number[]): Promise<string[]> {
+  const problems: string[] = [];
+  const lines: NetworkLine[] = existsSync(networkLog)
+    ? readFileSync(networkLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as NetworkLine)
+    : [];
+  const byKey = new Map<string, NetworkLine[]>();
+  for (const l of lines) if (l.key) byKey.set(l.key, [...(byKey.get(l.key) ?? []), l]);
+  const records = await db.query<{ transaction_id: number; action: string; seq_before: number; outcome: string }>(
+    `SELECT transaction_id, action, seq_before, outcome FROM transaction_actions
+      WHERE kind = 'ceft' AND transaction_id = ANY($1::int[]) AND username LIKE 'load\\_user\\_%'`,
+    [`{${money.join(',')}}`],
+  );
+  const recordKey = (r: { transaction_id: number; action: string; seq_before: number }) => `ceft:${r.transaction_id}:${r.action}:${r.seq_before}`;
+  const recorded = new Map(records.map((r) => [recordKey(r), r]));
+  for (const [key, ls] of byKey) {
+    const [, id, action] = key.split(':');
+    if (!money.includes(Number(id))) continue;
+    if (ls.some((l) => l.ok !== ls[0].ok)) problems.push(`network key ${key}: answered both ok and not ok`);
+    if (ACTION_OF_OP[ls[0].op] !== action) problems.push(`network key ${key}: a ${ls[0].op} under another action's key`);
+    const r = recorded.get(key);
+    if (!r) problems.push(`network key ${key}: the network ${ls[0].ok ? 'moved the money' : 'declined'} but the database has no record (lost)`);
+    else if ((r.outcome === 'SUCCESS') !== ls[0].ok) problems.push(`network key ${key}: the network says ${ls[0].ok ? 'ok' : 'declined'}, the database ${r.outcome}`);
+  }
+  for (const [key] of recorded) if (!byKey.has(key)) problems.push(`record ${key}: in the database but never sent to the network`);
+  // money moves at most once per transaction: successful transfers, refunds and voids, one attempt each
+  const moved = new Map<string, string[]>();
+  for (const [key, ls] of byKey) {
+    if (!ls[0].ok || ls[0].op === 'hold') continue;
+    const id = key.split(':')[1];
+    moved.set(id, [...(moved.get(id) ?? []), key]);
+  }
+  for (const [id, keys] of moved) if (keys.length > 1) problems.push(`transaction ${id}: money moved more than once (${keys.join(', ')})`);
+  const rows = await db.query<{ id: number; status: string; ceft_payment_status: string | null; ipg_refund_status: string | null }>(
+    `SELECT id, status, ceft_payment_status, ipg_refund_status FROM ceft_transactions WHERE id = ANY($1::int[])`,
+    [`{${money.join(',')}}`],
+  );
+  const rowOf = new Map(rows.map((r) => [r.id, r]));
+  const sent = outcomes.filter((o) => o.kind === 'money');
+  for (const o of sent.filter((x) => x.status === 200)) {
+    const r = rowOf.get(Number(o.ref));
+    const transfer = o.path?.endsWith('manualFundTransfer');
+    if (!r || (transfer ? r.ceft_payment_status !== 'SUCCESS' : r.ipg_refund_status !== 'SUCCESS'))
+      problems.push(`transaction ${o.ref}: ${o.path} answered 200 but the transaction shows ${transfer ? `payout ${r?.ceft_payment_status}` : `refund ${r?.ipg_refund_status}`}`);
+  }
+  const firsts = sent.filter((o) => o.attempt === 1);
+  const count = (f: (o: Outcome) => boolean) => sent.filter(f).length;
+  const okOps = (op: NetworkLine['op']) => [...byKey.values()].filter((ls) => ls[0].op === op && ls[0].ok).length;
+  console.log(
+    `  ${firsts.length} money requests (${count((o) => o.path?.endsWith('manualFundTransfer') === true && o.attempt === 1)} manual fund transfers, ${count((o) => o.path?.endsWith('refund') === true && o.attempt === 1)} refunds racing them): ` +
+      `${count((o) => o.status === 200)} answered 200, ${count((o) => o.status === 422)} 422 (declined or refused by the guards), ${count((o) => o.status === 409)} 409, ` +
+      `${count((o) => (o.attempt ?? 1) > 1)} sent again after no answer, ${count((o) => (o.status === undefined || o.status >= 500) && o.attempt === 10)} never answered`,
+  );
+  console.log(
+    `  payment network: ${lines.length} operations logged under ${byKey.size} attempts (keys): ${okOps('transfer')} transfers and ${okOps('refund')} refunds succeeded; ` +
+      `database: ${records.length} money records of the run; transactions whose money moved: ${moved.size}, more than once: ${[...moved.values()].filter((k) => k.length > 1).length}`,
+  );
+  return problems;
+}
+
+async function chaos(url: string, socket: string, db: Db, apps: AppServer[], replica: ChildProcess, networkLog: string): Promise<boolean> {
+  const { first, last, money } = await prepareLoad(db);
   const tokens = await signInAll(url);
   const now = new Date();
   const today = format(now, 'yyyy-MM-dd');
@@ -408,7 +513,15 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const countries = (await db.query<{ country: string }>(`SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20`)).map((r) => r.country);
   let exportNo = 0;
   const run = randomBytes(3).toString('hex');
-  const { pick, bodyOf } = loadMix({ today, weekAgo, countries, firstRequest: first, lastRequest: last, logExportFileName: () => `chaos-${run}-${++exportNo}.xlsx` });
+  const { pick, bodyOf } = loadMix({
+    today,
+    weekAgo,
+    countries,
+    firstRequest: first,
+    lastRequest: last,
+    logExportFileName: () => `chaos-${run}-${++exportNo}.xlsx`,
+    moneyTransactions: money,
+  });
 
   const outcomes: Outcome[] = [];
   const t0 = Date.now();
@@ -416,28 +529,39 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const victim = apps[apps.length - 1];
   const marks: { appKilled?: number; appExited?: number; appDropped?: number; replicaKilled?: number; replicaFallback?: number } = {};
 
+  /** One sending of a request; the outcome is recorded. */
+  const send = async (token: string, kind: Kind, path: string, body: unknown, ref: string | number | undefined, attempt: number): Promise<Outcome> => {
+    const o: Outcome = { kind, start: Date.now(), end: 0, ref, ...(kind === 'money' ? { path, attempt } : {}) };
+    try {
+      const res = await fetch(`${url}/api/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+      o.status = res.status;
+      o.server = res.headers.get('x-app-server') ?? undefined;
+      const text = await res.text();
+      if (!EXPECTED[kind].includes(res.status)) o.error = `HTTP ${res.status}: ${text.slice(0, 120)}`;
+    } catch (err) {
+      o.error = err instanceof Error ? `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+    }
+    o.end = Date.now();
+    outcomes.push(o);
+    return o;
+  };
+
   const worker = async (n: number) => {
     const token = tokens[n % tokens.length];
     while (Date.now() < end) {
       const kind = pick();
       const { path, body, ref } = bodyOf(kind);
-      const o: Outcome = { kind, start: Date.now(), end: 0, ref };
-      try {
-        const res = await fetch(`${url}/api/${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        o.status = res.status;
-        o.server = res.headers.get('x-app-server') ?? undefined;
-        const text = await res.text();
-        if (!EXPECTED[kind].includes(res.status)) o.error = `HTTP ${res.status}: ${text.slice(0, 120)}`;
-      } catch (err) {
-        o.error = err instanceof Error ? `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+      let o = await send(token, kind, path, body, ref, 1);
+      // a money action that got no answer is sent again until it gets one (its outcome is unknown to the sender)
+      for (let attempt = 2; kind === 'money' && (o.status === undefined || o.status >= 500) && attempt <= 10; attempt++) {
+        await sleep(500);
+        o = await send(token, kind, path, body, ref, attempt);
       }
-      o.end = Date.now();
-      outcomes.push(o);
     }
   };
 
@@ -484,7 +608,7 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
     }
   })();
 
-  log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}`);
+  log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${MONEY_WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}; ${money.length} transactions to move money on`);
   await Promise.all([...Array.from({ length: CONCURRENCY }, (_, i) => worker(i)), director(), watcher]);
   const spans: string[] = [];
   for (const r of readStates) {
@@ -573,6 +697,13 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
     (await db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE description LIKE $1`, [`%chaos-${run}-%`])).map((r) => /chaos-[0-9a-f]+-\d+\.xlsx/.exec(r.description)?.[0]),
   );
   for (const o of exports) if (o.status === 200 && !logged.has(String(o.ref))) problems.push(`log-export ${o.ref}: answered 200 but no activity log row (lost)`);
+  const moneyProblems = await checkMoney(
+    db,
+    outcomes,
+    networkLog,
+    money.map((m) => m.id),
+  );
+  problems.push(...moneyProblems);
   const approvedOk = approves.filter((o) => o.status === 200).length;
   const approveFailed = approves.filter((o) => o.error).length;
   console.log(`\nwrites: ${approves.length} approves (${approvedOk} approved, ${approves.filter((o) => o.status === 409).length} already decided, ${approveFailed} failed in transit);`);
@@ -619,6 +750,8 @@ async function main(): Promise<void> {
     TRUST_PROXY: '127.0.0.1',
     DATABASE_POOL_SIZE: '10',
     SEED_TRANSACTIONS: process.env.SEED_TRANSACTIONS ?? '20000',
+    // the payment network's own log, every app server appending to it (the chaos run reconciles it)
+    PAYMENT_SIMULATOR_LOG: join(folder, 'payment-network.log'),
   };
   const apps: AppServer[] = [];
   // the first one migrates and seeds; the others find the database ready
@@ -637,7 +770,7 @@ async function main(): Promise<void> {
     });
     const db = await openDb({ databaseUrl: primaryDirect.toString() });
     try {
-      const ok = await chaos(url, socket, db, apps, replica.child);
+      const ok = await chaos(url, socket, db, apps, replica.child, env.PAYMENT_SIMULATOR_LOG);
       process.exitCode = ok ? 0 : 1;
     } finally {
       await db.close();

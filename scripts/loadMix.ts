@@ -2,9 +2,9 @@
  * The load mix of `npm run load` (scripts/load.ts) and `npm run cluster -- --chaos` (scripts/cluster.ts):
  * which calls, how often, what each may answer, and the body of each, in one place.
  */
-export type Kind = 'list' | 'filter' | 'export' | 'log-export' | 'approve';
+export type Kind = 'list' | 'filter' | 'export' | 'log-export' | 'approve' | 'money';
 
-/** Each kind's share of the requests, in percent. */
+/** Each kind's share of the requests, in percent (`npm run load`; the chaos run adds `money`, MONEY_WEIGHTS). */
 export const WEIGHTS: [Kind, number][] = [
   ['list', 35],
   ['filter', 30],
@@ -13,8 +13,22 @@ export const WEIGHTS: [Kind, number][] = [
   ['approve', 20],
 ];
 
-/** The statuses each call may answer; anything else is an error. */
-export const EXPECTED: Record<Kind, number[]> = { list: [200], filter: [200], export: [200], 'log-export': [200], approve: [200, 409] };
+/** The mix with money actions (LoadMixInput.moneyTransactions): a tenth of the requests move money. */
+export const MONEY_WEIGHTS: [Kind, number][] = [
+  ['list', 32],
+  ['filter', 27],
+  ['export', 7],
+  ['log-export', 6],
+  ['approve', 18],
+  ['money', 10],
+];
+
+/**
+ * The statuses each call may answer; anything else is an error. A money action answers 200 when the
+ * network did it, 422 when the network declined it or the guards refused it (another action on the
+ * transaction succeeded first), 409 while another action holds the row.
+ */
+export const EXPECTED: Record<Kind, number[]> = { list: [200], filter: [200], export: [200], 'log-export': [200], approve: [200, 409], money: [200, 409, 422] };
 
 export interface LoadMixInput {
   /** yyyy-MM-dd of today and of a week ago (the list and filter ranges). */
@@ -27,9 +41,16 @@ export interface LoadMixInput {
   readonly lastRequest: number;
   /** The file name each log-export names. */
   readonly logExportFileName: () => string;
+  /**
+   * Send-money transactions whose card payment succeeded and whose money has not moved: each `money`
+   * request takes the next one for a manual fund transfer; every fourth asks instead for a refund of
+   * the transaction whose transfer was asked last (a race the guards and the database must settle: at
+   * most one of them moves money). Unset: no money actions (WEIGHTS).
+   */
+  readonly moneyTransactions?: readonly { readonly id: number; readonly trace: string }[];
 }
 
-/** A request of the mix: its call, its body, and what it refers to (approve: the change request; log-export: the file name). */
+/** A request of the mix: its call, its body, and what it refers to (approve: the change request; log-export: the file name; money: the transaction). */
 export interface MixRequest {
   readonly path: string;
   readonly body: unknown;
@@ -39,12 +60,16 @@ export interface MixRequest {
 /** `pick`: a kind drawn by WEIGHTS; `bodyOf`: the request of a kind (approves take the next change request). */
 export function loadMix(input: LoadMixInput): { pick: () => Kind; bodyOf: (kind: Kind) => MixRequest } {
   const { today, weekAgo, countries, firstRequest, lastRequest } = input;
+  const money = input.moneyTransactions ?? [];
+  const weights = money.length > 0 ? MONEY_WEIGHTS : WEIGHTS;
   const statuses = ['', 'SUCCESS', 'FAILED', 'PENDING'];
-  const total = WEIGHTS.reduce((s, [, w]) => s + w, 0);
+  const total = weights.reduce((s, [, w]) => s + w, 0);
   let nextRequest = firstRequest;
+  let moneyNo = 0;
+  let nextMoney = 0;
   const pick = (): Kind => {
     let x = Math.random() * total;
-    for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
+    for (const [k, w] of weights) if ((x -= w) < 0) return k;
     return 'list';
   };
   const today0 = `${today}T00:00:01`;
@@ -76,6 +101,15 @@ export function loadMix(input: LoadMixInput): { pick: () => Kind; bodyOf: (kind:
         // past the last pending request, start again: those are decided now and answer 409
         nextRequest = nextRequest >= lastRequest ? firstRequest : nextRequest + 1;
         return { path: 'role/approve', body: { changeRequestID: id, actionTaken: 'approve' }, ref: id };
+      }
+      case 'money': {
+        moneyNo++;
+        if (moneyNo % 4 === 0 && nextMoney > 0) {
+          const { id } = money[(nextMoney - 1) % money.length];
+          return { path: 'Transaction/ceft/refund', body: { transactionID: id }, ref: id };
+        }
+        const { id, trace } = money[nextMoney++ % money.length];
+        return { path: 'Transaction/ceft/manualFundTransfer', body: { trace }, ref: id };
       }
     }
   };
