@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
  * - then `browser` (tests/e2e, tests/reliability), one file at a time: each starts real server
  *   processes and Chromium, and timing-sensitive steps of one file must not fight another's browser.
  *   Its servers start from a copy of a seeded data folder (tests/e2e/harness.ts) instead of seeding.
- * `vitest run --project api` runs one project.
+ * `vitest run --project api` runs one project. A fourth, `replica` (tests/replica), exists only when
+ * `npm run cluster -- --test` runs it against a real streaming replica (REPLICA_TEST_* URLs).
  */
 export default defineConfig({
   resolve: {
@@ -29,6 +30,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      // only when `npm run cluster -- --test` (scripts/cluster.ts) gives it a real streaming replica behind PgBouncer
+      ...(process.env.REPLICA_TEST_REPLICA_URL
+        ? [{ extends: true as const, test: { name: 'replica', include: ['tests/replica/**/*.test.ts'], pool: 'forks' as const, maxWorkers: 1, hookTimeout: 300_000 } }]
+        : []),
       {
         extends: true,
         // hooks: the run's first browser file may seed the data-folder template (tests/e2e/harness.ts)

@@ -1,6 +1,8 @@
 /**
  * `npm run cluster [-- --servers 2 --port 8090]`: the console past one machine, on one machine.
  * `npm run cluster -- --chaos [--duration 45 --concurrency 24]`: the same, then the load mix under failure.
+ * `npm run cluster -- --test`: steps 1 to 3 only, then the API tests of tests/replica against them
+ *   (`vitest run --project replica`, its exit code the script's): .ci/run runs it when PostgreSQL is there.
  *
  * Starts, each piece from Debian's packages or PostgreSQL 15's own binaries (installed with apt-get when
  * missing, as CI installs Chromium):
@@ -43,6 +45,8 @@ import { freePort } from '../src/server/freePort';
 import { numberArg } from './benchArgs';
 
 const CHAOS = process.argv.includes('--chaos');
+/** --test: the primary's database, the replica and their PgBouncers only, then the `replica` test project against them. */
+const TEST = process.argv.includes('--test');
 const SERVERS = Math.max(2, numberArg('servers', 2));
 const DURATION = numberArg('duration', 45);
 const CONCURRENCY = numberArg('concurrency', 24);
@@ -719,7 +723,7 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
 
 async function main(): Promise<void> {
   ensurePackages();
-  if (!existsSync(resolve('dist/index.html'))) {
+  if (!TEST && !existsSync(resolve('dist/index.html'))) {
     log('Building the console (vite build) ...');
     if (spawnSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('vite build failed');
   }
@@ -741,6 +745,24 @@ async function main(): Promise<void> {
   const primaryBouncer = await startPgBouncer(folder, 'pgbouncer-primary', await freePort(), { host: primaryHost, port: primaryPort, user: primaryUser });
   const replicaBouncer = await startPgBouncer(folder, 'pgbouncer-replica', await freePort(), { host: '127.0.0.1', port: replicaPort, user: 'postgres' });
   log(`PgBouncer (transaction mode): primary ${primaryBouncer}, replica ${replicaBouncer}`);
+
+  if (TEST) {
+    log('Running the replica tests (vitest --project replica) ...');
+    const vitest = spawn(process.execPath, [resolve('node_modules/vitest/vitest.mjs'), 'run', '--project', 'replica'], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        REPLICA_TEST_PRIMARY_URL: primaryBouncer,
+        REPLICA_TEST_REPLICA_URL: replicaBouncer,
+        REPLICA_TEST_PRIMARY_DIRECT_URL: primaryDirect.toString(),
+        REPLICA_TEST_REPLICA_DIRECT_URL: urlOf(replicaPort, DB_NAME),
+        REPLICA_TEST_REPLICA_PID: String(replica.child.pid),
+      },
+    });
+    const code = await new Promise<number | null>((r) => vitest.on('close', r));
+    process.exitCode = code ?? 1;
+    return;
+  }
 
   const env = {
     DATABASE_URL: primaryBouncer,
