@@ -7,10 +7,12 @@
  * the rest: id, title, menu order, source, filters, count cards, columns, tabs, row actions, and
  * where they differ from the defaults `/transaction/<kind>` (route of an operational report; an
  * auditor report states its own) and `<kind>Transactions` (file base), the kind read from the id
- * `transactions.<kind>`. The filters, requests, count cards, footers and column groups the reports share are
- * here too. `reportPair` declares a report in both variants at once: what they share, then each
- * variant's route, source and filters.
+ * `transactions.<kind>`. `reportPair` declares a report in both variants at once: what they share,
+ * then each variant's list call, request and filters (and the auditor one's route). The filters,
+ * requests, sources (`paged`), count cards, footers, column groups and the send-money warning
+ * action the reports share are here too.
  */
+import type { z } from 'zod';
 import { fetchCountOf, type CallContract, type RequestOf } from '../src/api/contract';
 import {
   defineCountCards,
@@ -23,6 +25,7 @@ import {
   type FilterDef,
   type FilterValues,
   type ListScreen,
+  type ListSource,
   type PanelField,
   type ScreenAccess,
   type TotalsFooter,
@@ -93,6 +96,21 @@ export function emptyStatusRequest(f: FilterValues) {
   return { ...countedRequest(f), status: ALL_STATUSES };
 }
 
+// ---- sources ---------------------------------------------------------------------------------
+
+/** A transaction list call: its reply holds the rows as `filteredList` and, apart, the first page as `transactions`. */
+export type PagedCall<Row> = CallContract<string, z.ZodType, z.ZodType<{ filteredList: Row[]; transactions: Row[] }>>;
+
+/** A transaction list's source from its call and request: the rows from `filteredList`, the first page from `transactions`. */
+export function paged<Row>() {
+  return <C extends PagedCall<Row>>(call: C, request: (filters: FilterValues) => RequestOf<C>): ListSource<Row, C> => ({
+    call,
+    request,
+    rows: (d) => d.filteredList,
+    firstPage: (d) => d.transactions,
+  });
+}
+
 // ---- count cards and footers -----------------------------------------------------------------
 
 export const countCards = defineCountCards(billCount, [
@@ -139,6 +157,9 @@ export function totalsFooter(at: (key: string) => (reply: WholeReply) => number 
   };
 }
 
+/** Totals inside the reply's data (the insurance list's, the refunded send money tab's). */
+export const dataFooter = (currency: 'USD' | 'LKR', note: string) => totalsFooter(inData, currency, note);
+
 /** Totals at the top level, in USD: every report's unless it says otherwise. */
 export const usdFooter = totalsFooter(topLevel, 'USD', SUCCESSFUL_ONLY_NOTE);
 
@@ -174,23 +195,22 @@ function kindOf(id: string): string {
 
 /** What the two variants of a report share: every setting but the variant's route, source and filters. */
 type PairSpec<Row> = Omit<ReportSpec<Row, CallContract>, 'route' | 'source' | 'filters'>;
-/** What one variant of a pair states. */
-type VariantSpec<Row, C extends CallContract> = Pick<ReportSpec<Row, C>, 'route' | 'source' | 'filters'>;
-/** The auditor variant states its route (the auditor routes follow no pattern). */
-type AuditSpec<Row, C extends CallContract> = VariantSpec<Row, C> & { readonly route: string };
+/** What one variant of a pair states: its list call (a paged source) and request, its filters. */
+type VariantSpec<Row, C extends PagedCall<Row>> = Pick<ReportSpec<Row, C>, 'filters'> & { readonly list: C; readonly request: (filters: FilterValues) => RequestOf<C> };
 
 /**
  * A transaction report in both variants: the operational one (id as given, behind `permission`) and
- * the auditor one (id + '.audit'), from what they share and what each states.
+ * the auditor one (id + '.audit', at its own route: the auditor routes follow no pattern), from what
+ * they share and what each states.
  */
 export function reportPair<Row extends { id: number; trace: string }>() {
-  return <O extends CallContract, A extends CallContract>(
+  return <O extends PagedCall<Row>, A extends PagedCall<Row>>(
     shared: PairSpec<Row>,
-    { permission, ...own }: VariantSpec<Row, O> & { readonly permission: Permission },
-    audit: AuditSpec<Row, A>,
+    { permission, list, request, filters }: VariantSpec<Row, O> & { readonly permission: Permission },
+    audit: VariantSpec<Row, A> & { readonly route: string },
   ): readonly [ListScreen<Row, O>, ListScreen<Row, A>] => [
-    transactionReport<Row>()(operational(permission), { ...shared, ...own }),
-    transactionReport<Row>()(auditor, { ...shared, ...audit, id: `${shared.id}.audit` }),
+    transactionReport<Row>()(operational(permission), { ...shared, source: paged<Row>()(list, request), filters }),
+    transactionReport<Row>()(auditor, { ...shared, id: `${shared.id}.audit`, route: audit.route, source: paged<Row>()(audit.list, audit.request), filters: audit.filters }),
   ];
 }
 
@@ -231,15 +251,18 @@ function routeOf(variant: Variant, spec: { readonly id: string; readonly route?:
 
 // ---- row actions -----------------------------------------------------------------------------
 
+type CallRun<Row> = Extract<RowActionRun<Row>, { kind: 'call' }>;
+
 /** A row action calling `call` behind the confirmation every send-money action asks: 'Warning!', in the danger style. */
 export function warningAction<Row>(
   id: string,
   label: string,
   permission: Permission,
   when: Guard<Row>,
-  { warning, ...run }: Omit<Extract<RowActionRun<Row>, { kind: 'call' }>, 'kind' | 'confirm'> & { readonly warning: (row: Row) => string },
+  call: CallRun<Row>['call'],
+  { warning, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string },
 ): RowAction<Row> {
-  return { id, label, permission, when, run: { kind: 'call', ...run, confirm: { title: 'Warning!', danger: true, message: warning } } };
+  return { id, label, permission, when, run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning } } };
 }
 
 // ---- columns shared by several kinds ---------------------------------------------------------
@@ -286,11 +309,18 @@ export const deductionPanel = <K extends string>(rate: K) => ipgPanel('IPG Deduc
 
 type ReversalKey<R extends string> = `ipg_${R}_${'payment_time' | 'status' | 'tran_id' | 'description' | 'code' | 'message'}`;
 
-/** An IPG reversal (a void or a refund): its time and status, then its details panel (tran ID, description, code, message). */
-export function reversalColumns<R extends 'void' | 'refund'>(reversal: R, name: string): Column<Record<ReversalKey<R>, unknown>>[] {
+/** An IPG reversal's (a void's or a refund's) time and status. */
+export function reversalStateColumns<R extends 'void' | 'refund'>(reversal: R, name: string): Column<Record<`ipg_${R}_${'payment_time' | 'status'}`, unknown>>[] {
   return [
     { key: `ipg_${reversal}_payment_time`, header: `IPG ${name} Payment Time`, kind: 'datetime' },
     { key: `ipg_${reversal}_status`, header: `IPG ${name} Status`, kind: 'paymentStatus' },
+  ];
+}
+
+/** An IPG reversal (a void or a refund): its time and status, then its details panel (tran ID, description, code, message). */
+export function reversalColumns<R extends 'void' | 'refund'>(reversal: R, name: string): Column<Record<ReversalKey<R>, unknown>>[] {
+  return [
+    ...reversalStateColumns(reversal, name),
     {
       key: `ipg_${reversal}_tran_id`,
       header: `${name} Details`,
@@ -311,10 +341,11 @@ export const timestampColumns: readonly Column<PaidRow>[] = [
   { key: 'updated_at', header: 'Updated At', kind: 'datetime' },
 ];
 
-/** ID, Trace, UID/NIC and Country: the first columns of most kinds. */
-export const leadColumns: readonly Column<IpgRow>[] = [
+/** ID and Trace: the first columns of the IPG kinds. */
+export const idColumns: readonly Column<IpgRow>[] = [
   { key: 'id', header: 'ID', kind: 'integer' },
   { key: 'trace', header: 'Trace' },
-  { key: 'uid', header: 'UID/NIC' },
-  { key: 'country', header: 'Country' },
 ];
+
+/** ID, Trace, UID/NIC and Country: the first columns of most kinds. */
+export const leadColumns: readonly Column<IpgRow>[] = [...idColumns, { key: 'uid', header: 'UID/NIC' }, { key: 'country', header: 'Country' }];

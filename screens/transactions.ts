@@ -4,7 +4,7 @@
  * Transaction/... calls) and the auditor variant (Audit Reports menu, dashboard/... calls). Each
  * report states only what is its own; the family (screens/transactionFamily.ts) supplies the rest.
  */
-import { defineCountCards, defineListSource, type Column, type RowAction } from '../src/definitions/definitions';
+import { defineCountCards, type Column, type RowAction } from '../src/definitions/definitions';
 import {
   billAuditList,
   billCount,
@@ -25,13 +25,8 @@ import {
   thyagaAuditList,
   thyagaCount,
   thyagaList,
-  type BillRow,
-  type CeftAuditRow,
-  type CeftRow,
-  type EChannellingRow,
-  type InsuranceRow,
-  type ThyagaRow,
 } from '../src/api/transactions';
+import type { BillRow, CeftAuditRow, CeftRow, EChannellingRow, InsuranceRow, ThyagaRow } from '../src/api/transactions';
 import { canHoldFundTransfer, canManualFundTransfer, canRefundCardPayment, canVoidCardPayment } from '../src/domain/transactionGuards';
 import {
   auditor,
@@ -40,26 +35,28 @@ import {
   countCards,
   countedFilters,
   countedRequest,
+  dataFooter,
   dateRange,
   deductionPanel,
   emptyStatusRequest,
   fetchCountFilter,
-  inData,
+  idColumns,
   ipgPanel,
   leadColumns,
   moneyColumns,
   operational,
+  paged,
   rangeRequest,
   REFUNDED_ONLY_NOTE,
   reportPair,
   reversalColumns,
+  reversalStateColumns,
   searchText,
   sendMoneyStatus,
   statusRequest,
   stepColumns,
   SUCCESSFUL_ONLY_NOTE,
   timestampColumns,
-  totalsFooter,
   transactionReport,
   voidColumns,
   warningAction,
@@ -89,30 +86,26 @@ const ceftTailColumns: readonly Column<CeftRow | CeftAuditRow>[] = [
 /** The row actions of send money, with their guards (src/domain/transactionGuards.ts) and the texts of spec 001 §8. */
 export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<Row>[] {
   return [
-    warningAction<Row>('hold', 'Hold', 'transaction-hold', canHoldFundTransfer, {
-      call: ceftHold,
+    warningAction<Row>('hold', 'Hold', 'transaction-hold', canHoldFundTransfer, ceftHold, {
       body: (row) => ({ id: row.id, description: '' }),
       warning: (row) => `Taking this action will hold the fund-transfer of the customer (Tran ID - ${row.id}). Do you want to continue?`,
       success: (row) => `Transaction hold successful: Id - ${row.id}`,
       failure: 'Transaction hold failed!',
     }),
-    warningAction<Row>('manualFundTransfer', 'Manual Fund Transfer', 'transaction-retry', canManualFundTransfer, {
-      call: ceftManualFundTransfer,
+    warningAction<Row>('manualFundTransfer', 'Manual Fund Transfer', 'transaction-retry', canManualFundTransfer, ceftManualFundTransfer, {
       body: (row) => ({ trace: row.trace }),
       warning: (row) =>
         `Taking this action will start a manual fund transferring for this transaction (Tran ID - ${row.id}). If you not sure funds are available, please do not take this action. Are you sure to take this action?`,
       success: (row, data) => sentForApprovalMessage(data) ?? `Fund transfer successful: Id - ${row.id}`,
       failure: 'Fund transfer failed!',
     }),
-    warningAction<Row>('void', 'Void', 'transaction-refund', canVoidCardPayment, {
-      call: ceftVoid,
+    warningAction<Row>('void', 'Void', 'transaction-refund', canVoidCardPayment, ceftVoid, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction voided successfully: Id - ${row.id}`,
       failure: 'Transaction void failed!',
     }),
-    warningAction<Row>('refund', 'Refund', 'transaction-refund', canRefundCardPayment, {
-      call: ceftRefund,
+    warningAction<Row>('refund', 'Refund', 'transaction-refund', canRefundCardPayment, ceftRefund, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction refunded successfully: Id - ${row.id}`,
@@ -126,7 +119,7 @@ const ceft = { title: 'Send Money Transactions', menu: { label: 'Send Money', or
 export const ceftScreen = transactionReport<CeftRow>()(operational('send-money-report-view'), {
   ...ceft,
   id: 'transactions.ceft',
-  source: { call: ceftList, request: statusRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
+  source: paged<CeftRow>()(ceftList, statusRequest),
   filters: [...countedFilters('UID/NIC/Trace/Account Number'), sendMoneyStatus],
   tabs: [{ id: 'all', label: 'All' }],
   columns: [...ceftLeadColumns, { key: 'bank_name', header: 'Bank' }, ...ceftTailColumns],
@@ -137,15 +130,15 @@ export const ceftAuditScreen = transactionReport<CeftAuditRow>()(auditor, {
   ...ceft,
   id: 'transactions.ceft.audit',
   route: '/AllCeftTransactions',
-  source: { call: ceftAuditList, request: emptyStatusRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
+  source: paged<CeftAuditRow>()(ceftAuditList, emptyStatusRequest),
   filters: countedFilters('NIC/Passport/Trace/Account Number'),
   tabs: [
     { id: 'all', label: 'All' },
     {
       id: 'refunded',
       label: 'Refunded',
-      source: defineListSource<CeftAuditRow>()({ call: ceftRefundedAuditList, request: emptyStatusRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions }),
-      footer: totalsFooter(inData, 'LKR', REFUNDED_ONLY_NOTE),
+      source: paged<CeftAuditRow>()(ceftRefundedAuditList, emptyStatusRequest),
+      footer: dataFooter('LKR', REFUNDED_ONLY_NOTE),
       rowActions: false,
       exports: { fileBase: 'ceftTransactions', title: 'Refunded Send Money Transactions' },
     },
@@ -174,16 +167,8 @@ export const [billScreen, billAuditScreen] = reportPair<BillRow>()(
       ...timestampColumns,
     ],
   },
-  {
-    permission: 'bill-payment-report-view',
-    source: { call: billList, request: countedRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: countedFilters('UID/NIC/Trace'),
-  },
-  {
-    route: '/AuditerBillPayments',
-    source: { call: billAuditList, request: emptyStatusRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: countedFilters('NIC/Passport/Trace/Account Number'),
-  },
+  { permission: 'bill-payment-report-view', list: billList, request: countedRequest, filters: countedFilters('UID/NIC/Trace') },
+  { route: '/AuditerBillPayments', list: billAuditList, request: emptyStatusRequest, filters: countedFilters('NIC/Passport/Trace/Account Number') },
 );
 
 // ---- E-Channelling ---------------------------------------------------------------------------
@@ -195,8 +180,7 @@ export const [eChannellingScreen, eChannellingAuditScreen] = reportPair<EChannel
     menu: { order: 13 },
     countCards: defineCountCards(eChannellingCount, countCards),
     columns: [
-      { key: 'id', header: 'ID', kind: 'integer' },
-      { key: 'trace', header: 'Trace' },
+      ...idColumns,
       { key: 'ec_transaction_id', header: 'Echannelling Reference' },
       { key: 'country', header: 'Country' },
       { key: 'uid', header: 'UID/NIC' },
@@ -222,16 +206,8 @@ export const [eChannellingScreen, eChannellingAuditScreen] = reportPair<EChannel
       ...timestampColumns,
     ],
   },
-  {
-    permission: 'echannelling-report-view',
-    source: { call: eChannellingList, request: countedRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: countedFilters('NIC/Passport/Trace'),
-  },
-  {
-    route: '/AuditerEChanneling',
-    source: { call: eChannellingAuditList, request: rangeRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: [dateRange, country, searchText('NIC/Passport/Trace')],
-  },
+  { permission: 'echannelling-report-view', list: eChannellingList, request: countedRequest, filters: countedFilters('NIC/Passport/Trace') },
+  { route: '/AuditerEChanneling', list: eChannellingAuditList, request: rangeRequest, filters: [dateRange, country, searchText('NIC/Passport/Trace')] },
 );
 
 // ---- Thyaga ----------------------------------------------------------------------------------
@@ -260,16 +236,8 @@ export const [thyagaScreen, thyagaAuditScreen] = reportPair<ThyagaRow>()(
       ...timestampColumns,
     ],
   },
-  {
-    permission: 'thyaga-report-view',
-    source: { call: thyagaList, request: countedRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: countedFilters('NIC/Passport/Trace'),
-  },
-  {
-    route: '/AuditerThyaga',
-    source: { call: thyagaAuditList, request: countedRequest, rows: (d) => d.filteredList, firstPage: (d) => d.transactions },
-    filters: countedFilters('NIC/Passport/Trace'),
-  },
+  { permission: 'thyaga-report-view', list: thyagaList, request: countedRequest, filters: countedFilters('NIC/Passport/Trace') },
+  { route: '/AuditerThyaga', list: thyagaAuditList, request: countedRequest, filters: countedFilters('NIC/Passport/Trace') },
 );
 
 // ---- insurance -------------------------------------------------------------------------------
@@ -322,11 +290,10 @@ export const insuranceScreen = transactionReport<InsuranceRow>()(operational('in
     { key: 'insurance_payment_status', header: 'Status', kind: 'paymentStatus' },
     { key: 'insurance_payment_description', header: 'Description' },
     { key: 'insurance_transaction_id', header: 'Transaction ID' },
-    { key: 'ipg_void_payment_time', header: 'IPG Void Payment Time', kind: 'datetime' },
-    { key: 'ipg_void_status', header: 'IPG Void Status', kind: 'paymentStatus' },
+    ...reversalStateColumns('void', 'Void'),
     ...timestampColumns,
   ],
-  footer: totalsFooter(inData, 'USD', SUCCESSFUL_ONLY_NOTE),
+  footer: dataFooter('USD', SUCCESSFUL_ONLY_NOTE),
 });
 
 /** Every transaction screen, in menu order. */
