@@ -84,8 +84,10 @@ async function load(options: GenerateOptions, withRegistry: boolean): Promise<Lo
     const origin = docs.screenOrigin(String(v.id), [...screenFiles, ...extra]) ?? { file: m?.file ?? REGISTRY_FILE, name: exportName };
     out.push({ id: String(v.id), kind: String(v.kind), value: v, ...origin, registered });
   };
+  // the screen's own export, else a list that holds it (the registry's, a file's)
   const owner = (v: unknown) => {
-    for (const m of modules) for (const [name, x] of Object.entries(m.exports)) if (x === v || (Array.isArray(x) && x.includes(v))) return { m, name };
+    for (const m of modules) for (const [name, x] of Object.entries(m.exports)) if (x === v) return { m, name };
+    for (const m of modules) for (const [name, x] of Object.entries(m.exports)) if (Array.isArray(x) && x.includes(v)) return { m, name };
     return undefined;
   };
   for (const v of registry) if (isScreen(v)) add(v, true, owner(v)?.m, owner(v)?.name ?? 'screens');

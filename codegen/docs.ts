@@ -82,7 +82,8 @@ export class Docs {
         const init = prop.getInitializer();
         if (prop.getName() !== 'id' || !init || !Node.isStringLiteral(init) || init.getLiteralValue() !== id) continue;
         const holder = prop.getFirstAncestorByKind(SyntaxKind.VariableDeclaration);
-        if (holder) return { file: this.rel(f), name: holder.getName() };
+        // `export const [a, b] = pair(...)`: the literal does not say which name is this screen; the export does
+        if (holder && Node.isIdentifier(holder.getNameNode())) return { file: this.rel(f), name: holder.getName() };
       }
     }
     return undefined;

@@ -1,6 +1,6 @@
 /** Advertisements: list, create and edit (spec 002 §2 "Advertisements list", "Advertisement create / edit"). */
-import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
+import { recordFromForm, statusRadio } from '../src/definitions/records';
 import {
   ALL_COUNTRIES,
   advertisementApprove,
@@ -76,7 +76,7 @@ export function advertisementBody(v: AdvertisementFormValues): AdvertisementBody
 }
 
 const advertisementFields = [
-  { kind: 'text', key: 'title', label: 'Name', required: true, maxLength: advertisementLimits.title },
+  { kind: 'text', key: 'title', label: 'Name', required: true, maxLength: advertisementLimits.title, approval: { header: 'Title' } },
   { kind: 'tags', key: 'countries', label: 'Countries', required: true, options: countryOptionsFor, exclusive: ALL_COUNTRIES },
   { kind: 'date', key: 'valid_from', label: 'Valid From', required: true },
   { kind: 'date', key: 'valid_to', label: 'Valid To', required: true, follows: 'valid_from' },
@@ -96,9 +96,13 @@ const advertisementFields = [
     },
     linkLabel: 'Link',
     linkMaxLength: advertisementLimits.link,
+    approval: { links: { name: 'links', header: 'Links' } },
   },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
+  statusRadio,
 ] as const;
+
+/** An advertisement as its change requests show it: the form's fields. */
+export const advertisementRecord = recordFromForm('Advertisement', advertisementFields);
 
 const emptyAdvertisement: AdvertisementFormValues = { title: '', countries: [], valid_from: '', valid_to: '', images: imageSlotsOf([]), disabled: 0 };
 

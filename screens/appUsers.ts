@@ -1,5 +1,6 @@
 /** App users (spec 002 §2 "App Users list"). */
 import { defineListScreen } from '../src/definitions/definitions';
+import { defineRecord, statusDisplay } from '../src/definitions/records';
 import { appUserApprove, appUserDisable, appUserHold, appUserLimits, appUserList, appUserMessages, type AppUserRow } from '../src/api/appUsers';
 import { fetchCountOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
@@ -10,6 +11,22 @@ import { activateLabel } from './providers';
 export function holdLabel(row: { hold: number }): string {
   return row.hold === 0 ? 'Hold' : 'Unhold';
 }
+
+/**
+ * An app user as its change requests show it (no form: activate/deactivate and hold/unhold are row
+ * actions): the name and UID for the approver, the state after the change, and the maker's comment.
+ */
+export const appUserRecord = defineRecord({
+  type: 'App User',
+  fields: [
+    { kind: 'text', name: 'name', key: 'name', header: 'Name' },
+    { kind: 'text', name: 'uid', key: 'uid', header: 'UID' },
+    statusDisplay,
+    { kind: 'yesNo', name: 'hold', key: 'hold', header: 'Hold' },
+    { kind: 'text', name: 'user_hold_reason', key: 'user_hold_reason', header: 'Hold Reason' },
+    { kind: 'text', name: 'comment', key: 'comment', header: 'Comment' },
+  ],
+});
 
 const nameOf = (row: AppUserRow) => `${row.firstName} ${row.lastName} (${row.uidType} ${row.uid})`;
 

@@ -1,5 +1,6 @@
 /** App versions: list and create (spec 002 §2 "App Versions list", "Create App Version"). */
 import { defineFormScreen, defineListScreen } from '../src/definitions/definitions';
+import { recordFromForm } from '../src/definitions/records';
 import { appVersionApprove, appVersionCreate, appVersionFormSchema, appVersionList, platformLabels, platforms, versionLimits, type AppVersionRow, type Platform } from '../src/api/appVersions';
 
 export const appVersionsScreen = defineListScreen<AppVersionRow>()({
@@ -28,6 +29,23 @@ export const appVersionsScreen = defineListScreen<AppVersionRow>()({
 
 export type AppVersionFormValues = { appVersion: string; platforms: Platform[]; forceUpdate: 0 | 1 };
 
+const appVersionFields = [
+  {
+    kind: 'version',
+    key: 'appVersion',
+    label: 'Version',
+    required: true,
+    parts: ['Major', 'Minor', 'Patch', 'Build'],
+    maxDigits: versionLimits.digits,
+    approval: { name: 'version' },
+  },
+  { kind: 'toggles', key: 'platforms', label: 'Platforms', required: true, options: platforms.map((p) => ({ value: p, label: platformLabels[p] })) },
+  { kind: 'switch', key: 'forceUpdate', label: 'Force Update', approval: { name: 'force_update' } },
+] as const;
+
+/** An app version as its change requests show it: the form's fields. */
+export const appVersionRecord = recordFromForm('App Version', appVersionFields);
+
 export const appVersionCreateScreen = defineFormScreen<AppVersionFormValues>()({
   kind: 'form',
   mode: 'create',
@@ -38,11 +56,7 @@ export const appVersionCreateScreen = defineFormScreen<AppVersionFormValues>()({
   access: { anyOf: ['app-version-create'] },
   schema: appVersionFormSchema,
   defaults: { appVersion: '', platforms: [], forceUpdate: 0 },
-  fields: [
-    { kind: 'version', key: 'appVersion', label: 'Version', required: true, parts: ['Major', 'Minor', 'Patch', 'Build'], maxDigits: versionLimits.digits },
-    { kind: 'toggles', key: 'platforms', label: 'Platforms', required: true, options: platforms.map((p) => ({ value: p, label: platformLabels[p] })) },
-    { kind: 'switch', key: 'forceUpdate', label: 'Force Update' },
-  ],
+  fields: appVersionFields,
   submit: { call: appVersionCreate, request: (v) => ({ appVersion: v.appVersion, platforms: v.platforms.join(','), forceUpdate: v.forceUpdate }) },
   messages: { success: 'AppVersion sent for approval', failure: 'AppVersion save failed!.' },
   back: '/appVersions',

@@ -1,6 +1,6 @@
 /** Banks: list, create and edit (spec 002 §2 "Banks list", "Create Bank / Edit Bank"). */
-import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen } from '../src/definitions/definitions';
+import { recordFromForm, statusRadio } from '../src/definitions/records';
 import { bankApprove, bankCreate, bankEdit, bankFormSchema, bankGetForEdit, bankLimits, bankList, bankMessages, type BankRow, type BankValues } from '../src/api/banks';
 import { logoRule } from '../src/api/imageUpload';
 import { isLocked, isUnlocked } from '../src/domain/guards';
@@ -49,8 +49,11 @@ const bankFormFields = [
     hint: 'PNG or JPEG, under 100 KB',
     invalidMessage: bankMessages.logoInvalid,
   },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
+  statusRadio,
 ] as const;
+
+/** A bank as its change requests show it: the form's fields. */
+export const bankRecord = recordFromForm('Bank', bankFormFields);
 
 const emptyBank: BankFormValues = { bank_code: '', bank_name: '', logo: '', disabled: 0 };
 

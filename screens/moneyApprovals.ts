@@ -6,7 +6,21 @@
  * function (src/server/moneyApprovals.ts decideMoneyApproval). Shown only while the setting is on.
  */
 import { defineListScreen } from '../src/definitions/definitions';
+import { defineRecord } from '../src/definitions/records';
 import { moneyApprovalApprove, moneyApprovalList, type MoneyApprovalRow } from '../src/api/controls';
+
+/** A transaction as a money action request shows it (the action itself is the request's operation). */
+export const moneyRecord = defineRecord({
+  type: 'Transaction',
+  fields: [
+    { kind: 'text', name: 'id', key: 'id', header: 'Transaction ID' },
+    { kind: 'text', name: 'trace', key: 'trace', header: 'Trace' },
+    { kind: 'amount', name: 'amount', key: 'amount', header: 'Amount', currency: { key: 'currency_code' } },
+    { kind: 'amount', name: 'amount_usd', key: 'amount_usd', header: 'Amount (USD)', currency: { fixed: 'USD' } },
+    { kind: 'text', name: 'account_number', key: 'account_number', header: 'Beneficiary Account' },
+    { kind: 'text', name: 'status', key: 'status', header: 'Status' },
+  ],
+});
 
 export const moneyApprovalsScreen = defineListScreen<MoneyApprovalRow>()({
   kind: 'list',

@@ -1,5 +1,6 @@
 /** IPG providers (spec 002 §2 "IPG Providers list"). */
 import { defineListScreen } from '../src/definitions/definitions';
+import { defineRecord, statusDisplay } from '../src/definitions/records';
 import { providerApprove, providerDisable, providerList, type ProviderRow } from '../src/api/providers';
 import { isLocked, isUnlocked } from '../src/domain/guards';
 
@@ -7,6 +8,17 @@ import { isLocked, isUnlocked } from '../src/domain/guards';
 export function activateLabel(row: { disabled: number }): string {
   return row.disabled === 0 ? 'Deactivate' : 'Activate';
 }
+
+/** A provider as its change requests (activate/deactivate) show it. */
+export const providerRecord = defineRecord({
+  type: 'IPG Provider',
+  fields: [
+    { kind: 'text', name: 'provider_bank_code', key: 'provider_bank_code', header: 'Provider Bank Code' },
+    { kind: 'text', name: 'provider_bank_name', key: 'provider_bank_name', header: 'Provider Bank Name' },
+    { kind: 'image', name: 'provider_logo', key: 'provider_logo', header: 'Provider Bank Logo' },
+    statusDisplay,
+  ],
+});
 
 export const providersScreen = defineListScreen<ProviderRow>()({
   kind: 'list',

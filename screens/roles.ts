@@ -1,7 +1,7 @@
 /** Roles: list, create and edit (spec 000 §2 "Roles"). */
-import { statusOptions } from '../src/domain/recordStatus';
 import { z } from 'zod';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
+import { recordFromForm, statusRadio } from '../src/definitions/records';
 import { roleApprove, roleCreate, roleEdit, roleFields, roleGetForEdit, roleInitialData, roleList, type RoleRow } from '../src/api/roles';
 import type { DataOf } from '../src/api/contract';
 import { isLocked, isUnlocked } from '../src/domain/guards';
@@ -67,10 +67,14 @@ const roleFormFields = [
     required: true,
     valueType: 'number',
     options: ({ options }: FieldContext<RoleFormValues, RoleOptions>) => (options?.userLevels ?? []).map((l) => ({ value: l.id, label: l.title })),
+    approval: { lookup: 'userLevel' },
   },
   { kind: 'checkboxGroups', key: 'permissions', label: 'Permissions', required: true, groups: rolePermissionGroupsFor },
-  { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
+  statusRadio,
 ] as const;
+
+/** A role as its change requests show it: the form's fields. */
+export const roleRecord = recordFromForm('Role', roleFormFields);
 
 export const roleFormSchema = z.strictObject(roleFields);
 const emptyRole: RoleFormValues = { role_name: '', user_type: '', user_level: '', permissions: [], disabled: 0 };

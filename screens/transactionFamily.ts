@@ -4,19 +4,28 @@
  * Reports, or `auditor`, under Audit Reports) gives breadcrumb, access and menu; the family gives ID
  * and Trace pinned, Clear All Filters, the USD totals footer, the exports titled as the screen and
  * 'No transactions found.'; the runtime gives page size and sort (LIST_DEFAULTS). The spec states
- * the rest: id, route, title, menu order, file base, source, filters, count cards, columns, tabs,
- * row actions. The filters, requests, count cards, footers and column groups the reports share are
- * here too.
+ * the rest: id, title, menu order, source, filters, count cards, columns, tabs, row actions, and
+ * where they differ from the defaults `/transaction/<kind>` (route of an operational report; an
+ * auditor report states its own) and `<kind>Transactions` (file base), the kind read from the id
+ * `transactions.<kind>`. `reportPair` declares a report in both variants at once: what they share,
+ * then each variant's list call, request and filters (and the auditor one's route). The filters,
+ * requests, sources (`paged`), count cards, footers, column groups and the send-money warning
+ * action the reports share are here too.
  */
+import type { z } from 'zod';
 import { fetchCountOf, type CallContract, type RequestOf } from '../src/api/contract';
 import {
   defineCountCards,
   defineListScreen,
   type CellKind,
   type Column,
+  type Guard,
+  type RowAction,
+  type RowActionRun,
   type FilterDef,
   type FilterValues,
   type ListScreen,
+  type ListSource,
   type PanelField,
   type ScreenAccess,
   type TotalsFooter,
@@ -87,6 +96,21 @@ export function emptyStatusRequest(f: FilterValues) {
   return { ...countedRequest(f), status: ALL_STATUSES };
 }
 
+// ---- sources ---------------------------------------------------------------------------------
+
+/** A transaction list call: its reply holds the rows as `filteredList` and, apart, the first page as `transactions`. */
+export type PagedCall<Row> = CallContract<string, z.ZodType, z.ZodType<{ filteredList: Row[]; transactions: Row[] }>>;
+
+/** A transaction list's source from its call and request: the rows from `filteredList`, the first page from `transactions`. */
+export function paged<Row>() {
+  return <C extends PagedCall<Row>>(call: C, request: (filters: FilterValues) => RequestOf<C>): ListSource<Row, C> => ({
+    call,
+    request,
+    rows: (d) => d.filteredList,
+    firstPage: (d) => d.transactions,
+  });
+}
+
 // ---- count cards and footers -----------------------------------------------------------------
 
 export const countCards = defineCountCards(billCount, [
@@ -133,6 +157,9 @@ export function totalsFooter(at: (key: string) => (reply: WholeReply) => number 
   };
 }
 
+/** Totals inside the reply's data (the insurance list's, the refunded send money tab's). */
+export const dataFooter = (currency: 'USD' | 'LKR', note: string) => totalsFooter(inData, currency, note);
+
 /** Totals at the top level, in USD: every report's unless it says otherwise. */
 export const usdFooter = totalsFooter(topLevel, 'USD', SUCCESSFUL_ONLY_NOTE);
 
@@ -142,16 +169,50 @@ export const usdFooter = totalsFooter(topLevel, 'USD', SUCCESSFUL_ONLY_NOTE);
 export interface Variant {
   readonly section: 'Reports' | 'Audit Reports';
   readonly access: ScreenAccess;
+  /** The route of a report of this kind that states none. */
+  readonly routeOf?: (kind: string) => string;
 }
-export const operational = (permission: Permission): Variant => ({ section: 'Reports', access: { anyOf: [permission] } });
+export const operational = (permission: Permission): Variant => ({ section: 'Reports', access: { anyOf: [permission] }, routeOf: (kind) => `/transaction/${kind}` });
 export const auditor: Variant = { section: 'Audit Reports', access: { rule: canSeeAuditorReports, permissions: ['auditor-report-view'] } };
 
-/** What a transaction report states; the menu label defaults to the title, the footer to the USD totals. */
-type ReportSpec<Row, C extends CallContract> = Pick<ListScreen<Row, C>, 'id' | 'route' | 'title' | 'source' | 'filters' | 'countCards' | 'tabs' | 'columns' | 'rowActions'> & {
+/**
+ * What a transaction report states; the menu label defaults to the title, the footer to the USD
+ * totals, the route to the variant's, the file base to `<kind>Transactions` (kind lower-cased).
+ */
+type ReportSpec<Row, C extends CallContract> = Pick<ListScreen<Row, C>, 'id' | 'title' | 'source' | 'filters' | 'countCards' | 'tabs' | 'columns' | 'rowActions'> & {
+  readonly route?: string;
   readonly menu: { readonly label?: string; readonly order: number };
-  readonly fileBase: string;
+  readonly fileBase?: string;
   readonly footer?: TotalsFooter;
 };
+
+/** The kind of a report by its id, `transactions.<kind>` ('ceft', 'bill', ...). */
+function kindOf(id: string): string {
+  const kind = id.split('.')[1];
+  if (!kind) throw new Error(`A transaction report's id is transactions.<kind>: ${id}`);
+  return kind;
+}
+
+/** What the two variants of a report share: every setting but the variant's route, source and filters. */
+type PairSpec<Row> = Omit<ReportSpec<Row, CallContract>, 'route' | 'source' | 'filters'>;
+/** What one variant of a pair states: its list call (a paged source) and request, its filters. */
+type VariantSpec<Row, C extends PagedCall<Row>> = Pick<ReportSpec<Row, C>, 'filters'> & { readonly list: C; readonly request: (filters: FilterValues) => RequestOf<C> };
+
+/**
+ * A transaction report in both variants: the operational one (id as given, behind `permission`) and
+ * the auditor one (id + '.audit', at its own route: the auditor routes follow no pattern), from what
+ * they share and what each states.
+ */
+export function reportPair<Row extends { id: number; trace: string }>() {
+  return <O extends PagedCall<Row>, A extends PagedCall<Row>>(
+    shared: PairSpec<Row>,
+    { permission, list, request, filters }: VariantSpec<Row, O> & { readonly permission: Permission },
+    audit: VariantSpec<Row, A> & { readonly route: string },
+  ): readonly [ListScreen<Row, O>, ListScreen<Row, A>] => [
+    transactionReport<Row>()(operational(permission), { ...shared, source: paged<Row>()(list, request), filters }),
+    transactionReport<Row>()(auditor, { ...shared, id: `${shared.id}.audit`, route: audit.route, source: paged<Row>()(audit.list, audit.request), filters: audit.filters }),
+  ];
+}
 
 /**
  * A transaction report in a variant: breadcrumb, access and menu from the variant; ID and Trace
@@ -163,7 +224,7 @@ export function transactionReport<Row extends { id: number; trace: string }>() {
       kind: 'list',
       id: spec.id,
       pinnedColumns: ['id', 'trace'],
-      route: spec.route,
+      route: routeOf(variant, spec),
       title: spec.title,
       breadcrumb: [{ label: variant.section }, { label: spec.title }],
       access: variant.access,
@@ -176,9 +237,32 @@ export function transactionReport<Row extends { id: number; trace: string }>() {
       columns: spec.columns,
       ...(spec.rowActions && { rowActions: spec.rowActions }),
       footer,
-      exports: { fileBase, title: spec.title },
+      exports: { fileBase: fileBase ?? `${kindOf(spec.id).toLowerCase()}Transactions`, title: spec.title },
       emptyMessage: 'No transactions found.',
     });
+}
+
+/** The report's route: its own, else its variant's for its kind. */
+function routeOf(variant: Variant, spec: { readonly id: string; readonly route?: string | undefined }): string {
+  const route = spec.route ?? variant.routeOf?.(kindOf(spec.id));
+  if (route === undefined) throw new Error(`The ${variant.section} report ${spec.id} states no route`);
+  return route;
+}
+
+// ---- row actions -----------------------------------------------------------------------------
+
+type CallRun<Row> = Extract<RowActionRun<Row>, { kind: 'call' }>;
+
+/** A row action calling `call` behind the confirmation every send-money action asks: 'Warning!', in the danger style. */
+export function warningAction<Row>(
+  id: string,
+  label: string,
+  permission: Permission,
+  when: Guard<Row>,
+  call: CallRun<Row>['call'],
+  { warning, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string },
+): RowAction<Row> {
+  return { id, label, permission, when, run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning } } };
 }
 
 // ---- columns shared by several kinds ---------------------------------------------------------
@@ -187,11 +271,22 @@ export function transactionReport<Row extends { id: number; trace: string }>() {
 export type PaidRow = CeftRow | CeftAuditRow | BillRow | ThyagaRow | EChannellingRow | InsuranceRow;
 export type IpgRow = Exclude<PaidRow, InsuranceRow>;
 
-export const cardPaymentColumns: readonly Column<PaidRow>[] = [
-  { key: 'card_payment_time', header: 'Card Payment Time', kind: 'datetime' },
-  { key: 'card_payment_status', header: 'Card Payment Status', kind: 'paymentStatus' },
-  { key: 'card_payment_description', header: 'Card Payment Description' },
-  { key: 'ipg_transaction_id', header: 'IPG Transaction ID' },
+/** A step's time, status and description: keys `<step>_time`, `_status`, `_description`, headers `<header> Time`, `Status`, `Description`. */
+export function stepColumns<S extends string>(step: S, header: string): Column<Record<`${S}_${'time' | 'status' | 'description'}`, unknown>>[] {
+  return [
+    { key: `${step}_time`, header: `${header} Time`, kind: 'datetime' },
+    { key: `${step}_status`, header: `${header} Status`, kind: 'paymentStatus' },
+    { key: `${step}_description`, header: `${header} Description` },
+  ];
+}
+
+export const cardPaymentColumns: readonly Column<PaidRow>[] = [...stepColumns('card_payment', 'Card Payment'), { key: 'ipg_transaction_id', header: 'IPG Transaction ID' }];
+
+/** Account Number, Currency and Amount (send money, bill payments, Thyaga). */
+export const moneyColumns: readonly Column<Exclude<IpgRow, EChannellingRow>>[] = [
+  { key: 'account_number', header: 'Account Number' },
+  { key: 'currency_code', header: 'Currency' },
+  { key: 'amount', header: 'Amount', kind: 'amount' },
 ];
 
 /** The IPG charges of every IPG panel. */
@@ -209,30 +304,48 @@ export function ipgPanel<K extends string, More = never>(header: string, rate: K
   return { key: rate, header, panel: [exchangeRate, ...ipgCharges, ...more] };
 }
 
-export const voidColumns: readonly Column<IpgRow>[] = [
-  { key: 'ipg_void_payment_time', header: 'IPG Void Payment Time', kind: 'datetime' },
-  { key: 'ipg_void_status', header: 'IPG Void Status', kind: 'paymentStatus' },
-  {
-    key: 'ipg_void_tran_id',
-    header: 'Void Details',
-    panel: [
-      { key: 'ipg_void_tran_id', label: 'Void Tran ID' },
-      { key: 'ipg_void_description', label: 'Void Description' },
-      { key: 'ipg_void_code', label: 'Void Code' },
-      { key: 'ipg_void_message', label: 'Void Message' },
-    ],
-  },
-];
+/** The IPG deduction panel of send money, bill payments and Thyaga: the exchange rate read from `rate`, the charges, the beneficiary's amount. */
+export const deductionPanel = <K extends string>(rate: K) => ipgPanel('IPG Deduction Details', rate, beneficiaryAmount);
+
+type ReversalKey<R extends string> = `ipg_${R}_${'payment_time' | 'status' | 'tran_id' | 'description' | 'code' | 'message'}`;
+
+/** An IPG reversal's (a void's or a refund's) time and status. */
+export function reversalStateColumns<R extends 'void' | 'refund'>(reversal: R, name: string): Column<Record<`ipg_${R}_${'payment_time' | 'status'}`, unknown>>[] {
+  return [
+    { key: `ipg_${reversal}_payment_time`, header: `IPG ${name} Payment Time`, kind: 'datetime' },
+    { key: `ipg_${reversal}_status`, header: `IPG ${name} Status`, kind: 'paymentStatus' },
+  ];
+}
+
+/** An IPG reversal (a void or a refund): its time and status, then its details panel (tran ID, description, code, message). */
+export function reversalColumns<R extends 'void' | 'refund'>(reversal: R, name: string): Column<Record<ReversalKey<R>, unknown>>[] {
+  return [
+    ...reversalStateColumns(reversal, name),
+    {
+      key: `ipg_${reversal}_tran_id`,
+      header: `${name} Details`,
+      panel: [
+        { key: `ipg_${reversal}_tran_id`, label: `${name} Tran ID` },
+        { key: `ipg_${reversal}_description`, label: `${name} Description` },
+        { key: `ipg_${reversal}_code`, label: `${name} Code` },
+        { key: `ipg_${reversal}_message`, label: `${name} Message` },
+      ],
+    },
+  ];
+}
+
+export const voidColumns: readonly Column<IpgRow>[] = reversalColumns('void', 'Void');
 
 export const timestampColumns: readonly Column<PaidRow>[] = [
   { key: 'created_at', header: 'Created At', kind: 'datetime' },
   { key: 'updated_at', header: 'Updated At', kind: 'datetime' },
 ];
 
-/** ID, Trace, UID/NIC and Country: the first columns of most kinds. */
-export const leadColumns: readonly Column<IpgRow>[] = [
+/** ID and Trace: the first columns of the IPG kinds. */
+export const idColumns: readonly Column<IpgRow>[] = [
   { key: 'id', header: 'ID', kind: 'integer' },
   { key: 'trace', header: 'Trace' },
-  { key: 'uid', header: 'UID/NIC' },
-  { key: 'country', header: 'Country' },
 ];
+
+/** ID, Trace, UID/NIC and Country: the first columns of most kinds. */
+export const leadColumns: readonly Column<IpgRow>[] = [...idColumns, { key: 'uid', header: 'UID/NIC' }, { key: 'country', header: 'Country' }];

@@ -1,6 +1,6 @@
 /** Console users: list, create and edit (spec 000 §2 "Users screen", "User create and edit"). */
-import { statusOptions } from '../src/domain/recordStatus';
 import { defineFormScreen, defineListScreen, type FieldContext } from '../src/definitions/definitions';
+import { recordFromForm, statusRadio } from '../src/definitions/records';
 import {
   userApprove,
   userCreate,
@@ -168,7 +168,7 @@ const userFormFields = (mode: 'create' | 'edit') =>
     { kind: 'text', key: 'name', label: 'Name', required: true, maxLength: 100 },
     { kind: 'text', key: 'username', label: 'Username', required: true, maxLength: 100, readOnlyOnEdit: true },
     { kind: 'text', key: 'email', label: 'Email', required: true, maxLength: 100, inputType: 'email' },
-    { kind: 'text', key: 'contact', label: 'Contact No', required: true, maxLength: 10, inputType: 'tel' },
+    { kind: 'text', key: 'contact', label: 'Contact No', required: true, maxLength: 10, inputType: 'tel', approval: { header: 'Contact Number' } },
     {
       kind: 'select',
       key: 'type',
@@ -176,13 +176,17 @@ const userFormFields = (mode: 'create' | 'edit') =>
       required: true,
       options: userTypeOptionsFor,
       clears: ['branch_code', 'role'],
+      approval: { name: 'user_type' },
     },
-    { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor },
-    { kind: 'select', key: 'role', label: 'Role', required: true, valueType: 'number', options: roleOptionsFor },
+    { kind: 'select', key: 'branch_code', label: 'Branch', required: true, options: branchOptionsFor, dynamicLabel: branchLabelFor, approval: { name: 'branch', lookup: 'branch' } },
+    { kind: 'select', key: 'role', label: 'Role', required: true, valueType: 'number', options: roleOptionsFor, approval: { lookup: 'role' } },
     { kind: 'checkboxGroups', key: 'role', label: 'Permissions', groups: permissionGroupsFor, derived: rolePermissionsFor },
-    { kind: 'radio', key: 'disabled', label: 'Status', options: statusOptions },
+    statusRadio,
     ...(mode === 'create' ? ([{ kind: 'password', key: 'password', label: 'Password', required: true, generate: true }] as const) : []),
   ] as const;
+
+/** A user as its change requests show it: the form's fields (never the password). */
+export const userRecord = recordFromForm('User', userFormFields('create'));
 
 const emptyUser: UserFormValues = { type: '', name: '', username: '', email: '', contact: '', branch_code: '', role: '', password: '', disabled: 0 };
 

@@ -32,14 +32,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-/** A record field whose value is a list of rows (e.g. a provider's currency rates). */
-export function isRowsField(field: RecordField | undefined): field is RecordField & { value: Record<string, unknown>[] } {
-  return !!field && field.type === 'STRING' && Array.isArray(field.value) && (field.value as unknown[]).every((x) => typeof x === 'object' && x !== null);
-}
-
-/** The key that pairs a row of the new list with its old self. */
-export function rowKeyOf(row: Record<string, unknown>): string {
-  return String(row.currency_code ?? row.id ?? JSON.stringify(row));
+/** The rows of an item list field (src/definitions/records.ts 'itemList'); none when the value is not a list of rows. */
+export function itemRowsOf(field: RecordField | undefined): Record<string, unknown>[] {
+  const v = field?.value;
+  return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null) : [];
 }
 
 export interface RowChange {
@@ -50,8 +46,12 @@ export interface RowChange {
   readonly kind: 'added' | 'removed' | 'changed' | 'same';
 }
 
-/** Each row of the new list beside its old self (by rowKeyOf), then the old rows the new list dropped. */
-export function rowChanges(next: readonly Record<string, unknown>[], prev: readonly Record<string, unknown>[] | undefined, keys: readonly string[]): RowChange[] {
+/**
+ * Each row of the new list beside its old self (paired by the `rowKey` column, default the first of
+ * `keys`), then the old rows the new list dropped.
+ */
+export function rowChanges(next: readonly Record<string, unknown>[], prev: readonly Record<string, unknown>[] | undefined, keys: readonly string[], rowKey: string | undefined = keys[0]): RowChange[] {
+  const rowKeyOf = (r: Record<string, unknown>) => String((rowKey === undefined ? undefined : r[rowKey]) ?? JSON.stringify(r));
   const oldByKey = new Map((prev ?? []).map((r) => [rowKeyOf(r), r]));
   const out: RowChange[] = next.map((r) => {
     const key = rowKeyOf(r);

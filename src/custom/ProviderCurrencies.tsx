@@ -23,6 +23,7 @@ import { PageHeader } from '../console/views/PageHeader';
 import { ChangeRequestPanel } from '../console/views/ChangeRequestPanel';
 import { Switch } from '../console/views/FormFields';
 import { imageUrl, PLACEHOLDER_IMAGE } from '../console/views/cells';
+import { listStatusText } from '../domain/recordStatus';
 
 type ListData = DataOf<typeof currencyList>;
 interface Draft {
@@ -323,7 +324,7 @@ export default function ProviderCurrencies() {
                       disabled={!editing}
                       onToggle={(on) => change(r.currency_code, { disabled: on ? 0 : 1 })}
                     >
-                      <span className="text-xs text-ink-soft">{r.disabled === 0 ? 'Active' : 'Inactive'}</span>
+                      <span className="text-xs text-ink-soft">{listStatusText(r.disabled)}</span>
                     </Switch>
                   </td>
                   <td className="px-3 py-1.5 align-top text-ink-soft">{formatDateTime(updatedAt.get(r.currency_code))}</td>

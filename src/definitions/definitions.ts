@@ -10,6 +10,7 @@ import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
 import type { ListNotices, ToolbarAction } from './toolbar';
 import type { CustomComponentName, RowModalName } from './registries';
+import type { ApprovalDisplay } from './records';
 
 /** Who is looking: what guards and visibility rules read. */
 export interface SessionUser {
@@ -347,6 +348,8 @@ interface FieldBase<Values> {
   readonly readOnlyOnEdit?: boolean;
   /** Only shown in this mode. */
   readonly only?: 'create' | 'edit';
+  /** How a change request of the record shows the field, where it differs from the default (./records.ts). */
+  readonly approval?: ApprovalDisplay;
 }
 
 export type FormField<Values, Options> =

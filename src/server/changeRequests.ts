@@ -6,11 +6,13 @@
 import type { ChangeRequest, RecordField } from '../api/contract';
 import type { Principal } from '../domain/privilege';
 import type { ChangeRequestStatus } from '../domain/approvals';
+import { describeRecord, type RecordDefinition } from '../definitions/records';
 import { permissionList } from './auth/sessionUser';
 import type { Db, Row } from './db/db';
 import { pgErrorCode } from './db/db';
 import type { Ctx } from './http/handle';
 import { HttpError } from './http/httpError';
+import { recordLookup } from './recordLookups';
 
 export type ChangeAction = 'CREATE' | 'EDIT' | 'DELETE';
 /** Field name → what the approval modal shows. Never holds a password, hash or token. */
@@ -19,12 +21,14 @@ export type DisplayMap = Record<string, RecordField>;
 export interface EntityAdapter<P extends object> {
   /** The record type as the console shows it ('User', 'Role', ...); also the entity_type stored. */
   readonly type: string;
+  /** The record's display fields (screens/records.ts): the approval modal's display map is built from them. */
+  readonly record: RecordDefinition;
   /** The table of the records; it has `id`, `locked` and `version` columns. */
   readonly table: string;
   /** A record's current values, in the payload's shape. */
   fromRow(row: Row): P;
-  /** The display map of a record or payload. */
-  describe(db: Db, values: P): Promise<DisplayMap>;
+  /** Values a record's row does not hold (e.g. a provider's currency list), added before it is described. */
+  complete?(db: Db, values: P): Promise<P>;
   /** Business checks before a request is stored: throw HttpError(422, ...) to refuse. `maker`: who asks. */
   check?(db: Db, action: ChangeAction, values: P, recordId: number | undefined, maker: Principal): Promise<void>;
   /**
@@ -111,6 +115,16 @@ async function principalOf(db: Db, username: string): Promise<Principal> {
   return { username: row.username, permissions: permissionList(row.permissions) };
 }
 
+/** The display map of a record's values or a payload, from the record's display fields. Never a password, hash or token. */
+export function describe<P extends object>(db: Db, adapter: EntityAdapter<P>, values: P): Promise<DisplayMap> {
+  return describeRecord(adapter.record, values, recordLookup(db));
+}
+
+async function describeRow<P extends object>(db: Db, adapter: EntityAdapter<P>, row: Row): Promise<DisplayMap> {
+  const values = adapter.fromRow(row);
+  return describe(db, adapter, adapter.complete ? await adapter.complete(db, values) : values);
+}
+
 /** Stores a pending change request and locks its record. Returns the change request id. */
 export async function submit<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, request: SubmitRequest<P>): Promise<number> {
   return store(ctx, adapter, request);
@@ -138,7 +152,7 @@ async function store<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, requ
       const row = await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1 FOR UPDATE`, [recordId]);
       if (!row) throw new HttpError(404, `${adapter.type} not found`);
       if (row.locked !== 0) throw new HttpError(409, `${adapter.type} is locked: a change request is already pending`);
-      originalRecord = await adapter.describe(db, adapter.fromRow(row));
+      originalRecord = await describeRow(db, adapter, row);
       recordVersion = Number(row.version);
       if (operation !== undefined) {
         const op = operationOf(adapter, operation);
@@ -150,7 +164,7 @@ async function store<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, requ
     }
     if (operation === undefined) {
       await adapter.check?.(db, action, payload as P, recordId, maker);
-      newRecord = await adapter.describe(db, payload as P);
+      newRecord = await describe(db, adapter, payload as P);
     }
     if (recordId !== undefined) await db.query(`UPDATE ${adapter.table} SET locked = 1 WHERE id = $1`, [recordId]);
     const stored = await db.one<{ id: number }>(
@@ -227,7 +241,7 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
         await db.query(`UPDATE ${adapter.table} SET version = version + 1, updated_at = $2 WHERE id = $1`, [recordId, now]);
       }
       const applied = await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]);
-      after = applied ? await adapter.describe(db, adapter.fromRow(applied)) : null;
+      after = applied ? await describeRow(db, adapter, applied) : null;
       // an operation's own fields (e.g. "Password: reset (temporary)") are not columns: keep them in the log
       if (request.operation !== null && after) after = { ...request.new_record, ...after };
     }
@@ -295,8 +309,4 @@ export async function isPendingCreation(db: Db, type: string, payloadField: stri
 /** One display field. */
 export function displayField(header: string, value: unknown, type: RecordField['type'] = 'STRING'): RecordField {
   return { header, type, value };
-}
-
-export function statusText(disabled: unknown): string {
-  return Number(disabled) === 0 ? 'Active' : 'Not Active';
 }

@@ -13,6 +13,7 @@
  * its reason and leaves the request pending for a rejection. At or below the amount, or unset, the
  * action runs at once as the specification says.
  */
+import { moneyRecord } from '../../screens/moneyApprovals';
 import type { ChangeRequest } from '../api/contract';
 import type { MoneyApprovalRow } from '../api/controls';
 import { hasPermission, type Permission } from '../domain/permissions';
@@ -26,7 +27,7 @@ import { runAction, type ActionName } from './areas/transactions/actions';
 export type MoneyAction = Exclude<ActionName, 'HOLD'>;
 
 /** The change requests' entity type: what the approvals show as the record's type (the approvals inbox's area). */
-export const MONEY_ENTITY = 'Transaction';
+export const MONEY_ENTITY = moneyRecord.type;
 /** The table of the transactions a money action's request locks. */
 export const MONEY_TABLE = 'ceft_transactions';
 
@@ -71,17 +72,6 @@ export function moneyChangedFields(request: { new_record: DisplayMap }): string[
 
 const money = (n: unknown) => Number(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-function describeRow(row: Row): DisplayMap {
-  return {
-    id: displayField('Transaction ID', String(row.id)),
-    trace: displayField('Trace', String(row.trace)),
-    amount: displayField('Amount', `${String(row.currency_code)} ${money(row.amount)}`),
-    amount_usd: displayField('Amount (USD)', `USD ${money(row.amount_usd)}`),
-    account_number: displayField('Beneficiary Account', String(row.account_number)),
-    status: displayField('Status', String(row.status)),
-  };
-}
-
 /** The engine adapter for one call: the operations run the action with this caller's context. */
 function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message: string } } = {}): EntityAdapter<Row> {
   const operation = (action: MoneyAction): RecordOperation<{ action: MoneyAction }> => ({
@@ -109,9 +99,9 @@ function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message
   });
   return {
     type: MONEY_ENTITY,
+    record: moneyRecord,
     table: MONEY_TABLE,
     fromRow: (row) => row,
-    describe: async (_db, row) => describeRow(row),
     apply: () => {
       throw new Error('money actions change a transaction through their operations only');
     },

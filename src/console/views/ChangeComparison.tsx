@@ -2,12 +2,15 @@
  * The comparison of a change request (issue 17), in the approval modal: for an edit, each changed
  * field highlighted as "old → new", with a "Changes only" toggle (on by default) that hides the
  * unchanged fields; images old and new side by side, labelled; a list-valued field (a provider's
- * currency rates) shows only its changed rows unless the toggle is off. A create or delete shows the
- * record's values.
+ * currency rates: an 'itemList' display field of the record's definition, screens/records.ts) shows
+ * its declared columns and only its changed rows unless the toggle is off. A create or delete shows
+ * the record's values.
  */
 import { useId, useState } from 'react';
 import type { ChangeRequest, RecordField } from '../../api/contract';
-import { HIDDEN_FIELDS, isRowsField, rowChanges, sameValue, type RowChange } from '../changeRequestDiff';
+import { records } from '../../../screens/records';
+import { displayFieldOf, itemCellText, rowKeyOf, type DisplayField } from '../../definitions/records';
+import { HIDDEN_FIELDS, itemRowsOf, rowChanges, sameValue, type RowChange } from '../changeRequestDiff';
 import { Tag } from '../ui/primitives';
 import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
 
@@ -77,15 +80,15 @@ function ImagesSideBySide({ prev, next, edit }: { prev: RecordField | undefined;
   );
 }
 
-const show = (k: string, v: unknown) => (k === 'disabled' ? (Number(v) === 0 ? 'Active' : 'Inactive') : v === null || v === undefined || v === '' ? '-' : String(v));
+type ItemListField = Extract<DisplayField, { kind: 'itemList' }>;
 
-/** A list of rows: changed cells as "old → new"; with changesOnly, only the added, removed and changed rows. */
-function RowsTable({ next, prev, changesOnly }: { next: Record<string, unknown>[]; prev: Record<string, unknown>[] | undefined; changesOnly: boolean }) {
-  const keys = Array.from(new Set([...next, ...(prev ?? [])].flatMap((r) => Object.keys(r)))).filter((k) => !HIDDEN_FIELDS.has(k) && k !== 'provider_bank_code');
-  const all = rowChanges(next, prev, keys);
+/** An item list: its declared columns; changed cells as "old → new"; with changesOnly, only the added, removed and changed rows. */
+function ItemListTable({ field, next, prev, changesOnly }: { field: ItemListField; next: Record<string, unknown>[]; prev: Record<string, unknown>[] | undefined; changesOnly: boolean }) {
+  const columns = field.columns;
+  const keys = columns.map((c) => c.key);
+  const all = rowChanges(next, prev, keys, rowKeyOf(field));
   const changed = all.filter((r) => r.kind !== 'same');
   const rows: RowChange[] = changesOnly && prev !== undefined ? changed : all;
-  const header = (k: string) => (k === 'disabled' ? 'status' : k);
   return (
     <div className="flex flex-col gap-1">
       {prev !== undefined && (
@@ -97,9 +100,9 @@ function RowsTable({ next, prev, changesOnly }: { next: Record<string, unknown>[
         <table className="w-full text-sm">
           <thead>
             <tr>
-              {keys.map((k) => (
-                <th key={k} className="border-b border-line px-2 py-1 text-left font-semibold">
-                  {header(k)}
+              {columns.map((c) => (
+                <th key={c.key} className="border-b border-line px-2 py-1 text-left font-semibold">
+                  {c.header}
                 </th>
               ))}
             </tr>
@@ -107,17 +110,18 @@ function RowsTable({ next, prev, changesOnly }: { next: Record<string, unknown>[
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.kind}:${r.key}`} data-row={r.key} data-change={r.kind} className={`border-b border-line/50 ${r.kind === 'removed' ? 'text-ink-soft line-through' : ''}`}>
-                {keys.map((k) => {
+                {columns.map((c) => {
+                  const k = c.key;
                   const cellChanged = r.kind === 'changed' && !sameValue(r.prev?.[k], r.next?.[k]);
                   return (
                     <td key={k} className="px-2 py-1 tabular-nums">
                       {cellChanged ? (
                         <span className={changedClass}>
-                          <span data-old>{show(k, r.prev?.[k])}</span> <span aria-hidden="true">→</span>
-                          <span className="sr-only"> changed to </span> <span data-new>{show(k, r.next?.[k])}</span>
+                          <span data-old>{itemCellText(c, r.prev?.[k])}</span> <span aria-hidden="true">→</span>
+                          <span className="sr-only"> changed to </span> <span data-new>{itemCellText(c, r.next?.[k])}</span>
                         </span>
                       ) : (
-                        show(k, (r.next ?? r.prev)?.[k])
+                        itemCellText(c, (r.next ?? r.prev)?.[k])
                       )}
                       {r.kind === 'added' && k === keys[0] && (
                         <span className="ml-1">
@@ -165,9 +169,10 @@ export function ChangeComparison({ request }: { request: ChangeRequest }) {
           const prev = edit ? original[name] : undefined;
           const header = next?.header ?? prev?.header ?? name;
           const changed = isChanged(name);
+          const declared = displayFieldOf(records, request.type, name);
           let value;
-          if (isRowsField(next) || isRowsField(prev)) {
-            value = <RowsTable next={isRowsField(next) ? next.value : []} prev={edit ? (isRowsField(prev) ? prev.value : []) : undefined} changesOnly={changesOnly} />;
+          if (declared?.kind === 'itemList') {
+            value = <ItemListTable field={declared} next={itemRowsOf(next)} prev={edit ? itemRowsOf(prev) : undefined} changesOnly={changesOnly} />;
           } else if (isImage(next) || isImage(prev)) {
             value = <ImagesSideBySide prev={prev} next={next} edit={edit} />;
           } else if (changed) {

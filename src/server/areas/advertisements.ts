@@ -19,7 +19,7 @@ import { imagePathFor } from '../entities/images';
 import type { Db } from '../db/db';
 import { handle, type Ctx } from '../http/handle';
 import { notFound } from '../http/httpError';
-import { activeText } from './banks';
+import { listStatusText } from '../../domain/recordStatus';
 
 interface AdvertisementTableRow {
   id: number;
@@ -45,7 +45,7 @@ function toAdvertisementRow(r: AdvertisementTableRow): AdvertisementRow {
     valid_to: `${dayText(r.valid_to)}${VALID_TO_TIME}`,
     images: imagesOf(r.images),
     disabled: r.disabled,
-    status: activeText(r.disabled),
+    status: listStatusText(r.disabled),
     locked: r.locked,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),

@@ -2,6 +2,7 @@
 import { appUserApprove, appUserDisable, appUserHold, appUserList, type AppUserRow } from '../../api/appUsers';
 import { exportFieldsOf } from '../../definitions/exportFields';
 import { hasPermission } from '../../domain/permissions';
+import { appUserStatusText } from '../../domain/recordStatus';
 import { decide, pendingChangeRequests, submit, type SubmitRequest } from '../changeRequests';
 import { appUserEntity, type AppUserPayload } from '../entities/appUser';
 import type { Row } from '../db/db';
@@ -34,12 +35,6 @@ interface AppUserTableRow {
   updated_at: Date;
 }
 
-/** Active, On Hold (active but held) or Inactive. */
-export function appUserStatus(disabled: number, hold: number): string {
-  if (disabled !== 0) return 'Inactive';
-  return hold !== 0 ? 'On Hold' : 'Active';
-}
-
 /** A list row; the identity documents' paths as signed URLs (`sign`), which GET /images needs for them. */
 function toAppUserRow(r: AppUserTableRow, sign: (path: string | null) => string | null): AppUserRow {
   return {
@@ -52,7 +47,7 @@ function toAppUserRow(r: AppUserTableRow, sign: (path: string | null) => string 
     email: r.email,
     country: r.country_name,
     countryCode: r.country,
-    status: appUserStatus(r.disabled, r.hold),
+    status: appUserStatusText(r.disabled, r.hold),
     disabled: r.disabled,
     hold: r.hold,
     locked: r.locked,

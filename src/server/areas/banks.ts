@@ -1,6 +1,7 @@
 /** Banks: list, edit form data, maker-checker create/edit with the logo stored in the database. */
 import { bankApprove, bankCreate, bankEdit, bankGetForEdit, bankList, bankMessages, type BankRow } from '../../api/banks';
 import { logoRule } from '../../api/imageUpload';
+import { listStatusText } from '../../domain/recordStatus';
 import { decide, pendingChangeRequests, submit } from '../changeRequests';
 import { bankEntity, type BankPayload } from '../entities/bank';
 import { imagePathFor } from '../entities/images';
@@ -21,11 +22,6 @@ interface BankTableRow {
 
 const bankColumns = 'id, bank_code, bank_name, logo, disabled, locked, created_at, updated_at';
 
-/** Status as the banks list shows it: Active or Inactive. */
-export function activeText(disabled: number): string {
-  return disabled === 0 ? 'Active' : 'Inactive';
-}
-
 function toBankRow(r: BankTableRow): BankRow {
   return {
     id: r.id,
@@ -33,7 +29,7 @@ function toBankRow(r: BankTableRow): BankRow {
     bank_name: r.bank_name,
     logo: r.logo,
     disabled: r.disabled,
-    status: activeText(r.disabled),
+    status: listStatusText(r.disabled),
     locked: r.locked,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),

@@ -5,7 +5,7 @@ import { providerEntity } from '../entities/provider';
 import type { Db, Row } from '../db/db';
 import { handle } from '../http/handle';
 import { HttpError, notFound } from '../http/httpError';
-import { activeText } from './banks';
+import { listStatusText } from '../../domain/recordStatus';
 
 export interface ProviderTableRow {
   id: number;
@@ -27,7 +27,7 @@ export function toProviderRow(r: ProviderTableRow): ProviderRow {
     provider_bank_name: r.provider_bank_name,
     provider_logo: r.provider_logo,
     disabled: r.disabled,
-    status: activeText(r.disabled),
+    status: listStatusText(r.disabled),
     locked: r.locked,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),

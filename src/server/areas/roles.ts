@@ -1,9 +1,10 @@
 /** Roles: list, form options, maker-checker create/edit. */
 import { roleApprove, roleCreate, roleEdit, roleGetForEdit, roleInitialData, roleList, type RoleRow } from '../../api/roles';
 import { permissionList } from '../auth/sessionUser';
-import { decide, pendingChangeRequests, statusText, submit } from '../changeRequests';
+import { decide, pendingChangeRequests, submit } from '../changeRequests';
 import { roleEntity } from '../entities/role';
 import { grantRefusal } from '../../domain/privilege';
+import { formStatusText } from '../../domain/recordStatus';
 import { handle } from '../http/handle';
 import { notFound } from '../http/httpError';
 import { permissionsList } from '../permissionOptions';
@@ -29,7 +30,7 @@ function toRoleRow(r: RoleTableRow): RoleRow {
     user_level: r.user_level,
     permissions: permissionList(r.permissions),
     disabled: r.disabled,
-    status: statusText(r.disabled),
+    status: formStatusText(r.disabled),
     locked: r.locked,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),

@@ -2,8 +2,9 @@
 import { userApprove, userChangePassword, userCreate, userEdit, userGetForEdit, userInitialData, userList, userResetPassword, userUnlock, type UserRow } from '../../api/users';
 import { grantRefusal, isPrivileged, passwordResetRefusal } from '../../domain/privilege';
 import { isLocked } from '../../domain/guards';
+import { formStatusText } from '../../domain/recordStatus';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
-import { decide, pendingChangeRequests, statusText, submit, submitOperation } from '../changeRequests';
+import { decide, pendingChangeRequests, submit, submitOperation } from '../changeRequests';
 import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
 import { branchNameSql } from '../entities/userBranches';
 import { handle } from '../http/handle';
@@ -43,7 +44,7 @@ function toUserRow(r: UserListRow): UserRow {
     contact_number: r.contact,
     username: r.username,
     branch: r.branch_name ?? r.branch_code,
-    status: statusText(r.disabled),
+    status: formStatusText(r.disabled),
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
     locked: r.locked,

@@ -1,6 +1,7 @@
 /** Advertisements as a maker-checker entity. */
+import { advertisementRecord } from '../../../screens/advertisements';
 import { ALL_COUNTRIES } from '../../api/advertisements';
-import { displayField, statusText, type EntityAdapter } from '../changeRequests';
+import { type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 import { deleteImages } from './images';
@@ -34,7 +35,8 @@ export function imagesOf(value: unknown): { image: string; link: string }[] {
 }
 
 export const advertisementEntity: EntityAdapter<AdvertisementPayload> = {
-  type: 'Advertisement',
+  type: advertisementRecord.type,
+  record: advertisementRecord,
   table: 'advertisements',
 
   /** An advertisement request that will not be applied: its uploaded images are deleted unless the advertisement uses them. */
@@ -56,22 +58,6 @@ export const advertisementEntity: EntityAdapter<AdvertisementPayload> = {
     images: imagesOf(row.images),
     disabled: Number(row.disabled) === 0 ? 0 : 1,
   }),
-
-  async describe(_db, v) {
-    return {
-      title: displayField('Title', v.title),
-      countries: displayField('Countries', v.countries, 'STRING_ARRAY'),
-      valid_from: displayField('Valid From', v.valid_from),
-      valid_to: displayField('Valid To', v.valid_to),
-      images: displayField('Images', v.images, 'IMAGE_ARRAY'),
-      links: displayField(
-        'Links',
-        v.images.map((i) => i.link),
-        'STRING_ARRAY',
-      ),
-      status: displayField('Status', statusText(v.disabled)),
-    };
-  },
 
   async check(db, _action, v) {
     const wanted = v.countries.filter((c) => c !== ALL_COUNTRIES);

@@ -1,5 +1,6 @@
 /** App users as a maker-checker entity: activate/deactivate and hold/unhold. */
-import { displayField, statusText, type EntityAdapter } from '../changeRequests';
+import { appUserRecord } from '../../../screens/appUsers';
+import { type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 
@@ -17,7 +18,8 @@ export interface AppUserPayload {
 }
 
 export const appUserEntity: EntityAdapter<AppUserPayload> = {
-  type: 'App User',
+  type: appUserRecord.type,
+  record: appUserRecord,
   table: 'app_users',
 
   fromRow: (row: Row) => ({
@@ -27,17 +29,6 @@ export const appUserEntity: EntityAdapter<AppUserPayload> = {
     hold: Number(row.hold) === 0 ? 0 : 1,
     user_hold_reason: row.user_hold_reason === null || row.user_hold_reason === undefined ? '' : String(row.user_hold_reason),
   }),
-
-  async describe(_db, v) {
-    return {
-      name: displayField('Name', v.name),
-      uid: displayField('UID', v.uid),
-      status: displayField('Status', statusText(v.disabled)),
-      hold: displayField('Hold', v.hold === 1 ? 'Yes' : 'No'),
-      user_hold_reason: displayField('Hold Reason', v.user_hold_reason),
-      ...(v.comment === undefined ? {} : { comment: displayField('Comment', v.comment) }),
-    };
-  },
 
   async apply(db, action, recordId, v) {
     if (action === 'CREATE') throw new HttpError(422, 'App users register in the mobile app');

@@ -1,6 +1,7 @@
 /** App versions as a maker-checker entity (created only). */
+import { appVersionRecord } from '../../../screens/appVersions';
 import type { Platform } from '../../api/appVersions';
-import { displayField, isPendingCreation, type EntityAdapter } from '../changeRequests';
+import { isPendingCreation, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 
@@ -11,7 +12,8 @@ export interface AppVersionPayload {
 }
 
 export const appVersionEntity: EntityAdapter<AppVersionPayload> = {
-  type: 'App Version',
+  type: appVersionRecord.type,
+  record: appVersionRecord,
   table: 'app_versions',
 
   fromRow: (row: Row) => ({
@@ -19,14 +21,6 @@ export const appVersionEntity: EntityAdapter<AppVersionPayload> = {
     platforms: Array.isArray(row.platforms) ? (row.platforms as Platform[]) : [],
     forceUpdate: Number(row.force_update) === 1 ? 1 : 0,
   }),
-
-  async describe(_db, v) {
-    return {
-      version: displayField('Version', v.appVersion),
-      platforms: displayField('Platforms', v.platforms, 'STRING_ARRAY'),
-      force_update: displayField('Force Update', v.forceUpdate === 1 ? 'Yes' : 'No'),
-    };
-  },
 
   async check(db, _action, v) {
     if (await db.one('SELECT 1 FROM app_versions WHERE app_version = $1', [v.appVersion])) throw new HttpError(422, `App version ${v.appVersion} already exists`);

@@ -1,5 +1,6 @@
 /** Banks as a maker-checker entity. */
-import { displayField, isPendingCreation, statusText, type EntityAdapter } from '../changeRequests';
+import { bankRecord } from '../../../screens/banks';
+import { isPendingCreation, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 import { deleteImages } from './images';
@@ -13,7 +14,8 @@ export interface BankPayload {
 }
 
 export const bankEntity: EntityAdapter<BankPayload> = {
-  type: 'Bank',
+  type: bankRecord.type,
+  record: bankRecord,
   table: 'banks',
 
   /** A bank request that will not be applied: its uploaded logo is deleted unless the bank uses it. */
@@ -29,15 +31,6 @@ export const bankEntity: EntityAdapter<BankPayload> = {
     logo: row.logo === null || row.logo === undefined ? '' : String(row.logo),
     disabled: Number(row.disabled) === 0 ? 0 : 1,
   }),
-
-  async describe(_db, v) {
-    return {
-      bank_code: displayField('Bank Code', v.bank_code),
-      bank_name: displayField('Bank Name', v.bank_name),
-      logo: displayField('Logo', v.logo, 'IMAGE'),
-      status: displayField('Status', statusText(v.disabled)),
-    };
-  },
 
   async check(db, action, v, recordId) {
     if (action === 'EDIT') {

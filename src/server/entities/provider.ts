@@ -4,7 +4,9 @@
  */
 import { businessDay } from '../../domain/businessTime';
 import type { CurrencyItem } from '../../api/providerCurrencies';
-import { displayField, statusText, type EntityAdapter } from '../changeRequests';
+import { providerCurrencyRecord } from '../../../screens/providerCurrencies';
+import { providerRecord } from '../../../screens/providers';
+import { type EntityAdapter } from '../changeRequests';
 import type { Db, Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 
@@ -16,7 +18,8 @@ export interface ProviderPayload {
 }
 
 export const providerEntity: EntityAdapter<ProviderPayload> = {
-  type: 'IPG Provider',
+  type: providerRecord.type,
+  record: providerRecord,
   table: 'ipg_providers',
 
   fromRow: (row: Row) => ({
@@ -25,15 +28,6 @@ export const providerEntity: EntityAdapter<ProviderPayload> = {
     provider_logo: row.provider_logo === null || row.provider_logo === undefined ? '' : String(row.provider_logo),
     disabled: Number(row.disabled) === 0 ? 0 : 1,
   }),
-
-  async describe(_db, v) {
-    return {
-      provider_bank_code: displayField('Provider Bank Code', v.provider_bank_code),
-      provider_bank_name: displayField('Provider Bank Name', v.provider_bank_name),
-      provider_logo: displayField('Provider Bank Logo', v.provider_logo, 'IMAGE'),
-      status: displayField('Status', statusText(v.disabled)),
-    };
-  },
 
   async apply(db, action, recordId, v) {
     if (action === 'CREATE') throw new HttpError(422, 'IPG providers are not created from the console');
@@ -44,15 +38,10 @@ export const providerEntity: EntityAdapter<ProviderPayload> = {
 
 // ---- the currency list ----------------------------------------------------------------------
 
-/** A currency-list request: the whole list. Read from a provider row it has no list; `describe` loads it. */
+/** A currency-list request: the whole list. Read from a provider row it has no list; `complete` loads it. */
 export interface CurrencyListPayload {
   provider_bank_code: string;
   currencies?: CurrencyItem[];
-}
-
-/** A rate as the approval view shows it: 4 decimals. */
-export function rateText(v: number): string {
-  return v.toFixed(4);
 }
 
 export async function providerCurrencies(db: Db, providerCode: string): Promise<CurrencyItem[]> {
@@ -72,25 +61,13 @@ export async function providerCurrencies(db: Db, providerCode: string): Promise<
 }
 
 export const providerCurrencyEntity: EntityAdapter<CurrencyListPayload> = {
-  type: 'IPG Provider Currency',
+  type: providerCurrencyRecord.type,
+  record: providerCurrencyRecord,
   table: 'ipg_providers',
 
   fromRow: (row: Row) => ({ provider_bank_code: String(row.provider_bank_code) }),
 
-  async describe(db, v) {
-    const provider = await db.one<{ provider_bank_name: string }>('SELECT provider_bank_name FROM ipg_providers WHERE provider_bank_code = $1', [v.provider_bank_code]);
-    const list = v.currencies ?? (await providerCurrencies(db, v.provider_bank_code));
-    return {
-      provider: displayField('Provider', `${provider?.provider_bank_name ?? ''} (${v.provider_bank_code})`),
-      // a list of rows: the approval view shows it as a table, old values beside changed ones
-      currencies: displayField(
-        'Currencies',
-        [...list]
-          .sort((a, b) => a.currency_code.localeCompare(b.currency_code))
-          .map((c) => ({ currency_code: c.currency_code, transaction_rate: rateText(c.transaction_rate), settlement_rate: rateText(c.settlement_rate), disabled: c.disabled })),
-      ),
-    };
-  },
+  complete: async (db, v) => ({ ...v, currencies: v.currencies ?? (await providerCurrencies(db, v.provider_bank_code)) }),
 
   async check(db, _action, v) {
     const current = (await providerCurrencies(db, v.provider_bank_code)).map((c) => c.currency_code);

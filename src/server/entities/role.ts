@@ -1,8 +1,9 @@
 /** Roles as a maker-checker entity. */
-import { userTypeLabels, type UserType } from '../../api/users';
+import { roleRecord } from '../../../screens/roles';
+import { userTypeLabels } from '../../api/users';
 import { grantRefusal } from '../../domain/privilege';
 import { messages } from '../../domain/validation';
-import { displayField, isPendingCreation, statusText, type EntityAdapter } from '../changeRequests';
+import { isPendingCreation, type EntityAdapter } from '../changeRequests';
 import type { Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 import { permissionsForUserType } from '../permissionOptions';
@@ -17,7 +18,8 @@ export interface RolePayload {
 }
 
 export const roleEntity: EntityAdapter<RolePayload> = {
-  type: 'Role',
+  type: roleRecord.type,
+  record: roleRecord,
   table: 'roles',
 
   fromRow: (row: Row) => ({
@@ -27,17 +29,6 @@ export const roleEntity: EntityAdapter<RolePayload> = {
     permissions: permissionList(row.permissions),
     disabled: Number(row.disabled) === 0 ? 0 : 1,
   }),
-
-  async describe(db, v) {
-    const level = await db.one<{ title: string }>('SELECT title FROM user_levels WHERE id = $1', [v.user_level]);
-    return {
-      role_name: displayField('Role Name', v.role_name),
-      user_type: displayField('User Type', userTypeLabels[v.user_type as UserType] ?? v.user_type),
-      user_level: displayField('User Level', level?.title ?? String(v.user_level)),
-      permissions: displayField('Permissions', v.permissions, 'STRING_ARRAY'),
-      status: displayField('Status', statusText(v.disabled)),
-    };
-  },
 
   async check(db, _action, v, recordId, maker) {
     const level = await db.one('SELECT 1 FROM user_levels WHERE id = $1', [v.user_level]);

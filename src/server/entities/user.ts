@@ -1,10 +1,11 @@
 /** Console users as a maker-checker entity. */
+import { userRecord } from '../../../screens/users';
 import { userTypeLabels, type UserType } from '../../api/users';
 import { grantRefusal, passwordResetRefusal, type Principal } from '../../domain/privilege';
 import { branchMessage, messages } from '../../domain/validation';
 import { clearFailures } from '../auth/loginAttempts';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
-import { displayField, isPendingCreation, statusText, type ChangeAction, type EntityAdapter, type RecordOperation } from '../changeRequests';
+import { displayField, isPendingCreation, type ChangeAction, type EntityAdapter, type RecordOperation } from '../changeRequests';
 import type { Db, Row } from '../db/db';
 import { HttpError } from '../http/httpError';
 import { roleSuitsUserType } from '../permissionOptions';
@@ -99,7 +100,8 @@ const signInUnlock: RecordOperation<Record<string, never>> = {
 };
 
 export const userEntity: EntityAdapter<UserPayload> = {
-  type: 'User',
+  type: userRecord.type,
+  record: userRecord,
   table: 'console_users',
 
   fromRow: (row: Row) => ({
@@ -112,24 +114,6 @@ export const userEntity: EntityAdapter<UserPayload> = {
     role: Number(row.role_id),
     disabled: Number(row.disabled) === 0 ? 0 : 1,
   }),
-
-  async describe(db, v) {
-    const names = await db.one<{ branch: string | null; role: string | null }>(`SELECT ${branchNameSql('$1::text', '$2::text')} AS branch, (SELECT role_name FROM roles WHERE id = $3) AS role`, [
-      v.type,
-      v.branch_code,
-      v.role,
-    ]);
-    return {
-      name: displayField('Name', v.name),
-      username: displayField('Username', v.username),
-      email: displayField('Email', v.email),
-      contact: displayField('Contact Number', v.contact),
-      user_type: displayField('User Type', userTypeLabels[v.type] ?? v.type),
-      branch: displayField('Branch', names?.branch ?? v.branch_code),
-      role: displayField('Role', names?.role ?? String(v.role)),
-      status: displayField('Status', statusText(v.disabled)),
-    };
-  },
 
   async check(db, action, v, recordId, maker) {
     await checkUserFields(db, action, v, recordId);
