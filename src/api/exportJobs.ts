@@ -7,12 +7,17 @@
  */
 import { z } from 'zod';
 import { defineCall, emptyBody, MAX_ID } from './contract';
+import { appUserList } from './appUsers';
+import { sodReport } from './controls';
+import { activityReport, instantSettlementReport, mobileActivityReport, settlementReport } from './reports';
+import { userList } from './users';
 import { billAuditList, billList, ceftAuditList, ceftList, ceftRefundedAuditList, eChannellingAuditList, eChannellingList, insuranceList, thyagaAuditList, thyagaList } from './transactions';
 
 /**
- * The list calls a server export job can write (the transaction lists, the lists that grow past what
- * a tab holds); the server refuses to start unless its export sources cover exactly these. Every other
- * list is exported in the browser.
+ * The list calls a server export job can write: every list and report the console exports (the
+ * transaction lists, which grow past what a tab holds, and the users, app users, activity logs,
+ * settlement reports and segregation of duties); the server refuses to start unless its export sources
+ * cover exactly these.
  */
 export const serverExportCalls: readonly string[] = [
   ceftAuditList,
@@ -25,6 +30,13 @@ export const serverExportCalls: readonly string[] = [
   thyagaList,
   eChannellingList,
   insuranceList,
+  userList,
+  appUserList,
+  activityReport,
+  mobileActivityReport,
+  settlementReport,
+  instantSettlementReport,
+  sodReport,
 ].map((c) => c.path);
 
 /** A list call's body with its fetch count lifted: a server export writes every matching row. */

@@ -14,6 +14,7 @@ import { ceftScreen } from '../../screens/transactions';
 import { claimJob, storeChunk } from '../../src/server/exportJobs/queue';
 import { drainQueue, runClaim, type WorkerDeps } from '../../src/server/exportJobs/worker';
 import { DEFAULT_EXPORT_SETTINGS } from '../../src/server/exportJobs/settings';
+import { authServices } from '../../src/server/app';
 
 const CEFT = 'Transaction/get-ceftTransaction';
 const BILL = 'Transaction/billTransactions';
@@ -35,7 +36,7 @@ let kasun: string;
 let formulaId: number;
 
 function deps(extra: Partial<WorkerDeps> = {}): WorkerDeps {
-  return { db: server.db, clock: server.now, businessTimeZone: zone, settings: { ...DEFAULT_EXPORT_SETTINGS }, ...extra };
+  return { db: server.db, clock: server.now, businessTimeZone: zone, settings: { ...DEFAULT_EXPORT_SETTINGS }, auth: authServices({ db: server.db, secret: server.secret }, server.now), ...extra };
 }
 
 /** The rows of the range in the database (the provider's only, when given). */
