@@ -126,8 +126,13 @@ export interface ListSource {
   readonly itemFields: (ItemFields | null)[];
   /** How many rows there are (at most the fetch count). */
   readonly total: number;
-  /** The rows' objects in the list's order, in batches. */
-  batches(batchRows: number): AsyncGenerator<Record<string, unknown>[], void, undefined>;
+  /** Per field, the place of its value in a row's array (-1: the rows have no such value). */
+  readonly at: readonly number[];
+  /**
+   * The rows in the list's order, in batches, each as the text of a JSON array of its values (as the
+   * database sends them: parsed and formatted in the job's own thread, ./formatThread.ts).
+   */
+  batches(batchRows: number): AsyncGenerator<string[], void, undefined>;
   /** Gives back the connection the rows are read on (when they are read through a cursor); call once done. */
   close(): Promise<void>;
 }
@@ -159,9 +164,11 @@ async function openHandledSource(list: HandledList, body: Record<string, unknown
     fields,
     itemFields: itemFieldsOfScreen(list.screen.columns, fields),
     total: rows.length,
+    at: fields.map((_, c) => c),
     async *batches(batchRows) {
       const all = rows ?? [];
-      for (let i = 0; i < all.length; i += batchRows) yield all.slice(i, i + batchRows) as Record<string, unknown>[];
+      const keys = fields.map((f) => f.dataKey);
+      for (let i = 0; i < all.length; i += batchRows) yield (all.slice(i, i + batchRows) as Record<string, unknown>[]).map((row) => JSON.stringify(keys.map((k) => row?.[k] ?? null)));
     },
     close: async () => {
       rows = undefined;
@@ -189,28 +196,31 @@ export async function openListSource(db: Db, list: ExportableList, body: ListFil
     const keys = keysOf(spec.row);
     const fields = exportFieldsOf(spec.screen);
     const wanted = Math.min(total, filters.fetchCount);
+
     return {
       fields,
       itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
       total,
+      // the rows come in the compact form: arrays of the row schema's values
+      at: fields.map((f) => keys.indexOf(f.dataKey)),
       async *batches(batchRows) {
         if (wanted <= 0) return;
         if (snapshot) {
           // one statement, read through the cursor batch by batch
-          const q = listRowsAfterSql(kind, filters, keys, null, wanted);
-          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+          const q = listRowsAfterSql(kind, filters, keys, null, wanted, 'arrays');
+          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => r.j);
           return;
         }
         let after: { at: string; id: number } | null = null;
         let left = wanted;
         while (left > 0) {
-          const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left));
+          const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left), 'arrays');
           const rows = await db.query<{ at: string; id: number; j: string }>(q.sql, q.params);
           if (rows.length === 0) return;
           const last = rows[rows.length - 1]!;
           after = { at: last.at, id: last.id };
           left -= rows.length;
-          yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+          yield rows.map((r) => r.j);
         }
       },
       close: async () => {

@@ -18,7 +18,8 @@ import { HttpError } from '../http/httpError';
 import { claimJob, expireFiles, failWornOut, heartbeat, markDone, markFailed, storeChunk, type Claim } from './queue';
 import type { ExportSettings } from './settings';
 import { assertMayList, contractOf, durationOfBody, exportableListOf, exportsOf, listBodyOf, openSource, type ListSource } from './sources';
-import { createFileWriter, EXPORT_MIME, type FileWriter } from './writers';
+import { EXPORT_MIME } from './writers';
+import { createThreadWriter, type ThreadWriter } from './threadWriter';
 
 export interface WorkerDeps {
   db: Db;
@@ -59,7 +60,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
   const { db, clock, settings } = deps;
   const { job } = claim;
   if (await failWornOut(db, claim, clock())) return 'failed';
-  let writer: FileWriter | undefined;
+  let writer: ThreadWriter | undefined;
   let source: ListSource | undefined;
   try {
     const list = exportableListOf(job.call_path);
@@ -76,7 +77,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     const fileCtx = { title, fileBase, username: job.username, now: job.created_at, duration: durationOfBody(list, body), timeZone: deps.businessTimeZone };
     let seq = 0;
     let bytes = 0;
-    writer = createFileWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, async (chunk) => {
+    writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source.at, async (chunk) => {
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
       bytes += chunk.byteLength;
     });
