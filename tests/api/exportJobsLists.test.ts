@@ -217,3 +217,40 @@ describe('provider scope', () => {
     expect(theirs.count).toBeLessThan(everyone.count);
   });
 });
+
+describe('some columns only', () => {
+  const ceftBody = { from_date: `${monthAgo}T00:00:01`, to_date: `${today}T23:59:00`, country_code: '', data: '', status: '', fetchCount: ALL };
+
+  it('writes only the columns asked for, in their order, of a transaction list and of another list', async () => {
+    const ceft = await server.call('export/start-job', { call: 'Transaction/get-ceftTransaction', body: ceftBody, format: 'csv', columns: ['trace', 'id', 'currency_code'] }, tokens.admin);
+    expect(ceft.statusCode, JSON.stringify(ceft.data)).toBe(200);
+    expect(await drainQueue(deps())).toBe(1);
+    const lines = csvText(await download(tokens.admin, ceft.data.id)).split('\r\n');
+    expect(lines[0]).toBe('Trace,ID,Currency');
+    const list = await server.call('Transaction/get-ceftTransaction', ceftBody, tokens.admin);
+    const rows = (list.data as { filteredList: { id: number; trace: string; currency_code: string }[] }).filteredList;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(lines.slice(1)).toEqual(rows.map((r) => `${r.trace},${r.id},${r.currency_code}`));
+
+    const kind = kinds.find((k) => k.call === 'user/list')!;
+    const users = await server.call('export/start-job', { call: kind.call, body: kind.body, format: 'csv', columns: ['username', 'status'] }, tokens.admin);
+    expect(users.statusCode, JSON.stringify(users.data)).toBe(200);
+    expect(await drainQueue(deps())).toBe(1);
+    const userLines = csvText(await download(tokens.admin, users.data.id)).split('\r\n');
+    const reply = await server.call(kind.call, kind.body, tokens.admin);
+    const userRows = kind.screen.source.rows(reply.data as never) as { username: string; status: string }[];
+    expect(userLines.slice(1)).toEqual(userRows.map((u) => `${u.username},${u.status}`));
+  });
+
+  it('refuses an unknown or repeated column naming `columns`', async () => {
+    const unknown = await server.call('export/start-job', { call: 'Transaction/get-ceftTransaction', body: ceftBody, format: 'csv', columns: ['id', 'password'] }, tokens.admin);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.data.message).toMatch(/^columns: password is not a column/);
+    const twice = await server.call('export/start-job', { call: 'user/list', body: kinds[0]!.body, format: 'csv', columns: ['id', 'id'] }, tokens.admin);
+    expect(twice.statusCode).toBe(400);
+    expect(twice.data.message).toMatch(/^columns: id is named twice/);
+    const empty = await server.call('export/start-job', { call: 'user/list', body: kinds[0]!.body, format: 'csv', columns: [] }, tokens.admin);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.data.message).toMatch(/columns/);
+  });
+});

@@ -26,21 +26,21 @@ function busyMessage(job: ExportJobRow): string {
 }
 
 export const exportJobHandlers: readonly Handler[] = [
-  handle(startExportJob, async (ctx, { call, body, format }) => {
+  handle(startExportJob, async (ctx, { call, body, format, columns }) => {
     const list = exportableListOf(call);
     assertMayList(list, ctx.user);
     const filters = listBodyOf(list, body);
     const active = await activeJobOf(ctx.db, ctx.user.id);
     if (active) throw new HttpError(409, busyMessage(active));
     // the count also checks the filters as the list call does (an unknown country is a 400)
-    const source = await openSource(list, filters, ctx);
+    const source = await openSource(list, filters, ctx, columns);
     await source.close();
     const { title } = exportsOf(list);
     const path = list.list.contract.path;
     if (format === 'pdf' && source.total > PDF_MAX_ROWS) {
       throw new HttpError(422, `A PDF of ${source.total.toLocaleString('en-US')} rows would be too long to read (at most ${PDF_MAX_ROWS.toLocaleString('en-US')}): export it as Excel or CSV`);
     }
-    const job = await enqueueJob(ctx.db, { userId: ctx.user.id, username: ctx.user.username, callPath: path, request: filters, format, title, rowsTotal: source.total }, ctx.clock());
+    const job = await enqueueJob(ctx.db, { userId: ctx.user.id, username: ctx.user.username, callPath: path, request: filters, columns, format, title, rowsTotal: source.total }, ctx.clock());
     if (!job) {
       const other = await activeJobOf(ctx.db, ctx.user.id);
       throw new HttpError(409, other ? busyMessage(other) : 'You already have an export running: wait for it to finish or cancel it.');
@@ -48,7 +48,7 @@ export const exportJobHandlers: readonly Handler[] = [
     await ctx.log({
       type: 'EXPORT_REQUESTED',
       description: `Requested a server export of ${title} (${source.total} row${source.total === 1 ? '' : 's'}, ${format}): job ${job.id}`,
-      after: { jobId: job.id, call: path, request: filters, format, rows: source.total },
+      after: { jobId: job.id, call: path, request: filters, columns: columns ?? null, format, rows: source.total },
     });
     return { data: jobView(job) };
   }),

@@ -6,6 +6,8 @@
  * of the rows and the storing of the chunks: other calls are answered meanwhile as when it is idle,
  * and on a machine with two cores the formatting runs beside the database and the event loop.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFileWriter, type FileWriter, type RowValues, type WriterSpec } from './writers';
 
@@ -23,6 +25,19 @@ export interface ThreadSpec {
 const port = parentPort;
 if (!port) throw new Error('formatThread.ts runs as a worker thread (./threadWriter.ts)');
 const { spec, at } = workerData as ThreadSpec;
+
+/**
+ * The thread gives way to the server's other work: on Linux a thread has a nice value of its own
+ * (its id from /proc/thread-self), so the job's formatting yields the CPU to the event loop that
+ * answers the other calls. Elsewhere the thread keeps the process's priority.
+ */
+const JOB_NICENESS = 10;
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, JOB_NICENESS);
+} catch {
+  // not Linux, or not allowed: the thread runs at the process's priority
+}
 
 const send = (message: FromThread) => port.postMessage(message);
 const writer: FileWriter = createFileWriter(spec, async (bytes) => send({ type: 'chunk', bytes }));

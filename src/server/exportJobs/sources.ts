@@ -142,13 +142,26 @@ export interface ListSource {
  * transaction list through its query (on `readDb`), any other list through its handler run with `ctx`
  * (the job's owner). Refusals are the list call's own (a 400 naming the field, a 403).
  */
-export async function openSource(target: ServerExportable, body: Record<string, unknown>, ctx: Ctx): Promise<ListSource> {
-  if (target.kind === 'transactions') return openListSource(ctx.readDb, target.list, body as unknown as ListFilters, ctx.user, ctx.businessTimeZone);
-  return openHandledSource(target.list, body, ctx);
+export async function openSource(target: ServerExportable, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
+  if (target.kind === 'transactions') return openListSource(ctx.readDb, target.list, body as unknown as ListFilters, ctx.user, ctx.businessTimeZone, columns);
+  return openHandledSource(target.list, body, ctx, columns);
+}
+
+/** The fields of `columns` (data keys), in that order; all of them when absent. A 400 naming `columns` for an unknown or repeated one. */
+export function pickFields(fields: readonly ExportField[], columns?: readonly string[] | null): ExportField[] {
+  if (!columns) return [...fields];
+  const seen = new Set<string>();
+  return columns.map((key) => {
+    const f = fields.find((x) => x.dataKey === key);
+    if (!f) throw new HttpError(400, `columns: ${key} is not a column of this list (its columns: ${fields.map((x) => x.dataKey).join(', ')})`);
+    if (seen.has(key)) throw new HttpError(400, `columns: ${key} is named twice`);
+    seen.add(key);
+    return f;
+  });
 }
 
 /** A list's reply through its own handler, run as `ctx.user`; its rows sliced into batches. */
-async function openHandledSource(list: HandledList, body: Record<string, unknown>, ctx: Ctx): Promise<ListSource> {
+async function openHandledSource(list: HandledList, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
   // imported when first used: the handlers' module imports this one (through the export job handlers)
   const { allHandlers } = await import('../areas/index');
   const handler = allHandlers.find((h) => h.contract === list.contract);
@@ -159,7 +172,7 @@ async function openHandledSource(list: HandledList, body: Record<string, unknown
   if (!parsed.success) throw new Error(`Reply of ${list.contract.path} does not match its contract: ${describeIssues(parsed.error)}`);
   const data: unknown = parsed.data;
   let rows: unknown[] | undefined = list.rows(data as never);
-  const fields = exportFieldsFor(list.screen, data);
+  const fields = pickFields(exportFieldsFor(list.screen, data), columns);
   return {
     fields,
     itemFields: itemFieldsOfScreen(list.screen.columns, fields),
@@ -176,11 +189,31 @@ async function openHandledSource(list: HandledList, body: Record<string, unknown
   };
 }
 
+/** The row keys of some fields, in their order: one array per key list and column choice (the SQL is made once per key array). */
+const columnKeys = new Map<string, readonly string[]>();
+function keysOfColumns(all: readonly string[], fields: readonly ExportField[]): readonly string[] {
+  const keys = fields.map((f) => f.dataKey).filter((k) => all.includes(k));
+  const id = `${all.join()}|${keys.join()}`;
+  let made = columnKeys.get(id);
+  if (!made) {
+    if (columnKeys.size > 100) columnKeys.clear();
+    columnKeys.set(id, (made = Object.freeze(keys)));
+  }
+  return made;
+}
+
 /**
  * The rows of `list` under `body` for the user (whose provider scope applies): counted, then read in
  * batches. A 400 naming country_code for an unknown country, as the list call answers.
  */
-export async function openListSource(db: Db, list: ExportableList, body: ListFilters, user: { id: number; permissions: readonly string[] }, zone: string): Promise<ListSource> {
+export async function openListSource(
+  db: Db,
+  list: ExportableList,
+  body: ListFilters,
+  user: { id: number; permissions: readonly string[] },
+  zone: string,
+  columns?: readonly string[] | null,
+): Promise<ListSource> {
   const provider = await providerScopeOf(db, user);
   const { spec } = list;
   const filters: ResolvedFilters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
@@ -193,8 +226,9 @@ export async function openListSource(db: Db, list: ExportableList, body: ListFil
   try {
     const count = listCountSql(kind, filters);
     const total = Number((await (snapshot ?? db).one<{ n: number }>(count.sql, count.params))?.n ?? 0);
-    const keys = keysOf(spec.row);
-    const fields = exportFieldsOf(spec.screen);
+    const fields = pickFields(exportFieldsOf(spec.screen), columns);
+    // the row schema's keys, or with some columns only theirs (less for the database to build and the job to read)
+    const keys = columns ? keysOfColumns(keysOf(spec.row), fields) : keysOf(spec.row);
     const wanted = Math.min(total, filters.fetchCount);
 
     return {
