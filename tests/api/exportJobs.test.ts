@@ -318,4 +318,27 @@ describe('a killed worker', () => {
     expect(header).toEqual(fields.map((f) => f.header));
     expect(records).toHaveLength(expected);
   });
+
+  it('stops its file thread when the process stops mid-way: nothing more is written, and the job is written whole later', async () => {
+    const expected = await countCeft();
+    const job = await start(admin, { call: CEFT, body: filters(), format: 'xlsx' });
+    const leaseMs = 30_000;
+    const claim = await claimJob(server.db, server.now(), leaseMs);
+    expect(claim?.job.id).toBe(job.data.id);
+    // one row per batch; the process stops after the third batch
+    let batches = 0;
+    const stopped = await runClaim(deps({ settings: { ...DEFAULT_EXPORT_SETTINGS, batchRows: 1, leaseMs }, stopping: () => ++batches >= 3 }), claim!);
+    expect(stopped).toBe('stopped');
+    expect((await server.call('export/job-status', { jobId: job.data.id }, admin)).data).toMatchObject({ state: 'running' });
+    const chunks = async () => Number((await server.db.one<{ n: number }>('SELECT count(*) AS n FROM export_job_chunks WHERE job_id = $1', [job.data.id]))!.n);
+    const before = await chunks();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await chunks()).toBe(before);
+    // once its lease has run out another worker writes it from the start
+    const later = new Date(server.now().getTime() + leaseMs + 1000);
+    const again = await claimJob(server.db, later, leaseMs);
+    expect(await runClaim(deps({ clock: () => later }), again!)).toBe('done');
+    const sheets = await readXlsx((await download(admin, job.data.id)).bytes);
+    expect(sheets.reduce((n, sh) => n + sh.rows.length, 0)).toBe(expected);
+  });
 });
