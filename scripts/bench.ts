@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export]`: every goal of issue 8
+ * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export --no-server-export]`: every goal of issue 8
  * in one run, printed as one table (goal, measure, ours, baseline, ratio, target, met) and written to
  * bench-results/bench-results.json (bench-results/ is gitignored; each part's own output is kept
  * there as a .log beside it).
@@ -11,6 +11,10 @@
  * 3. Runs the API, dashboard, export and find-by-trace benches as child processes, each writing its
  *    rows with `--json <file>` (goals 2, 3 and 4, and issue 17's lookup across all services and
  *    dates); a part that writes no file shows as "not measured".
+ *    Issue 22's server export job (scripts/bench-export-server.ts, its own schema `bench_export`,
+ *    seeded once with 1,820,000 transactions, about 1,000,000 of them send-money rows): .xlsx and .csv
+ *    of 1,000,000 rows x 20 columns (and x 41), with the server's RSS above idle and another call's p95
+ *    during the job vs idle; `--no-server-export` leaves it out.
  * 4. Starts the server (src/server/main.ts) on the bench schema and drives Chromium through it
  *    (scripts/bench-browser.ts): Send Money with fetch count All over ~100,000 rows, sorting, paging,
  *    memory, and a 100,000-row Excel export with the main thread's long tasks (goals 1 and 2).
@@ -240,6 +244,7 @@ async function main() {
   await childBench('dashboard', 'scripts/bench-dashboard.ts', '3', transactions, { DATABASE_URL: benchDatabaseUrl() });
   await childBench('export', 'scripts/bench-export.ts', '2', []);
   await childBench('finder', 'scripts/bench-finder.ts', '17 find', transactions);
+  if (!process.argv.includes('--no-server-export')) await childBench('export-server', 'scripts/bench-export-server.ts', '22', ['--transactions', '1820000', '--rows', '1000000']);
 
   if (!process.argv.includes('--no-browser')) await browserRows(process.argv.includes('--no-export'));
 

@@ -7,12 +7,17 @@
  */
 import { z } from 'zod';
 import { defineCall, emptyBody, MAX_ID } from './contract';
+import { appUserList } from './appUsers';
+import { sodReport } from './controls';
+import { activityReport, instantSettlementReport, mobileActivityReport, settlementReport } from './reports';
+import { userList } from './users';
 import { billAuditList, billList, ceftAuditList, ceftList, ceftRefundedAuditList, eChannellingAuditList, eChannellingList, insuranceList, thyagaAuditList, thyagaList } from './transactions';
 
 /**
- * The list calls a server export job can write (the transaction lists, the lists that grow past what
- * a tab holds); the server refuses to start unless its export sources cover exactly these. Every other
- * list is exported in the browser.
+ * The list calls a server export job can write: every list and report the console exports (the
+ * transaction lists, which grow past what a tab holds, and the users, app users, activity logs,
+ * settlement reports and segregation of duties); the server refuses to start unless its export sources
+ * cover exactly these.
  */
 export const serverExportCalls: readonly string[] = [
   ceftAuditList,
@@ -25,6 +30,13 @@ export const serverExportCalls: readonly string[] = [
   thyagaList,
   eChannellingList,
   insuranceList,
+  userList,
+  appUserList,
+  activityReport,
+  mobileActivityReport,
+  settlementReport,
+  instantSettlementReport,
+  sodReport,
 ].map((c) => c.path);
 
 /** A list call's body with its fetch count lifted: a server export writes every matching row. */
@@ -70,11 +82,13 @@ export const startExportJob = defineCall({
   access: 'authenticated',
   answers: [403, 409, 422],
   summary:
-    "Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. The caller needs the list call's own permission (checked again when the job runs), and the rows are that call's rows for the caller (an IPG bank user: their provider's). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.",
+    "Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. `columns`, if given, the list's columns (data keys) the file has, in that order (an unknown or repeated one is 400). The caller needs the list call's own permission (checked again when the job runs), and the rows are that call's rows for the caller (an IPG bank user: their provider's). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.",
   request: z.strictObject({
     call: z.string().min(1).max(100),
     body: z.record(z.string(), z.unknown()),
     format: z.enum(exportFormats),
+    /** Only these columns (the list's data keys), in this order; absent: every column of the list's exports. */
+    columns: z.array(z.string().min(1).max(100)).min(1).max(200).optional(),
   }),
   data: exportJob,
 });

@@ -233,7 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const settings = { ...readExportSettings(process.env), ...overrides };
     let stop: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
-      stop = startExportWorker({ db: options.db, readDb: reads.readDb, clock, businessTimeZone, settings, sheetRows, log: app.log });
+      stop = startExportWorker({ db: options.db, readDb: reads.readDb, clock, businessTimeZone, settings, sheetRows, auth: authServices(options, clock), log: app.log });
     });
     app.addHook('onClose', async () => {
       await stop?.();
@@ -278,7 +278,8 @@ export function defaultHashConcurrency(): number {
 export const ATTEMPTS_PER_ADDRESS = 2;
 
 /** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
-function authServices(options: AppOptions, clock: () => Date): AuthServices {
+/** The password, token and link services of an app (exported for the export worker's tests, which run it themselves). */
+export function authServices(options: AppOptions, clock: () => Date): AuthServices {
   const { secret } = options;
   const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;

@@ -14,6 +14,7 @@ import { ceftScreen } from '../../screens/transactions';
 import { claimJob, storeChunk } from '../../src/server/exportJobs/queue';
 import { drainQueue, runClaim, type WorkerDeps } from '../../src/server/exportJobs/worker';
 import { DEFAULT_EXPORT_SETTINGS } from '../../src/server/exportJobs/settings';
+import { authServices } from '../../src/server/app';
 
 const CEFT = 'Transaction/get-ceftTransaction';
 const BILL = 'Transaction/billTransactions';
@@ -35,7 +36,7 @@ let kasun: string;
 let formulaId: number;
 
 function deps(extra: Partial<WorkerDeps> = {}): WorkerDeps {
-  return { db: server.db, clock: server.now, businessTimeZone: zone, settings: { ...DEFAULT_EXPORT_SETTINGS }, ...extra };
+  return { db: server.db, clock: server.now, businessTimeZone: zone, settings: { ...DEFAULT_EXPORT_SETTINGS }, auth: authServices({ db: server.db, secret: server.secret }, server.now), ...extra };
 }
 
 /** The rows of the range in the database (the provider's only, when given). */
@@ -316,5 +317,28 @@ describe('a killed worker', () => {
     const [header, ...records] = parseCsv(file.bytes.toString('utf8').slice(1));
     expect(header).toEqual(fields.map((f) => f.header));
     expect(records).toHaveLength(expected);
+  });
+
+  it('stops its file thread when the process stops mid-way: nothing more is written, and the job is written whole later', async () => {
+    const expected = await countCeft();
+    const job = await start(admin, { call: CEFT, body: filters(), format: 'xlsx' });
+    const leaseMs = 30_000;
+    const claim = await claimJob(server.db, server.now(), leaseMs);
+    expect(claim?.job.id).toBe(job.data.id);
+    // one row per batch; the process stops after the third batch
+    let batches = 0;
+    const stopped = await runClaim(deps({ settings: { ...DEFAULT_EXPORT_SETTINGS, batchRows: 1, leaseMs }, stopping: () => ++batches >= 3 }), claim!);
+    expect(stopped).toBe('stopped');
+    expect((await server.call('export/job-status', { jobId: job.data.id }, admin)).data).toMatchObject({ state: 'running' });
+    const chunks = async () => Number((await server.db.one<{ n: number }>('SELECT count(*) AS n FROM export_job_chunks WHERE job_id = $1', [job.data.id]))!.n);
+    const before = await chunks();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await chunks()).toBe(before);
+    // once its lease has run out another worker writes it from the start
+    const later = new Date(server.now().getTime() + leaseMs + 1000);
+    const again = await claimJob(server.db, later, leaseMs);
+    expect(await runClaim(deps({ clock: () => later }), again!)).toBe('done');
+    const sheets = await readXlsx((await download(admin, job.data.id)).bytes);
+    expect(sheets.reduce((n, sh) => n + sh.rows.length, 0)).toBe(expected);
   });
 });

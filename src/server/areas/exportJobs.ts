@@ -11,7 +11,7 @@ import { handle, type Ctx, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { activeJobOf, cancelJob, currentJobOf, enqueueJob, expireFiles, jobById, jobView, type ExportJobRow } from '../exportJobs/queue';
 import { readExportSettings } from '../exportJobs/settings';
-import { assertMayList, exportableListOf, listBodyOf, openListSource } from '../exportJobs/sources';
+import { assertMayList, exportableListOf, exportsOf, listBodyOf, openSource } from '../exportJobs/sources';
 
 /** The job, if the caller may see it (its owner, or an administrator); else 404. */
 async function visibleJob(ctx: Ctx, id: number): Promise<ExportJobRow> {
@@ -26,31 +26,29 @@ function busyMessage(job: ExportJobRow): string {
 }
 
 export const exportJobHandlers: readonly Handler[] = [
-  handle(startExportJob, async (ctx, { call, body, format }) => {
+  handle(startExportJob, async (ctx, { call, body, format, columns }) => {
     const list = exportableListOf(call);
-    assertMayList(list, ctx.user.permissions);
+    assertMayList(list, ctx.user);
     const filters = listBodyOf(list, body);
     const active = await activeJobOf(ctx.db, ctx.user.id);
     if (active) throw new HttpError(409, busyMessage(active));
     // the count also checks the filters as the list call does (an unknown country is a 400)
-    const source = await openListSource(ctx.readDb, list, filters, ctx.user, ctx.businessTimeZone);
+    const source = await openSource(list, filters, ctx, columns);
     await source.close();
+    const { title } = exportsOf(list);
+    const path = list.list.contract.path;
     if (format === 'pdf' && source.total > PDF_MAX_ROWS) {
       throw new HttpError(422, `A PDF of ${source.total.toLocaleString('en-US')} rows would be too long to read (at most ${PDF_MAX_ROWS.toLocaleString('en-US')}): export it as Excel or CSV`);
     }
-    const job = await enqueueJob(
-      ctx.db,
-      { userId: ctx.user.id, username: ctx.user.username, callPath: list.contract.path, request: filters, format, title: list.exports.title, rowsTotal: source.total },
-      ctx.clock(),
-    );
+    const job = await enqueueJob(ctx.db, { userId: ctx.user.id, username: ctx.user.username, callPath: path, request: filters, columns, format, title, rowsTotal: source.total }, ctx.clock());
     if (!job) {
       const other = await activeJobOf(ctx.db, ctx.user.id);
       throw new HttpError(409, other ? busyMessage(other) : 'You already have an export running: wait for it to finish or cancel it.');
     }
     await ctx.log({
       type: 'EXPORT_REQUESTED',
-      description: `Requested a server export of ${list.exports.title} (${source.total} row${source.total === 1 ? '' : 's'}, ${format}): job ${job.id}`,
-      after: { jobId: job.id, call: list.contract.path, request: filters, format, rows: source.total },
+      description: `Requested a server export of ${title} (${source.total} row${source.total === 1 ? '' : 's'}, ${format}): job ${job.id}`,
+      after: { jobId: job.id, call: path, request: filters, columns: columns ?? null, format, rows: source.total },
     });
     return { data: jobView(job) };
   }),

@@ -87,7 +87,7 @@ export async function openPgDb(databaseUrl: string, schema?: string, directUrl?:
 
 let cursorCount = 0;
 
-/** A REPEATABLE READ READ ONLY transaction on a client of its own; rows through a cursor, FETCH by FETCH. */
+/** A REPEATABLE READ READ ONLY transaction on a client of its own; rows through a cursor, FETCH by FETCH (one FETCH ahead). */
 function pgSnapshot(client: pg.PoolClient): ReadSnapshot {
   let released = false;
   let broken = false;
@@ -97,10 +97,20 @@ function pgSnapshot(client: pg.PoolClient): ReadSnapshot {
       const cursor = `rows_${++cursorCount}`;
       const size = Math.max(1, Math.floor(batchRows));
       await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`, toParams(params));
+      // one FETCH ahead: the database reads the next batch while the caller works on this one
+      const fetch = () => {
+        const next = client.query(`FETCH ${size} FROM ${cursor}`);
+        // a caller that stops early never awaits the last one: its failure is not unhandled
+        next.catch(() => {});
+        return next;
+      };
+      let next = fetch();
       for (;;) {
-        const rows = (await client.query(`FETCH ${size} FROM ${cursor}`)).rows as T[];
+        const rows = (await next).rows as T[];
+        const more = rows.length === size;
+        if (more) next = fetch();
         if (rows.length > 0) yield rows;
-        if (rows.length < size) return;
+        if (!more) return;
       }
     },
     async release() {

@@ -16,6 +16,8 @@ export interface ExportJobRow {
   username: string;
   call_path: string;
   request: unknown;
+  /** The columns (data keys) the file has, in order; null: every column of the list's exports. */
+  columns: string[] | null;
   format: ExportFormat;
   title: string;
   state: ExportJobState;
@@ -67,6 +69,7 @@ export interface NewJob {
   username: string;
   callPath: string;
   request: unknown;
+  columns?: readonly string[];
   format: ExportFormat;
   title: string;
   rowsTotal: number;
@@ -75,11 +78,11 @@ export interface NewJob {
 /** Queues a job; undefined when the user has one queued or running already (the unique index decides). */
 export async function enqueueJob(db: Db, job: NewJob, now: Date): Promise<ExportJobRow | undefined> {
   const row = await db.one<ExportJobRow>(
-    `INSERT INTO export_jobs (user_id, username, call_path, request, format, title, rows_total, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO export_jobs (user_id, username, call_path, request, format, title, rows_total, created_at, columns)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (user_id) WHERE state IN ('queued', 'running') DO NOTHING
      RETURNING *`,
-    [job.userId, job.username, job.callPath, job.request, job.format, job.title, job.rowsTotal, now],
+    [job.userId, job.username, job.callPath, job.request, job.format, job.title, job.rowsTotal, now, job.columns ?? null],
   );
   if (row) await db.query(`SELECT pg_notify('export_jobs', $1)`, [String(row.id)]).catch(() => {});
   return row;

@@ -1,54 +1,99 @@
 /**
- * What a server export job reads: the rows of a list call, as that call's handler selects them for
- * the job's owner (the same filters, the same query builder, the owner's provider scope), in the list's
- * order, in batches. On a PostgreSQL server through a cursor on a connection of the job's own (a
- * REPEATABLE READ READ ONLY snapshot: the count and the rows are of one moment, and the pool's other
- * connections stay free for other calls); on the embedded database each batch an index range scan
- * after the last row of the one before (no snapshot held between batches).
+ * What a server export job reads: the rows of a list call, as that call selects them for the job's
+ * owner (the same filters, the same permission and provider scope), in the list's order, in batches.
+ * Two kinds of list:
+ * - the transaction lists (the ones that grow to millions of rows): their own query builder. On a
+ *   PostgreSQL server through a cursor on a connection of the job's own (a REPEATABLE READ READ ONLY
+ *   snapshot: the count and the rows are of one moment, and the pool's other connections stay free for
+ *   other calls); on the embedded database each batch an index range scan after the last row of the
+ *   one before (no snapshot held between batches);
+ * - every other list and report the console exports (users, app users, activity logs, settlement
+ *   reports, segregation of duties): the list call's own handler, run as the job's owner (so its own
+ *   permission, provider-scope and body checks apply), its reply read with the screen's own `rows`.
  */
-import type { ExportField } from '../../api/contract';
+import type { CallContract, ExportField } from '../../api/contract';
 import { findCall } from '../../api/index';
 import { serverExportCalls } from '../../api/exportJobs';
 import type { ListFilters } from '../../api/transactions';
 import { mayCall, refusalOf } from '../../domain/access';
 import type { ItemFields } from '../../domain/exportFormat';
-import { exportFieldsOf } from '../../definitions/exportFields';
+import { exportFieldsFor, exportFieldsOf } from '../../definitions/exportFields';
 import type { AnyListScreen } from '../../definitions/definitions';
+import { screens } from '../../../screens/index';
 import { describeIssues } from '../http/requestBody';
 import { HttpError } from '../http/httpError';
+import type { Ctx } from '../http/handle';
+import { PreparedJson } from '../http/preparedJson';
+import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
 import { transactionKindSpecs } from '../areas/transactions/kinds';
 import { keysOf, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
+/**
+ * A list or report exported through its own handler: the call, the screen (columns, filters) and the
+ * rows of its reply, the title and file name of its exports (a tab's, when the call is a tab's source).
+ */
+export interface HandledList {
+  readonly contract: CallContract;
+  readonly screen: AnyListScreen;
+  readonly rows: (data: never) => unknown[];
+  readonly exports: { readonly title: string; readonly fileBase: string };
+}
+
+/** Every list screen (and tab) with exports whose call is not a transaction list: exported through its handler. */
+export const handledLists: readonly HandledList[] = (() => {
+  const transactionPaths = new Set(exportableLists.map((l) => l.contract.path));
+  const out = new Map<string, HandledList>();
+  for (const screen of screens) {
+    if (screen.kind !== 'list') continue;
+    const list = screen as AnyListScreen;
+    const sources = [{ source: list.source, exports: list.exports }, ...(list.tabs ?? []).map((t) => ({ source: t.source ?? list.source, exports: t.exports ?? list.exports }))];
+    for (const { source, exports } of sources) {
+      const contract = source.call as CallContract;
+      if (!exports || transactionPaths.has(contract.path) || out.has(contract.path)) continue;
+      out.set(contract.path, { contract, screen: list, rows: source.rows as (data: never) => unknown[], exports });
+    }
+  }
+  return [...out.values()];
+})();
+
+/** A list a server export job can write: a transaction list (its own query) or a handled one (its handler). */
+export type ServerExportable = { readonly kind: 'transactions'; readonly list: ExportableList } | { readonly kind: 'handled'; readonly list: HandledList };
+
 {
-  const ours = exportableLists
-    .map((l) => l.contract.path)
-    .sort()
-    .join();
+  const ours = [...exportableLists.map((l) => l.contract.path), ...handledLists.map((l) => l.contract.path)].sort().join();
   if (ours !== [...serverExportCalls].sort().join()) throw new Error('The server export sources do not cover exactly serverExportCalls (src/api/exportJobs.ts)');
 }
 
+/** The title and file name of a list's exports, and its call. */
+export const exportsOf = (target: ServerExportable) => target.list.exports;
+export const contractOf = (target: ServerExportable): CallContract => target.list.contract;
+
 /** The list a job names, or a 400 naming `call`. */
-export function exportableListOf(path: string): ExportableList {
+export function exportableListOf(path: string): ServerExportable {
   const wanted = path.toLowerCase();
   const list = exportableLists.find((l) => l.contract.path.toLowerCase() === wanted);
-  if (list) return list;
+  if (list) return { kind: 'transactions', list };
+  const handled = handledLists.find((l) => l.contract.path.toLowerCase() === wanted);
+  if (handled) return { kind: 'handled', list: handled };
   const known = findCall(path);
   throw new HttpError(400, known ? `call: ${known.path} cannot be exported on the server` : `call: Unknown list call ${path}`);
 }
 
 /** The request body checked with the list call's own schema (defaults applied), or a 400 naming the field. */
-export function listBodyOf(list: ExportableList, body: unknown): ListFilters {
-  const parsed = list.contract.request.safeParse(body);
+export function listBodyOf(target: ServerExportable, body: unknown): Record<string, unknown> {
+  const parsed = target.list.contract.request.safeParse(body);
   if (!parsed.success) throw new HttpError(400, `body: ${describeIssues(parsed.error)}`);
-  return parsed.data as ListFilters;
+  return parsed.data as Record<string, unknown>;
 }
 
-/** A 403 unless the user may make the list call (the call's own access rule). */
-export function assertMayList(list: ExportableList, permissions: readonly string[]): void {
-  if (!mayCall(list.contract.access, permissions)) throw new HttpError(403, refusalOf(list.contract.access));
+/** A 403 unless the user may make the list call (the call's own access rule, and the password-change gate). */
+export function assertMayList(target: ServerExportable, user: Ctx['user']): void {
+  const { contract } = target.list;
+  assertMayAct(user, contract.path);
+  if (!mayCall(contract.access, user.permissions)) throw new HttpError(403, refusalOf(contract.access));
 }
 
 /** Per field, the item fields of a 'list' column (its items become labelled lines), else null. */
@@ -59,9 +104,21 @@ export function itemFieldsOfScreen(columns: AnyListScreen['columns'], fields: re
   });
 }
 
-/** The Duration line of the export: the list's date range, as the console's exports write it. */
-export function durationOfBody(body: ListFilters): string {
-  return `${body.from_date.replace('T', ' ')} to ${body.to_date.replace('T', ' ')}`;
+/**
+ * The Duration line of the export, as the console's exports write it (src/console/listController.ts
+ * durationOf): a transaction list's date range; else the screen's first date-time range or date filter
+ * read from the body; else none ('-').
+ */
+export function durationOfBody(target: ServerExportable, body: Record<string, unknown>): string | undefined {
+  if (target.kind === 'transactions') {
+    const f = body as unknown as ListFilters;
+    return `${f.from_date.replace('T', ' ')} to ${f.to_date.replace('T', ' ')}`;
+  }
+  for (const f of target.list.screen.filters ?? []) {
+    if (f.kind === 'dateTimeRange') return `${String(body[f.from]).replace('T', ' ')} to ${String(body[f.to]).replace('T', ' ')}`;
+    if (f.kind === 'date') return String(body[f.key]);
+  }
+  return undefined;
 }
 
 export interface ListSource {
@@ -69,17 +126,94 @@ export interface ListSource {
   readonly itemFields: (ItemFields | null)[];
   /** How many rows there are (at most the fetch count). */
   readonly total: number;
-  /** The rows' objects in the list's order, in batches. */
-  batches(batchRows: number): AsyncGenerator<Record<string, unknown>[], void, undefined>;
+  /** Per field, the place of its value in a row's array (-1: the rows have no such value). */
+  readonly at: readonly number[];
+  /**
+   * The rows in the list's order, in batches, each as the text of a JSON array of its values (as the
+   * database sends them: parsed and formatted in the job's own thread, ./formatThread.ts).
+   */
+  batches(batchRows: number): AsyncGenerator<string[], void, undefined>;
   /** Gives back the connection the rows are read on (when they are read through a cursor); call once done. */
   close(): Promise<void>;
+}
+
+/**
+ * The rows of the list under `body` for the context's user, counted, then read in batches: a
+ * transaction list through its query (on `readDb`), any other list through its handler run with `ctx`
+ * (the job's owner). Refusals are the list call's own (a 400 naming the field, a 403).
+ */
+export async function openSource(target: ServerExportable, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
+  if (target.kind === 'transactions') return openListSource(ctx.readDb, target.list, body as unknown as ListFilters, ctx.user, ctx.businessTimeZone, columns);
+  return openHandledSource(target.list, body, ctx, columns);
+}
+
+/** The fields of `columns` (data keys), in that order; all of them when absent. A 400 naming `columns` for an unknown or repeated one. */
+export function pickFields(fields: readonly ExportField[], columns?: readonly string[] | null): ExportField[] {
+  if (!columns) return [...fields];
+  const seen = new Set<string>();
+  return columns.map((key) => {
+    const f = fields.find((x) => x.dataKey === key);
+    if (!f) throw new HttpError(400, `columns: ${key} is not a column of this list (its columns: ${fields.map((x) => x.dataKey).join(', ')})`);
+    if (seen.has(key)) throw new HttpError(400, `columns: ${key} is named twice`);
+    seen.add(key);
+    return f;
+  });
+}
+
+/** A list's reply through its own handler, run as `ctx.user`; its rows sliced into batches. */
+async function openHandledSource(list: HandledList, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
+  // imported when first used: the handlers' module imports this one (through the export job handlers)
+  const { allHandlers } = await import('../areas/index');
+  const handler = allHandlers.find((h) => h.contract === list.contract);
+  if (!handler) throw new Error(`${list.contract.path}: no handler`);
+  const result = await handler.run(ctx, body);
+  if (result.data instanceof PreparedJson) throw new Error(`${list.contract.path}: a prepared reply cannot be exported through its handler`);
+  const parsed = list.contract.data.safeParse(result.data);
+  if (!parsed.success) throw new Error(`Reply of ${list.contract.path} does not match its contract: ${describeIssues(parsed.error)}`);
+  const data: unknown = parsed.data;
+  let rows: unknown[] | undefined = list.rows(data as never);
+  const fields = pickFields(exportFieldsFor(list.screen, data), columns);
+  return {
+    fields,
+    itemFields: itemFieldsOfScreen(list.screen.columns, fields),
+    total: rows.length,
+    at: fields.map((_, c) => c),
+    async *batches(batchRows) {
+      const all = rows ?? [];
+      const keys = fields.map((f) => f.dataKey);
+      for (let i = 0; i < all.length; i += batchRows) yield (all.slice(i, i + batchRows) as Record<string, unknown>[]).map((row) => JSON.stringify(keys.map((k) => row?.[k] ?? null)));
+    },
+    close: async () => {
+      rows = undefined;
+    },
+  };
+}
+
+/** The row keys of some fields, in their order: one array per key list and column choice (the SQL is made once per key array). */
+const columnKeys = new Map<string, readonly string[]>();
+function keysOfColumns(all: readonly string[], fields: readonly ExportField[]): readonly string[] {
+  const keys = fields.map((f) => f.dataKey).filter((k) => all.includes(k));
+  const id = `${all.join()}|${keys.join()}`;
+  let made = columnKeys.get(id);
+  if (!made) {
+    if (columnKeys.size > 100) columnKeys.clear();
+    columnKeys.set(id, (made = Object.freeze(keys)));
+  }
+  return made;
 }
 
 /**
  * The rows of `list` under `body` for the user (whose provider scope applies): counted, then read in
  * batches. A 400 naming country_code for an unknown country, as the list call answers.
  */
-export async function openListSource(db: Db, list: ExportableList, body: ListFilters, user: { id: number; permissions: readonly string[] }, zone: string): Promise<ListSource> {
+export async function openListSource(
+  db: Db,
+  list: ExportableList,
+  body: ListFilters,
+  user: { id: number; permissions: readonly string[] },
+  zone: string,
+  columns?: readonly string[] | null,
+): Promise<ListSource> {
   const provider = await providerScopeOf(db, user);
   const { spec } = list;
   const filters: ResolvedFilters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
@@ -92,31 +226,35 @@ export async function openListSource(db: Db, list: ExportableList, body: ListFil
   try {
     const count = listCountSql(kind, filters);
     const total = Number((await (snapshot ?? db).one<{ n: number }>(count.sql, count.params))?.n ?? 0);
-    const keys = keysOf(spec.row);
-    const fields = exportFieldsOf(spec.screen);
+    const fields = pickFields(exportFieldsOf(spec.screen), columns);
+    // the row schema's keys, or with some columns only theirs (less for the database to build and the job to read)
+    const keys = columns ? keysOfColumns(keysOf(spec.row), fields) : keysOf(spec.row);
     const wanted = Math.min(total, filters.fetchCount);
+
     return {
       fields,
       itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
       total,
+      // the rows come in the compact form: arrays of the row schema's values
+      at: fields.map((f) => keys.indexOf(f.dataKey)),
       async *batches(batchRows) {
         if (wanted <= 0) return;
         if (snapshot) {
           // one statement, read through the cursor batch by batch
-          const q = listRowsAfterSql(kind, filters, keys, null, wanted);
-          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+          const q = listRowsAfterSql(kind, filters, keys, null, wanted, 'arrays');
+          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => r.j);
           return;
         }
         let after: { at: string; id: number } | null = null;
         let left = wanted;
         while (left > 0) {
-          const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left));
+          const q = listRowsAfterSql(kind, filters, keys, after, Math.min(batchRows, left), 'arrays');
           const rows = await db.query<{ at: string; id: number; j: string }>(q.sql, q.params);
           if (rows.length === 0) return;
           const last = rows[rows.length - 1]!;
           after = { at: last.at, id: last.id };
           left -= rows.length;
-          yield rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+          yield rows.map((r) => r.j);
         }
       },
       close: async () => {

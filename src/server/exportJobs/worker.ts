@@ -13,11 +13,13 @@ import { exportFileName } from '../../domain/exportFormat';
 import { writeActivity } from '../activityLog';
 import { loadSessionUser } from '../auth/sessionUser';
 import type { Db } from '../db/db';
+import { makeCtx, type AuthServices } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { claimJob, expireFiles, failWornOut, heartbeat, markDone, markFailed, storeChunk, type Claim } from './queue';
 import type { ExportSettings } from './settings';
-import { assertMayList, durationOfBody, exportableListOf, listBodyOf, openListSource, type ListSource } from './sources';
-import { createFileWriter, EXPORT_MIME, type FileWriter } from './writers';
+import { assertMayList, contractOf, durationOfBody, exportableListOf, exportsOf, listBodyOf, openSource, type ListSource } from './sources';
+import { EXPORT_MIME } from './writers';
+import { createThreadWriter, type ThreadWriter } from './threadWriter';
 
 export interface WorkerDeps {
   db: Db;
@@ -29,6 +31,11 @@ export interface WorkerDeps {
   /** Rows per xlsx sheet (tests). */
   sheetRows?: number;
   log?: { warn(obj: unknown, msg: string): void; info?(obj: unknown, msg: string): void };
+  /**
+   * The services a list call's handler may use (signing image links of the app-user list): the lists
+   * other than the transaction lists are read through their handlers, run as the job's owner.
+   */
+  auth: AuthServices;
   /** True once the process is stopping: the job stops at its next batch (its lease runs out, another process takes it). */
   stopping?: () => boolean;
 }
@@ -53,22 +60,24 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
   const { db, clock, settings } = deps;
   const { job } = claim;
   if (await failWornOut(db, claim, clock())) return 'failed';
-  let writer: FileWriter | undefined;
+  let writer: ThreadWriter | undefined;
   let source: ListSource | undefined;
   try {
     const list = exportableListOf(job.call_path);
     const user = await currentUser(db, job.user_id);
     if (!user) throw new HttpError(403, 'Your account can no longer export: it is disabled or was removed');
-    assertMayList(list, user.permissions);
+    assertMayList(list, user);
     const body = listBodyOf(list, job.request);
-    source = await openListSource(deps.readDb ?? db, list, body, user, deps.businessTimeZone);
+    // the list call's context for the owner as they are now (reads on the replica while it is well)
+    source = await openSource(list, body, makeCtx(db, user, clock, deps.auth, deps.businessTimeZone, undefined, undefined, null, deps.readDb ?? db), job.columns);
     if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
     if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
 
-    const ctx = { title: list.exports.title, fileBase: list.exports.fileBase, username: job.username, now: job.created_at, duration: durationOfBody(body), timeZone: deps.businessTimeZone };
+    const { title, fileBase } = exportsOf(list);
+    const fileCtx = { title, fileBase, username: job.username, now: job.created_at, duration: durationOfBody(list, body), timeZone: deps.businessTimeZone };
     let seq = 0;
     let bytes = 0;
-    writer = createFileWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx, sheetRows: deps.sheetRows }, async (chunk) => {
+    writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source.at, async (chunk) => {
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
       bytes += chunk.byteLength;
     });
@@ -87,7 +96,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     }
     await source.close();
     await writer.finish();
-    const fileName = exportFileName(ctx, job.format);
+    const fileName = exportFileName(fileCtx, job.format);
     const done = await db.tx(async (tx) => {
       const row = await markDone(tx, claim, { name: fileName, bytes, mime: EXPORT_MIME[job.format], rows: written }, clock(), settings.fileHours);
       if (!row) return undefined;
@@ -96,8 +105,8 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
         {
           type: 'EXPORT',
           username: job.username,
-          description: `Exported ${written} row${written === 1 ? '' : 's'} of ${list.exports.title} as ${fileName} (server export job ${job.id})`,
-          after: { call: list.contract.path, fileName, rows: written, format: job.format, jobId: job.id },
+          description: `Exported ${written} row${written === 1 ? '' : 's'} of ${title} as ${fileName} (server export job ${job.id})`,
+          after: { call: contractOf(list).path, fileName, rows: written, format: job.format, jobId: job.id },
         },
         clock(),
       );

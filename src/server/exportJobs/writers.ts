@@ -30,8 +30,11 @@ export { XLSX_SHEET_ROWS };
 /** Where the file goes: called with each chunk in order; the next chunk waits until it resolves. */
 export type ChunkSink = (bytes: Uint8Array) => Promise<void>;
 
+/** A row as the writers take it: its values in the order of the fields. */
+export type RowValues = readonly unknown[];
+
 export interface FileWriter {
-  addRows(rows: readonly Record<string, unknown>[]): Promise<void>;
+  addRows(rows: readonly RowValues[]): Promise<void>;
   /** Writes the rest of the file; resolves once the sink has taken all of it. */
   finish(): Promise<void>;
   /** Stops: nothing more is written. */
@@ -87,12 +90,12 @@ class Chunker {
 }
 
 /** A row's cells in field order ('list' columns' items as labelled lines). */
-function cellsOf(spec: WriterSpec, row: Record<string, unknown>, target: 'xlsx' | 'pdf'): ExportCell[] {
+function cellsOf(spec: WriterSpec, row: RowValues, target: 'xlsx' | 'pdf'): ExportCell[] {
   const { fields, itemFields, ctx } = spec;
   const out = new Array<ExportCell>(fields.length);
   for (let c = 0; c < fields.length; c++) {
     const f = fields[c]!;
-    let v = row[f.dataKey];
+    let v = row[c];
     const items = itemFields[c];
     if (items && items.length > 0 && Array.isArray(v)) v = listItemsText(v, items);
     out[c] = formatCell(f, v, target, ctx.timeZone);
@@ -101,11 +104,11 @@ function cellsOf(spec: WriterSpec, row: Record<string, unknown>, target: 'xlsx' 
 }
 
 /** A row's raw values in field order ('list' columns' items as labelled lines), for XlsxStreamWriter. */
-function valuesOf(spec: WriterSpec, row: Record<string, unknown>): unknown[] {
+function valuesOf(spec: WriterSpec, row: RowValues): unknown[] {
   const { fields, itemFields } = spec;
   const out = new Array<unknown>(fields.length);
   for (let c = 0; c < fields.length; c++) {
-    const v = row[fields[c]!.dataKey];
+    const v = row[c];
     const items = itemFields[c];
     out[c] = items && items.length > 0 && Array.isArray(v) ? listItemsText(v, items) : v;
   }
@@ -159,7 +162,6 @@ function csvWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
   const { fields, itemFields, ctx } = spec;
   const zone = ctx.timeZone;
   const n = fields.length;
-  const keys = fields.map((f) => f.dataKey);
   const slicer = new Slicer();
   const cells = new Array<ExportCell>(n);
   let started = false;
@@ -173,7 +175,7 @@ function csvWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
         for (let c = 0; c < n; c++) {
-          let v = row[keys[c]!];
+          let v = row[c];
           const items = itemFields[c];
           if (items && items.length > 0 && Array.isArray(v)) v = listItemsText(v, items);
           cells[c] = formatCell(fields[c]!, v, 'xlsx', zone);

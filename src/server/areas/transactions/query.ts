@@ -351,17 +351,19 @@ export function listCountSql(spec: TransactionKindSpec, f: ResolvedFilters): Sql
 
 /**
  * One batch of a list's rows in the list's order (initiated time, then id), each as its JSON text
- * (column `j`) with its place in that order (`at`: the initiated time as text, exact to the
- * microsecond, and `id`): the rows after `after`, at most `limit` of them. A server export job reads
- * a list this way, batch after batch, each an index range scan, holding no connection or snapshot
- * between batches (src/server/exportJobs/sources.ts).
+ * (column `j`: an object, or with `form` 'arrays' the compact form, its values in the order of `keys`)
+ * with its place in that order (`at`: the initiated time as text, exact to the microsecond, and
+ * `id`): the rows after `after`, at most `limit` of them. A server export job reads a list this way
+ * (in the compact form: less for the database to build and for the job to parse), batch after batch,
+ * each an index range scan, holding no connection or snapshot between batches
+ * (src/server/exportJobs/sources.ts).
  */
-export function listRowsAfterSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[], after: { at: string; id: number } | null, limit: number): Sql {
+export function listRowsAfterSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[], after: { at: string; id: number } | null, limit: number, form: RowForm = 'objects'): Sql {
   const ps = new Params();
   let where = whereOf(spec, f, ps);
   if (after) where += ` AND (t.initiated_time, t.id) > (${ps.p(after.at)}::timestamptz, ${ps.p(after.id)})`;
   return {
-    sql: `SELECT t.initiated_time::text AS at, t.id, ${rowJson(keys)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(limit)}`,
+    sql: `SELECT t.initiated_time::text AS at, t.id, ${rowExpression(keys, form)} AS j FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(limit)}`,
     params: ps.values,
   };
 }
