@@ -2,15 +2,18 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Three projects, run in two groups:
+ * Four projects, run in three groups:
  * - first `unit` and `api` together, two files at a time (`maxWorkers`, this machine has 2 cores),
  *   each file in a forked process (not worker threads: the time-zone tests set process.env.TZ, which
  *   a worker thread does not apply); each API file has a database of its own, copied from the run's
  *   template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
- * - then `browser` (tests/e2e, tests/reliability), one file at a time: each starts real server
- *   processes and Chromium, and timing-sensitive steps of one file must not fight another's browser.
- *   Its servers start from a copy of a seeded data folder (tests/e2e/harness.ts) instead of seeding.
- * `vitest run --project api` runs one project. A fourth, `replica` (tests/replica), exists only when
+ * - then `browser` (tests/e2e), two files at a time: each starts its own server process (a free port,
+ *   its own copy of a seeded data folder: tests/e2e/harness.ts) and its own Chromium, and much of a
+ *   browser file's time is waiting on them, so two files share the two cores; its waits are web-first
+ *   (locator waits, expect.poll), not fixed sleeps, so a busier machine makes them slower, not wrong;
+ * - last `reliability` (tests/reliability), alone: it kills servers and seeds mid-way and times their
+ *   recovery.
+ * `vitest run --project api` runs one project. A fifth, `replica` (tests/replica), exists only when
  * `npm run cluster -- --test` runs it against a real streaming replica (REPLICA_TEST_* URLs).
  */
 export default defineConfig({
@@ -37,7 +40,12 @@ export default defineConfig({
       {
         extends: true,
         // hooks: the run's first browser file may seed the data-folder template (tests/e2e/harness.ts)
-        test: { name: 'browser', include: ['tests/e2e/**/*.test.ts', 'tests/reliability/**/*.test.ts'], pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 }, hookTimeout: 480_000 },
+        test: { name: 'browser', include: ['tests/e2e/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 1 }, hookTimeout: 480_000 },
+      },
+      {
+        extends: true,
+        // alone: it kills servers and seeds mid-way and times their recovery
+        test: { name: 'reliability', include: ['tests/reliability/**/*.test.ts'], pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 2 }, hookTimeout: 480_000 },
       },
     ],
   },

@@ -1,6 +1,7 @@
 /** App versions through HTTP as maker, checker and users without the permission (spec 002 §2, §5, §7, §8). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './harness';
+import { appVersionApprove, appVersionCreate, appVersionList } from '../../src/api/appVersions';
+import { expectOk, expectStatus, startServer, type TestServer } from './harness';
 import { counts, pendingIn, requestStatus } from './masterDataHelpers';
 
 let server: TestServer;
@@ -16,13 +17,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Version {
-  id: number;
-  version: string;
-  platforms: string[];
-  force_update: number;
-}
-const versions = async () => (await server.call('appVersion/list', {}, checker)).data.list as Version[];
+const versions = async () => (await server.ok(appVersionList, {}, checker)).data.list;
 const stored = () => counts(server, ['app_versions', 'change_requests']);
 
 describe('appVersion/list', () => {
@@ -36,18 +31,19 @@ describe('appVersion/list', () => {
   });
 
   it('is refused (403) without the permissions', async () => {
-    expect(await server.call('appVersion/list', {}, auditor)).toEqual({ statusCode: 403, data: { message: 'Forbidden: needs one of app-version-view' } });
-    expect((await server.call('appVersion/create', { appVersion: '3.0.0+1', platforms: 'IOS', forceUpdate: 0 }, checker)).statusCode).toBe(403);
-    expect((await server.call('appVersion/approve', { changeRequestID: 1, actionTaken: 'approve' }, maker)).statusCode).toBe(403);
+    expect(await server.call(appVersionList, {}, auditor)).toEqual({ statusCode: 403, data: { message: 'Forbidden: needs one of app-version-view' } });
+    expectStatus(await server.call(appVersionCreate, { appVersion: '3.0.0+1', platforms: 'IOS', forceUpdate: 0 }, checker), 403);
+    expectStatus(await server.call(appVersionApprove, { changeRequestID: 1, actionTaken: 'approve' }, maker), 403);
   });
 });
 
 describe('an app version CREATE request', () => {
   it('is pending, approved by the checker it is created; a rejected one is discarded', async () => {
-    const reply = await server.call('appVersion/create', { appVersion: '2.5.0+52', platforms: 'HUAWEI,ANDROID', forceUpdate: 1 }, maker);
+    const reply = await server.call(appVersionCreate, { appVersion: '2.5.0+52', platforms: 'HUAWEI,ANDROID', forceUpdate: 1 }, maker);
     expect(reply).toMatchObject({ statusCode: 200, data: { message: 'AppVersion sent for approval' } });
+    expectOk(reply);
     expect((await versions()).some((v) => v.version === '2.5.0+52')).toBe(false);
-    const list = await server.call('appVersion/list', {}, checker);
+    const list = await server.ok(appVersionList, {}, checker);
     const request = pendingIn(list, reply.data.changeRequestId);
     expect(request).toMatchObject({ type: 'App Version', pendingAction: 'CREATE', originalRecord: null });
     expect(request.newRecord).toEqual({
@@ -55,23 +51,23 @@ describe('an app version CREATE request', () => {
       platforms: { header: 'Platforms', type: 'STRING_ARRAY', value: ['ANDROID', 'HUAWEI'] },
       force_update: { header: 'Force Update', type: 'STRING', value: 'Yes' },
     });
-    expect(await server.call('appVersion/create', { appVersion: '2.5.0+52', platforms: 'IOS', forceUpdate: 0 }, maker)).toEqual({
+    expect(await server.call(appVersionCreate, { appVersion: '2.5.0+52', platforms: 'IOS', forceUpdate: 0 }, maker)).toEqual({
       statusCode: 422,
       data: { message: 'App version 2.5.0+52 is already pending approval' },
     });
-    expect((await server.call('appVersion/approve', { changeRequestID: reply.data.changeRequestId, actionTaken: 'approve' }, maker)).statusCode).toBe(403);
-    expect(await server.call('appVersion/approve', { changeRequestID: reply.data.changeRequestId, actionTaken: 'approve' }, checker)).toEqual({
+    expectStatus(await server.call(appVersionApprove, { changeRequestID: reply.data.changeRequestId, actionTaken: 'approve' }, maker), 403);
+    expect(await server.call(appVersionApprove, { changeRequestID: reply.data.changeRequestId, actionTaken: 'approve' }, checker)).toEqual({
       statusCode: 200,
       data: { message: 'App Version approved successfully' },
     });
     expect((await versions())[0]).toMatchObject({ version: '2.5.0+52', platforms: ['ANDROID', 'HUAWEI'], force_update: 1 });
-    expect(await server.call('appVersion/create', { appVersion: '2.5.0+52', platforms: 'IOS', forceUpdate: 0 }, maker)).toEqual({
+    expect(await server.call(appVersionCreate, { appVersion: '2.5.0+52', platforms: 'IOS', forceUpdate: 0 }, maker)).toEqual({
       statusCode: 422,
       data: { message: 'App version 2.5.0+52 already exists' },
     });
 
-    const rejected = await server.call('appVersion/create', { appVersion: '2.5.1+53', platforms: 'IOS', forceUpdate: 0 }, maker);
-    expect((await server.call('appVersion/approve', { changeRequestID: rejected.data.changeRequestId, actionTaken: 'reject' }, checker)).data.message).toBe('App Version rejected successfully');
+    const rejected = await server.ok(appVersionCreate, { appVersion: '2.5.1+53', platforms: 'IOS', forceUpdate: 0 }, maker);
+    expect((await server.ok(appVersionApprove, { changeRequestID: rejected.data.changeRequestId, actionTaken: 'reject' }, checker)).data.message).toBe('App Version rejected successfully');
     expect(await requestStatus(server, rejected.data.changeRequestId)).toBe('REJECTED');
     expect((await versions()).some((v) => v.version === '2.5.1+53')).toBe(false);
   });

@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kycFieldOrder, setApproved, type KycData } from '../../src/domain/kyc';
 import { IMAGE_URL_TTL_SECONDS } from '../../src/server/http/imageUrls';
-import { startServer, type TestServer } from './harness';
+import { appUserList } from '../../src/api/appUsers';
+import { bankList } from '../../src/api/banks';
+import { kycCreateRequest, kycList } from '../../src/api/kyc';
+import { expectOk, expectStatus, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let checker: string;
@@ -26,17 +29,8 @@ afterAll(async () => {
 const IMAGE_KEYS = ['uidFrontImage', 'uidBackImage', 'userImage'] as const;
 const SIGNED = /^(images\/(?:kyc|app-users)\/[^?]+)\?exp=(\d+)&sig=([A-Za-z0-9_-]+)$/;
 
-interface KycListRow {
-  kycId: number;
-  status: string;
-  currentData: KycData;
-  submittedData: KycData | null;
-}
-
-async function kycRows(token = checker): Promise<KycListRow[]> {
-  const reply = await server.call('kyc/get-all', { fetchCount: 200 }, token);
-  expect(reply.statusCode).toBe(200);
-  return reply.data.kycList as KycListRow[];
+async function kycRows(token = checker) {
+  return (await server.ok(kycList, { fetchCount: 200 }, token)).data.kycList;
 }
 
 /** GET /<url> as the console does (a cache-busting t added to the URL's own query). */
@@ -105,26 +99,26 @@ describe('KYC document images', () => {
     const approveAll = (d: KycData): KycData => kycFieldOrder.reduce((acc, k) => setApproved(acc, k, true), d);
     const swapped = approveAll(rows[0]!.currentData);
     const wrong = { ...swapped, uidFrontImage: { ...swapped.uidFrontImage!, value: rows[0]!.currentData.userImage!.value } };
-    const refused = await server.call('kyc/create-request', { userId: rows[0]!.kycId, kycData: wrong }, checker);
-    expect(refused.statusCode).toBe(400);
+    const refused = await server.call(kycCreateRequest, { userId: rows[0]!.kycId, kycData: wrong }, checker);
+    expectStatus(refused, 400);
     expect(refused.data.message).toContain('kycData.uidFrontImage');
-    const taken = await server.call('kyc/create-request', { userId: rows[1]!.kycId, kycData: approveAll(rows[1]!.currentData) }, checker);
-    expect(taken.statusCode).toBe(200);
+    const taken = await server.call(kycCreateRequest, { userId: rows[1]!.kycId, kycData: approveAll(rows[1]!.currentData) }, checker);
+    expectOk(taken);
     expect(taken.data.status).toBe('APPROVED');
   });
 
   it('a user without kyc-view gets no KYC list (and so no URLs)', async () => {
     const auditor = await server.login('auditor');
-    expect((await server.call('kyc/get-all', { fetchCount: 10 }, auditor)).statusCode).toBe(403);
+    expectStatus(await server.call(kycList, { fetchCount: 10 }, auditor), 403);
   });
 });
 
 describe("app users' document images", () => {
   it('the app-user list hands out signed URLs that serve; the bare paths are refused', async () => {
     for (const token of [admin, await server.login('auditor')]) {
-      const reply = await server.call('AppUser/list', { data: '', fetchCount: 50 }, token);
-      expect(reply.statusCode).toBe(200);
-      const user = (reply.data.appUsers as { selfie: string | null; uidFront: string | null }[]).find((u) => u.selfie && u.uidFront)!;
+      const reply = await server.call(appUserList, { data: '', fetchCount: 50 }, token);
+      expectOk(reply);
+      const user = reply.data.appUsers.find((u) => u.selfie && u.uidFront)!;
       for (const url of [user.selfie!, user.uidFront!]) {
         const m = SIGNED.exec(url);
         expect(m, url).not.toBeNull();
@@ -135,9 +129,9 @@ describe("app users' document images", () => {
   });
 
   it('logos and advertisement images stay public (no signature needed)', async () => {
-    const banks = await server.call('bank/list', {}, admin);
-    expect(banks.statusCode).toBe(200);
-    const path = (banks.data.banks as { logo: string | null }[]).map((b) => b.logo).find((p): p is string => !!p)!;
+    const banks = await server.call(bankList, {}, admin);
+    expectOk(banks);
+    const path = banks.data.banks.map((b) => b.logo).find((p): p is string => !!p)!;
     expect(path).not.toMatch(/\?/);
     expect((await get(path)).status).toBe(200);
     const ad = await server.db.one<{ path: string }>("SELECT path FROM images WHERE path LIKE 'images/advertisements/%' LIMIT 1");

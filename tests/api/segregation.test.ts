@@ -5,18 +5,12 @@
  * them (a self-approval) or to set their dates.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './harness';
+import type { RequestOf } from '../../src/api/contract';
+import { sodReport } from '../../src/api/controls';
+import { expectStatus, startServer, type TestServer } from './harness';
 
 let server: TestServer;
 let admin: string;
-
-interface Finding {
-  id: number;
-  finding: string;
-  subject: string;
-  area: string;
-  detail: string;
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -26,10 +20,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function report(body: Record<string, unknown> = {}, token = admin) {
-  const reply = await server.call('report/segregation-of-duties', body, token);
-  expect(reply.statusCode, JSON.stringify(reply.data)).toBe(200);
-  return reply.data as { findings: Finding[]; selfApprovedCount: number; mutualPairCount: number };
+async function report(body: RequestOf<typeof sodReport> = {}, token = admin) {
+  return (await server.ok(sodReport, body, token)).data;
 }
 
 /** An approved change request, written in SQL. */
@@ -99,7 +91,7 @@ describe('the segregation-of-duties report', () => {
       await approved('grace', c);
     }
 
-    const pairs = async (body: Record<string, unknown>) => (await report(body)).findings.filter((f) => f.finding === 'Mutual approvals');
+    const pairs = async (body: RequestOf<typeof sodReport>) => (await report(body)).findings.filter((f) => f.finding === 'Mutual approvals');
     const def = await pairs({});
     expect(def.map((f) => f.subject)).toEqual(['alice and bob']);
     expect(def[0]!.detail).toBe('bob approved 3 of 4 approved requests of alice; alice approved 2 of 2 of bob: 83.3% of their approved requests in the last 90 days (threshold 50.0%)');
@@ -121,9 +113,9 @@ describe('the segregation-of-duties report', () => {
       expect(reply.data.message).toContain('days');
     }
     expect((await server.call('report/segregation-of-duties', { other: 1 }, admin)).statusCode).toBe(400);
-    expect((await server.call('report/segregation-of-duties', {}, await server.login('auditor'))).statusCode).toBe(403);
-    expect((await server.call('report/segregation-of-duties', {})).statusCode).toBe(401);
+    expectStatus(await server.call(sodReport, {}, await server.login('auditor')), 403);
+    expectStatus(await server.call(sodReport, {}), 401);
     // the checker (demo role: every …-view) may read it
-    expect((await server.call('report/segregation-of-duties', {}, await server.login('checker'))).statusCode).toBe(200);
+    await server.ok(sodReport, {}, await server.login('checker'));
   });
 });

@@ -1,27 +1,25 @@
 /**
  * The demo transaction generator: deterministic for a given `now`, count and seed; realistic spreads
  * (statuses, corridors, today's rows, holds, refunds, try counts, dependants); the roll-up equal to
- * the rows. Runs on PGlite, or on PostgreSQL in fresh schemas when TEST_DATABASE_URL is set.
+ * the rows. Runs on copies of the run's migrated template (./templateDb.ts): PGlite, or PostgreSQL
+ * databases when TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { openDb, type Db } from '../../src/server/db/db';
-import { migrate } from '../../src/server/db/migrate';
+import type { Db } from '../../src/server/db/db';
 import { insertCountries } from '../../src/server/seed/countries';
 import { countsByKind, seedTransactions, todayShare } from '../../src/server/seed/transactions';
+import { freshMigratedDatabase, type FreshDb } from './templateDb';
 
-const url = process.env.TEST_DATABASE_URL;
 const now = new Date(2026, 10, 22, 15, 30, 0);
 const COUNT = 6000;
-const dbs: { db: Db; schema?: string }[] = [];
+const dbs: FreshDb[] = [];
 
+/** A migrated database without demo data (a copy of the run's migrated template), with the countries. */
 async function freshDb(): Promise<Db> {
-  const schema = url ? `test_seed_${randomBytes(5).toString('hex')}` : undefined;
-  const db = await openDb(url ? { databaseUrl: url, schema } : {});
-  dbs.push({ db, schema });
-  await migrate(db);
-  await insertCountries(db);
-  return db;
+  const fresh = await freshMigratedDatabase();
+  dbs.push(fresh);
+  await insertCountries(fresh.db);
+  return fresh.db;
 }
 
 let a: Db;
@@ -32,10 +30,7 @@ beforeAll(async () => {
   await seedTransactions(b, { now, count: COUNT, batchSize: 777 });
 });
 afterAll(async () => {
-  for (const { db, schema } of dbs) {
-    if (schema) await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await db.close();
-  }
+  for (const fresh of dbs) await fresh.drop();
 });
 
 const tables = ['ceft_transactions', 'bill_transactions', 'echannelling_transactions', 'thyaga_transactions', 'insurance_transactions', 'insurance_dependants'];

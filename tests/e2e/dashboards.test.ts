@@ -29,7 +29,8 @@ async function keep(page: Page, name: string) {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
-  await page.waitForTimeout(300);
+  // painted after the blur and the scroll (the tooltip gone); screenshot() ends any transition still running
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await screenshot(page, name);
 }
 

@@ -124,7 +124,8 @@ export async function signOut(page: Page) {
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(ARTEFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true });
+  // finite CSS transitions and animations jump to their end: the page as it settles, without waiting for it
+  await page.screenshot({ path: join(ARTEFACTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 export async function menuOf(page: Page): Promise<string[]> {
