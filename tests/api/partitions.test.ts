@@ -23,11 +23,14 @@ let server: TestServer;
 let admin: string;
 
 beforeAll(async () => {
+  // the simulated payment network declines nothing (its decline rate would refuse some holds)
+  process.env.PAYMENT_SIMULATOR_FAILURE_RATE = '0';
   server = await startServer({ businessTimeZone: 'UTC' });
   admin = await server.login('admin');
 }, 300_000);
 afterAll(async () => {
   await server?.close();
+  delete process.env.PAYMENT_SIMULATOR_FAILURE_RATE;
 });
 
 const pad = (n: number) => String(n).padStart(2, '0');
