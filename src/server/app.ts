@@ -29,6 +29,7 @@ import { readExportSettings, type ExportSettings } from './exportJobs/settings';
 import { isValidTimeZone } from '../domain/businessTime';
 import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
+import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partitions';
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
 import { registerHealth } from './http/health';
@@ -154,6 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const schedule = typeof options.settlementSchedule === 'string' ? parseSettlementSchedule(options.settlementSchedule) : options.settlementSchedule;
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
   await syncRollupTimeZone(options.db, businessTimeZone);
+  // this month's and the next months' partitions (src/server/db/partitions.ts), then once a day
+  await ensurePartitionsAhead(options.db, clock());
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -234,6 +237,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     let stop: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       stop = startExportWorker({ db: options.db, readDb: reads.readDb, clock, businessTimeZone, settings, sheetRows, auth: authServices(options, clock), log: app.log });
+    });
+    app.addHook('onClose', async () => {
+      await stop?.();
+    });
+  }
+  {
+    let stop: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stop = startPartitionMaintenance({ db: options.db, clock, log: app.log });
     });
     app.addHook('onClose', async () => {
       await stop?.();

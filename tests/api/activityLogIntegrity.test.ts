@@ -141,12 +141,12 @@ describe('every change is in the activity log', () => {
     // a row trigger on every table but the log notes which tables each call changes
     const tables = (
       await server.db.query<{ table_name: string }>(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('activity_logs', 'activity_log_chain')",
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN ('activity_logs', 'activity_log_chain') AND NOT (SELECT relispartition FROM pg_class WHERE oid = to_regclass(table_name::text))",
       )
     ).map((r) => r.table_name);
     await server.db.exec(`CREATE TABLE walk_changes (table_name text NOT NULL);
       CREATE FUNCTION walk_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN INSERT INTO walk_changes VALUES (TG_TABLE_NAME); RETURN NULL; END $$;`);
+      BEGIN INSERT INTO walk_changes VALUES (coalesce((SELECT p.relname FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = TG_RELID), TG_TABLE_NAME)); RETURN NULL; END $$;`);
     for (const t of tables) {
       await server.db.exec(`CREATE TRIGGER walk_${t}_change AFTER INSERT OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION walk_note_change();
         CREATE TRIGGER walk_${t}_update AFTER UPDATE ON ${t} FOR EACH ROW WHEN (OLD::text IS DISTINCT FROM NEW::text) EXECUTE FUNCTION walk_note_change();`);

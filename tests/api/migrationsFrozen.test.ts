@@ -48,6 +48,7 @@ const shipped: readonly (readonly [number, string])[] = [
   [100, '43b4dadabd8d6f6d3e0cfbb6a2bec54e62aef86a09c6472bb7a361f143a9aac4'],
   [120, '8cf283acb5f96d8afa2dab317c6cc8868a9169418ea01e53c3f9ddb688f25e13'],
   [130, '00f20cb085d46bb3872859b139f80146ce1609d4a114fc39223dfc4cff7d9277'],
+  [140, '0a41ff54847b72e8d6cf8bf2c9fac1dfe36615075c7928155b1ff4b539faa398'],
   [150, '6105027cf569854e70a15b8ad6f7f41e3b81c4ff7da948be08dc8e6f47c51c6b'],
 ];
 

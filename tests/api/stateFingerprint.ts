@@ -14,7 +14,8 @@ import type { Db } from '../../src/server/db/db';
 async function tableNames(db: Db, except: readonly string[]): Promise<string[]> {
   const rows = await db.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables
-     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+       AND NOT (SELECT relispartition FROM pg_class WHERE oid = to_regclass(table_name::text)) ORDER BY table_name`,
   );
   const excepted = except.includes('activity_logs') ? [...except, 'activity_log_chain'] : except;
   const names = rows.map((r) => r.table_name).filter((t) => !excepted.includes(t));

@@ -172,8 +172,8 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
         now,
       );
       const linked = await db.query(
-        `INSERT INTO settled_transactions (transaction_id, batch_id, row_id)
-         SELECT t.id, $2, r.id FROM ceft_transactions t
+        `INSERT INTO settled_transactions (transaction_id, transaction_initiated_time, batch_id, row_id)
+         SELECT t.id, t.initiated_time, $2, r.id FROM ceft_transactions t
            JOIN settlement_rows r ON r.batch_id = $2 AND r.currency_code = t.currency_code AND r.account_number = t.account_number
                                  AND r.provider_bank_code = t.provider_bank_code
           WHERE t.id IN (SELECT value::int FROM json_array_elements_text($1::json))

@@ -70,6 +70,11 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
   { id: 100, file: '0100-uid-newest-indexes.sql', name: "find by trace, ID or UID: each service's transactions indexed by customer UID, newest first" },
   { id: 120, file: '0120-export-jobs.sql', name: 'export jobs: the queue (one queued or running job per user), progress, lease, expiry, and the files in chunks' },
   { id: 130, file: '0130-user-write-positions.sql', name: "read replica: each user's last write position on the primary, for read-your-writes" },
+  {
+    id: 140,
+    file: '0140-monthly-partitions.sql',
+    name: 'past one machine: the transaction tables and the activity log partitioned by month (rows moved; keys, references, indexes and triggers kept)',
+  },
   { id: 150, file: '0150-export-job-columns.sql', name: "export jobs: the columns a job writes (some of its list's), NULL for all" },
 ];
 

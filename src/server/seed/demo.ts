@@ -6,10 +6,11 @@ import { insertCountries } from './countries';
 import { seedBeneficiaries } from './beneficiaries';
 import { seedKycReports } from './kycReports';
 import { seedMasterData } from './masterData';
-import { seedDemoTransactions } from './transactions';
+import { seedDemoTransactions, seedRangeStart } from './transactions';
 import { allPermissions, SUPER_PERMISSION, type Permission } from '../../domain/permissions';
 import { DEFAULT_SCRYPT_N, hashPassword } from '../auth/passwords';
 import type { Db } from '../db/db';
+import { ensureMonthPartitions } from '../db/partitions';
 import { banks, branches, exchangeHouses, ipgProviders, merchants, userLevels } from './referenceData';
 
 export const DEMO_PASSWORD = 'Demo@Pass1';
@@ -117,6 +118,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
   return db.tx(async (tx) => {
     if (await hasConsoleUsers(tx)) return false;
     await insertReferenceData(tx, ago(420));
+    // the month partitions of the demo's transactions and activity log (migration 140)
+    await ensureMonthPartitions(tx, seedRangeStart(now), new Date(now.getTime() + 31 * DAY));
 
     const roleIds = new Map<string, number>();
     for (const role of demoRoles) {

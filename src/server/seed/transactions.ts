@@ -18,6 +18,7 @@ import { businessDay, startOfBusinessDay } from '../../domain/businessTime';
 import { readBusinessTimeZone } from '../environment';
 import { PROVIDER_RATES_SQL } from '../areas/settlement';
 import { transactionKindList } from '../areas/transactions/kinds';
+import { ensureMonthPartitions, transactionTables } from '../db/partitions';
 
 /** The size of the demo set `npm start` seeds (override with SEED_TRANSACTIONS). */
 export const DEFAULT_DEMO_TRANSACTIONS = 20_000;
@@ -279,6 +280,11 @@ function pickCustomer(rng: Rng, customers: readonly Customer[]): Customer {
  * (BUSINESS_TIME_ZONE: the console's default range) and `now`, the rest over the two years before,
  * denser towards the present (the service grows).
  */
+/** A day before the earliest time the generated transactions can have (initiatedTimes: YEARS back from today). */
+export function seedRangeStart(now: Date): Date {
+  return new Date(now.getTime() - (YEARS * 365 + 2) * DAY);
+}
+
 export function initiatedTimes(rng: Rng, count: number, today: number, now: Date, zone = readBusinessTimeZone()): Float64Array {
   const midnight = startOfBusinessDay(businessDay(now, zone), zone).getTime();
   const start = midnight - YEARS * 365 * DAY;
@@ -746,7 +752,8 @@ async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: (
   try {
     return await load();
   } finally {
-    for (const i of indexes) await db.exec(i.indexdef);
+    // a partitioned table's index prints as CREATE INDEX ... ON ONLY <table>, which would index no partition
+    for (const i of indexes) await db.exec(i.indexdef.replace(/ ON ONLY /, ' ON '));
   }
 }
 
@@ -787,6 +794,8 @@ async function insertJson(db: Db, table: string, rows: readonly Record<string, u
  */
 export async function seedTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
   await syncRollupTimeZone(db, readBusinessTimeZone());
+  // the month partitions of every month the rows fall in (migration 140), so that none goes to DEFAULT
+  await ensureMonthPartitions(db, seedRangeStart(options.now), new Date(options.now.getTime() + 31 * DAY), transactionTables);
   return withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
 }
 
