@@ -16,7 +16,10 @@ applyTheme(currentTheme());
 // the typed registries of hand-written parts: a definition naming a component or modal not here does not compile
 const registries: Registries = { customComponents, rowModals };
 
-assertDefinitions(screens, { hasModal: (name) => Object.hasOwn(registries.rowModals, name), menuRoutes: ['/resetPassword'] });
+// the definitions' start-up checks while developing (vite dev): the same checks keep a production build from
+// shipping (tests/unit/checks.test.ts runs them with these registries, and the server refuses to start
+// on them: src/server/startupChecks.ts), so the built console leaves them out of its first load
+if (import.meta.env.DEV) assertDefinitions(screens, { hasModal: (name) => Object.hasOwn(registries.rowModals, name), menuRoutes: ['/resetPassword'] });
 const router = buildRouter(screens, registries);
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 0 } } });
 
