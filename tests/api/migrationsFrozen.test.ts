@@ -50,6 +50,7 @@ const shipped: readonly (readonly [number, string])[] = [
   [130, '00f20cb085d46bb3872859b139f80146ce1609d4a114fc39223dfc4cff7d9277'],
   [140, '0a41ff54847b72e8d6cf8bf2c9fac1dfe36615075c7928155b1ff4b539faa398'],
   [150, '6105027cf569854e70a15b8ad6f7f41e3b81c4ff7da948be08dc8e6f47c51c6b'],
+  [160, '49c50dfa10ee9cb7975dfbd2e5dbcba81ed2e2e4498cbf2a5e968d4d33a99585'],
 ];
 
 const opened: { db: Db; schema?: string }[] = [];
