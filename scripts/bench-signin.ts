@@ -18,7 +18,9 @@
  * - the same while 70 wrong sign-ins from 70 addresses run in parallel;
  * - an ordinary list call (user/list) of a signed-in user: idle; sent with the valid sign-in, 20 ms into
  *   the one-address flood (while the server is still taking in the burst of 70 requests); and one
- *   after another from then until the flood has been answered (every moment of it).
+ *   after another from then until the flood has been answered (every moment of it); and two references
+ *   with no flood: sent together with a valid sign-in (its hash runs meanwhile), and sent 20 ms into a
+ *   burst of 70 ordinary user/list calls of another user (what taking in any 70 requests costs).
  * The goal: the valid sign-in's p95 under the one-address flood within 2x of its p95 alone.
  */
 import { fork } from 'node:child_process';
@@ -114,11 +116,14 @@ async function main(): Promise<void> {
     const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
     const token = (await post('auth/login', { username: 'maker', password: DEMO_PASSWORD }, '198.51.100.250')).json.data.token!;
-    const listCall = async () => {
-      const reply = await post('user/list', { data: '', fetchCount: 10 }, '198.51.100.251', token);
+    const otherToken = (await post('auth/login', { username: 'checker', password: DEMO_PASSWORD }, '198.51.100.252')).json.data.token!;
+    const listCall = async (as = token, from = '198.51.100.251') => {
+      const reply = await post('user/list', { data: '', fetchCount: 10 }, from, as);
       if (reply.status !== 200) throw new Error(`user/list answered ${reply.status}`);
       return reply.ms;
     };
+    /** The reference for "a burst": 70 ordinary list calls of another signed-in user at once. */
+    const ordinaryBurst = () => Promise.all(Array.from({ length: FLOOD }, () => listCall(otherToken, '198.51.100.253')));
 
     const KNOWN = '198.51.100.1';
     /** A first sign-in from an address never used before (the `n`th of the case). */
@@ -140,8 +145,19 @@ async function main(): Promise<void> {
     const listThroughout: number[] = [];
     const underMany: number[] = [];
     const underManyKnown: number[] = [];
+    const listWithSignIn: number[] = [];
+    const listInOrdinaryBurst: number[] = [];
     let refusedOne = 0;
     for (let i = 0; i < RUNS; i++) {
+      // the references, no flood: a list call sent with a valid sign-in (whose own hash runs meanwhile),
+      // and a list call sent 20 ms into a burst of 70 ordinary list calls (what any burst of 70 costs)
+      for (const known of [false, true]) listWithSignIn.push((await Promise.all([validSignIn(known ? KNOWN : fresh(3, i)), listCall()]))[1]);
+      for (let k = 0; k < 2; k++) {
+        const burst = ordinaryBurst();
+        await settle();
+        listInOrdinaryBurst.push(await listCall());
+        await burst;
+      }
       for (const known of [false, true]) {
         const flooding = flood('one');
         await settle();
@@ -172,6 +188,8 @@ async function main(): Promise<void> {
       [`  same, ${FLOOD} wrong from one address in parallel`, String(RUNS), ...p(underOneKnown), ratio(underOneKnown, aloneKnown)],
       [`  same, ${FLOOD} wrong from ${FLOOD} addresses in parallel`, String(RUNS), ...p(underManyKnown), ratio(underManyKnown, aloneKnown)],
       ['user/list, idle', String(listIdle.length), ...p(listIdle), '1.00'],
+      ['  reference: sent with a valid sign-in, no flood', String(listWithSignIn.length), ...p(listWithSignIn), ratio(listWithSignIn, listIdle)],
+      [`  reference: sent 20 ms into ${FLOOD} parallel user/list calls of another user`, String(listInOrdinaryBurst.length), ...p(listInOrdinaryBurst), ratio(listInOrdinaryBurst, listIdle)],
       [`user/list, ${FLOOD} wrong from one address in parallel (sent with the valid sign-in)`, String(2 * RUNS), ...p(listUnderOne), ratio(listUnderOne, listIdle)],
       [`user/list, one after another until the flood is answered`, String(listThroughout.length), ...p(listThroughout), ratio(listThroughout, listIdle)],
     ];
@@ -184,6 +202,10 @@ async function main(): Promise<void> {
     const goal = quantile(underOne, 0.95) / quantile(alone, 0.95);
     console.log(`\nOne-address flood: ${refusedOne} of ${2 * RUNS * FLOOD} wrong sign-ins refused before their hash by the address limiter (${FLOOD - 50} a round expected).`);
     console.log(`Goal: p95 under the one-address flood within ${RATIO_GOAL}x of alone: ${goal <= RATIO_GOAL ? 'met' : 'NOT met'} (${goal.toFixed(2)}x).`);
+    const burstRatio = quantile(listUnderOne, 0.95) / quantile(listWithSignIn, 0.95);
+    console.log(
+      `user/list in the burst's first moments: p95 ${burstRatio.toFixed(2)}x that of a list call sent with a valid sign-in and no flood; ${(quantile(listUnderOne, 0.95) / quantile(listInOrdinaryBurst, 0.95)).toFixed(2)}x that of one sent into ${FLOOD} ordinary list calls.`,
+    );
     console.log(`Hash places: ${served.hashConcurrency}; a known address is one the username signed in from before (its check is queued first).`);
   } finally {
     await stopServer();

@@ -6,19 +6,19 @@
  * cut by the fetch count (notice with the matching count, Show all, the export buttons' row counts, the fetch count remembered),
  * the pinned columns' positions, sort and page surviving Back, and the list reloaded after a failed
  * row action. The server is made to stall or fail with Playwright's page.route on the list call.
- * Screenshots of three lists in both themes go to /work/shots-lists/ (or SHOTS_DIR).
+ * Screenshots of three lists in both themes go to test-results/shots-lists/ (or SHOTS_DIR).
  */
 import { describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { signIn, useServerAndBrowser } from './harness';
+import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/definitions/definitions';
 
 // with MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount), so Money Action Approvals is among the lists checked
 const live = useServerAndBrowser({ MONEY_ACTION_APPROVAL_ABOVE_USD: '100000000' });
-const SHOTS = process.env.SHOTS_DIR ?? '/work/shots-lists';
+const SHOTS = process.env.SHOTS_DIR ?? join(ARTEFACTS, 'shots-lists');
 const WIDTH = 1280;
 const HEIGHT = 800;
 
