@@ -18,8 +18,8 @@ import {
   type UserType,
 } from '../src/api/users';
 import { fetchCountOf, type DataOf } from '../src/api/contract';
-import { isLocked, isUnlocked } from '../src/domain/guards';
-import { canChangePasswordOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
+import { isLocked } from '../src/domain/guards';
+import { canChangePasswordOnRow, canEditUserOnRow, canUnlockSignInOnRow } from '../src/domain/privilege';
 import { limits } from '../src/domain/validation';
 
 export const usersScreen = defineListScreen<UserRow>()({
@@ -58,7 +58,7 @@ export const usersScreen = defineListScreen<UserRow>()({
   changeRequests: { permission: 'user-approve', approve: userApprove, entity: 'User' },
   lockedWhen: isLocked,
   rowActions: [
-    { id: 'edit', label: 'Edit', permission: 'user-edit', when: isUnlocked, run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` } },
+    { id: 'edit', label: 'Edit', permission: 'user-edit', when: canEditUserOnRow, run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` } },
     { id: 'changePassword', label: 'Change Password', permission: 'user-password-reset', when: canChangePasswordOnRow, run: { kind: 'modal', modal: 'changePassword' } },
     {
       id: 'unlock',

@@ -59,6 +59,20 @@ export function canChangePasswordOnRow({ row, user }: { row: { username: string;
   return !row.locked && canResetPasswordOf({ actor: user, target: row });
 }
 
+/**
+ * Why `maker` may not edit `target`, or null when they may: the account's role holds permissions the
+ * maker does not hold (a super user's always does, for anyone but a super user). Else a maker could
+ * rename a checker's account or change its e-mail and contact number to their own.
+ */
+export function userEditRefusal(maker: Principal, target: Principal): string | null {
+  return grantRefusal(maker, target.permissions, `You cannot edit the user "${target.username}": their role holds permissions you do not hold`);
+}
+
+/** Edit on a users-list row: the row is open for a change and its role holds no permission the caller lacks (userEditRefusal). */
+export function canEditUserOnRow({ row, user }: { row: { username: string; permissions: readonly string[]; locked?: number | null }; user: Principal }): boolean {
+  return !row.locked && userEditRefusal(user, row) === null;
+}
+
 /** A users-list row whose sign-in is locked after too many failed attempts, open for a change. */
 export function canUnlockSignInOnRow({ row }: { row: { signin_locked: number; locked?: number | null } }): boolean {
   return row.signin_locked === 1 && !row.locked;

@@ -49,7 +49,9 @@ describe('generated/', () => {
     expect(users).toContain('| Menu | Administrator › Users (order 10; links to `/users`) |');
     expect(users).toContain('| Contact Number | `contact_number` | text (default) |');
     expect(users).toContain('### Change Password (`changePassword`)');
-    expect(users).toContain('- Guard: `isUnlocked` (`src/domain/guards.ts`) — The row is open for a new change (edit, password change, activate/deactivate).');
+    expect(users).toContain(
+      '- Guard: `canEditUserOnRow` (`src/domain/privilege.ts`) — Edit on a users-list row: the row is open for a change and its role holds no permission the caller lacks (userEditRefusal).',
+    );
     expect(users).toContain(
       "- Guard: `canChangePasswordOnRow` (`src/domain/privilege.ts`) — Change Password on a users-list row: the row is open for a change and the caller may reset its password (no more permissions than the caller's, not a super user, not oneself).",
     );

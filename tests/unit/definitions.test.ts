@@ -90,15 +90,15 @@ describe('users definition', () => {
     expect(visibleActions(usersScreen.rowActions!, row, user(['user-edit', 'user-password-reset'])).map((a) => a.id)).toEqual(['edit', 'changePassword']);
     expect(visibleActions(usersScreen.rowActions!, { id: 1, locked: 1, username: 'y', permissions: [], signin_locked: 1 } as never, user(['super-permission']))).toEqual([]);
   });
-  it('Change Password shows only where the privilege rule allows it (issue 15), Unlock only on a locked sign-in', () => {
+  it('Change Password and Edit show only where the privilege rules allow them (issue 15), Unlock only on a locked sign-in', () => {
     const ids = (row: object, permissions: string[], username = 'x') =>
       visibleActions(usersScreen.rowActions!, { id: 1, locked: 0, signin_locked: 0, ...row } as never, { username, permissions }).map((a) => a.id);
     const resetter = ['user-view', 'user-edit', 'user-password-reset', 'role-view'];
     expect(ids({ username: 'clerk', permissions: ['user-view', 'role-view'] }, resetter)).toEqual(['edit', 'changePassword']);
     expect(ids({ username: 'peer', permissions: resetter }, resetter)).toEqual(['edit', 'changePassword']);
-    expect(ids({ username: 'boss', permissions: ['super-permission'] }, resetter)).toEqual(['edit']);
+    expect(ids({ username: 'boss', permissions: ['super-permission'] }, resetter)).toEqual([]);
     expect(ids({ username: 'boss', permissions: ['super-permission'] }, ['super-permission'])).toEqual(['edit']);
-    expect(ids({ username: 'checker', permissions: ['user-view', 'user-approve'] }, resetter)).toEqual(['edit']);
+    expect(ids({ username: 'checker', permissions: ['user-view', 'user-approve'] }, resetter)).toEqual([]);
     expect(ids({ username: 'X', permissions: ['user-view'] }, resetter)).toEqual(['edit']);
     expect(ids({ username: 'clerk', permissions: ['user-view'], signin_locked: 1 }, resetter)).toEqual(['edit', 'changePassword', 'unlock']);
     expect(ids({ username: 'clerk', permissions: ['user-view'], signin_locked: 1 }, ['user-view'])).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canResetPasswordOf, grantRefusal, isPrivileged, passwordResetRefusal, permissionsNotHeld } from '../../src/domain/privilege';
+import { canEditUserOnRow, canResetPasswordOf, grantRefusal, isPrivileged, passwordResetRefusal, permissionsNotHeld, userEditRefusal } from '../../src/domain/privilege';
 
 const maker = { username: 'maker', permissions: ['user-view', 'user-edit', 'user-password-reset', 'bank-view'] };
 
@@ -33,5 +33,18 @@ describe('the privilege rules (issue 15)', () => {
     expect(grantRefusal(maker, ['user-view'], 'No')).toBeNull();
     expect(grantRefusal(maker, ['user-view', 'super-permission'], 'No')).toBe('No: super-permission');
     expect(grantRefusal({ username: 'root', permissions: ['super-permission'] }, ['super-permission'], 'No')).toBeNull();
+  });
+
+  it('edits only an account whose role holds nothing the maker lacks, and only while its row is open', () => {
+    const row = (username: string, permissions: string[], locked = 0) => ({ username, permissions, locked });
+    expect(canEditUserOnRow({ row: row('clerk', ['bank-view']), user: maker })).toBe(true);
+    expect(canEditUserOnRow({ row: row('maker', maker.permissions), user: maker })).toBe(true);
+    expect(canEditUserOnRow({ row: row('clerk', ['bank-view'], 1), user: maker })).toBe(false);
+    expect(canEditUserOnRow({ row: row('admin', ['super-permission']), user: maker })).toBe(false);
+    expect(canEditUserOnRow({ row: row('checker', ['bank-view', 'bank-approve']), user: maker })).toBe(false);
+    expect(canEditUserOnRow({ row: row('admin2', ['super-permission']), user: { username: 'root', permissions: ['super-permission'] } })).toBe(true);
+    expect(userEditRefusal(maker, { username: 'checker', permissions: ['bank-view', 'bank-approve'] })).toBe(
+      'You cannot edit the user "checker": their role holds permissions you do not hold: bank-approve',
+    );
   });
 });

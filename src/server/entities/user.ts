@@ -1,7 +1,7 @@
 /** Console users as a maker-checker entity. */
 import { userRecord } from '../../../screens/users';
 import { userTypeLabels, type UserType } from '../../api/users';
-import { grantRefusal, passwordResetRefusal, type Principal } from '../../domain/privilege';
+import { grantRefusal, passwordResetRefusal, userEditRefusal, type Principal } from '../../domain/privilege';
 import { branchMessage, messages } from '../../domain/validation';
 import { clearFailures } from '../auth/loginAttempts';
 import { permissionList, revokeSessions } from '../auth/sessionUser';
@@ -154,7 +154,7 @@ export const userEntity: EntityAdapter<UserPayload> = {
 async function checkUserGrant(db: Db, v: UserPayload, recordId: number | undefined, maker: Principal): Promise<void> {
   if (recordId !== undefined) {
     const current = await userPrincipal(db, recordId);
-    const refusal = current && grantRefusal(maker, current.permissions, `You cannot edit the user "${current.username}": their role holds permissions you do not hold`);
+    const refusal = current && userEditRefusal(maker, current);
     if (refusal) throw new HttpError(422, refusal);
   }
   const role = await db.one<{ role_name: string; permissions: unknown }>('SELECT role_name, permissions FROM roles WHERE id = $1', [v.role]);
