@@ -135,7 +135,11 @@ async function main() {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+// the results are written: exit without waiting for a pool or a server that would hold the process open
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
