@@ -3,7 +3,7 @@
  *
  * Issue 17: find by trace, ID or UID across the five services and all dates (Transaction/find). On the
  * bench data set (scripts/benchData.ts, N transactions in PostgreSQL), times the server's lookup
- * (src/server/areas/finder.ts `findRows`: the one UNION ALL statement and the shaping of its rows) for
+ * (src/server/areas/finder.ts `findRows`: the matches from the directory, then their rows from the month partitions) for
  * a trace, an ID, the UID with the most transactions, a value that matches nothing, and the same trace
  * as an IPG bank user (provider filter), each over values picked at random across all dates. Prints
  * p50 and p95 and the plan of the trace lookup; target: p95 under 50 ms.
@@ -41,7 +41,7 @@ async function main() {
       { measure: 'trace as an IPG bank user (own provider only)', query: (i) => base(sample[i % sample.length].trace, { provider: sample[i % sample.length].provider_bank_code ?? '7010' }) },
     ];
     const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${findSql(base(sample[0].trace)).sql}`, findSql(base(sample[0].trace)).params);
-    console.log('\nPlan of a trace lookup (first branch):');
+    console.log('\nPlan of a trace lookup in the directory (first branch):');
     console.log(
       plan
         .map((r) => r['QUERY PLAN'])

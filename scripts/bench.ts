@@ -6,7 +6,7 @@
  *
  * 1. Builds the console (vite build) and reads the first load from dist/ (goal 5).
  * 2. Seeds or reuses N transactions in PostgreSQL (BENCH_DATABASE_URL, default
- *    postgres://postgres@127.0.0.1:5432/test, schema `bench`), the same data set the API benches use
+ *    postgres://postgres@127.0.0.1:5432/test, schema `bench` or BENCH_SCHEMA), the same data set the API benches use
  *    (scripts/benchData.ts).
  * 3. Runs the API, dashboard, export and find-by-trace benches as child processes, each writing its
  *    rows with `--json <file>` (goals 2, 3 and 4, and issue 17's lookup across all services and

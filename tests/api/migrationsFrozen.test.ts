@@ -51,6 +51,7 @@ const shipped: readonly (readonly [number, string])[] = [
   [140, '0a41ff54847b72e8d6cf8bf2c9fac1dfe36615075c7928155b1ff4b539faa398'],
   [150, '6105027cf569854e70a15b8ad6f7f41e3b81c4ff7da948be08dc8e6f47c51c6b'],
   [160, '49c50dfa10ee9cb7975dfbd2e5dbcba81ed2e2e4498cbf2a5e968d4d33a99585'],
+  [170, 'e1c568543e011f031c62a0616a351fca7bd8d5920c236839e190a1aa8f8abc8d'],
 ];
 
 const opened: { db: Db; schema?: string }[] = [];

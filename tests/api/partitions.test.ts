@@ -15,6 +15,8 @@ import { listPartitions, monthPartitioned, monthPartitionedTables, transactionTa
 import { verifyActivityLog } from '../../src/server/activityLogChain';
 import { transactionKindSpecs } from '../../src/server/areas/transactions/kinds';
 import { listReplySql, resolveFilters } from '../../src/server/areas/transactions/query';
+import { findRows, findRowsSql, findSql, type FoundKey } from '../../src/server/areas/finder';
+import { findServices } from '../../src/domain/transactionFinder';
 import { seedDemo } from '../../src/server/seed/demo';
 import { startServer, type TestServer } from './harness';
 import { callCeftAction } from './ceftActions';
@@ -58,6 +60,16 @@ async function scanned(db: Db, sql: string, params: unknown[]): Promise<string[]
   const raw = Object.values(rows[0])[0];
   const plan: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
   return [...relationsOf(plan)].sort();
+}
+
+/**
+ * How far the lookup directory (transaction_traces, migration 170) is from the five tables: the rows of
+ * either side (kind, trace, id, time, uid, provider) the other lacks. Empty when they are equal.
+ */
+async function directoryDiff(db: Db): Promise<unknown[]> {
+  const tables = transactionTables.map((t) => `SELECT '${t.replace(/_transactions$/, '')}' AS kind, trace, id, initiated_time, uid, provider_bank_code FROM ${t}`).join(' UNION ALL ');
+  const directory = 'SELECT kind, trace, id, initiated_time, uid, provider_bank_code FROM transaction_traces';
+  return db.query(`(SELECT 'missing' AS side, * FROM ((${tables}) EXCEPT ALL (${directory})) a) UNION ALL (SELECT 'stray' AS side, * FROM ((${directory}) EXCEPT ALL (${tables})) b) LIMIT 5`);
 }
 
 describe('a date range reads only its months', () => {
@@ -134,6 +146,47 @@ describe('rows and partitions', () => {
        VALUES ($1, '851157480V', (SELECT code FROM countries LIMIT 1), 'USD', 10, 10, 3000, now(), 'SUCCESS', 'B1')`,
       [trace],
     );
+  });
+});
+
+describe('the top-bar lookup (find by trace, ID or UID) reads only the months of its rows', () => {
+  it('finds the matches in the directory (no transaction table), then reads only the month partitions of the rows found', async () => {
+    const { tag } = monthBack(5);
+    const row = (await server.db.one<{ trace: string; uid: string }>(`SELECT trace, uid FROM ceft_transactions WHERE to_char(initiated_time AT TIME ZONE 'UTC', 'YYYYMM') = $1 ORDER BY id LIMIT 1`, [
+      tag,
+    ]))!;
+    const q = { value: row.trace, services: [...findServices], by: 'any' as const };
+    const first = findSql(q);
+    expect((await scanned(server.db, first.sql, first.params)).filter((r) => r !== 'transaction_traces')).toEqual([]);
+    const keys = await server.db.query<FoundKey>(first.sql, first.params);
+    expect(keys.map((k) => [k.service, k.matched_by])).toEqual([['ceft', 'trace']]);
+    const second = findRowsSql(keys);
+    expect((await scanned(server.db, second.sql, second.params)).filter((r) => r.startsWith('ceft_transactions'))).toEqual([`ceft_transactions_p${tag}`]);
+    // a customer's rows over many months: the months of the rows found, no other
+    const uidKeys = await server.db.query<FoundKey>(findSql({ ...q, value: row.uid }).sql, findSql({ ...q, value: row.uid }).params);
+    const months = await server.db.query<{ part: string }>(`SELECT DISTINCT tableoid::regclass::text AS part FROM ceft_transactions WHERE id = ANY ($1::integer[])`, [
+      `{${uidKeys
+        .filter((k) => k.service === 'ceft')
+        .map((k) => k.id)
+        .join(',')}}`,
+    ]);
+    const uidRows = findRowsSql(uidKeys.filter((k) => k.service === 'ceft'));
+    const read = (await scanned(server.db, uidRows.sql, uidRows.params)).filter((r) => r.startsWith('ceft_transactions'));
+    expect(read).toEqual(months.map((m) => m.part.replace(/^.*\./, '')).sort());
+    expect((await findRows(server.db, { ...q, value: row.trace })).matches.map((m) => m.row.trace)).toEqual([row.trace]);
+  });
+
+  it('the directory follows every write: inserts, money actions, a changed UID, provider or time (into another month), deletes', async () => {
+    expect(await directoryDiff(server.db)).toEqual([]);
+    const row = (await server.db.one<{ id: number; trace: string }>(`SELECT id, trace FROM ceft_transactions ORDER BY id DESC LIMIT 1`))!;
+    await server.db.query(`UPDATE ceft_transactions SET uid = 'DIRTEST1V', provider_bank_code = NULL WHERE id = $1`, [row.id]);
+    await server.db.query(`UPDATE ceft_transactions SET initiated_time = initiated_time - interval '70 days' WHERE id = $1`, [row.id]);
+    await server.db.query(`UPDATE ceft_transactions SET status = status WHERE id IN (SELECT id FROM ceft_transactions ORDER BY id LIMIT 50)`);
+    expect(await directoryDiff(server.db)).toEqual([]);
+    const found = await findRows(server.db, { value: 'DIRTEST1V', services: [...findServices], by: 'any' });
+    expect(found.matches.map((m) => [m.matchedBy, m.row.trace])).toEqual([['uid', row.trace]]);
+    await server.db.query(`DELETE FROM thyaga_transactions WHERE id = (SELECT max(id) FROM thyaga_transactions)`);
+    expect(await directoryDiff(server.db)).toEqual([]);
   });
 });
 
@@ -280,6 +333,11 @@ describe('migration 140 on a database seeded at migration 130', () => {
     expect(Number(before.insurance_dependants.split(':')[0])).toBeGreaterThan(0);
     expect(Number(before.settled_transactions.split(':')[0])).toBeGreaterThan(0);
     expect(await checksums()).toEqual(before);
+  });
+
+  it('migration 170 fills the lookup directory from the moved rows', async () => {
+    expect(Number((await db.one<{ n: string }>('SELECT count(*) AS n FROM transaction_traces'))!.n)).toBeGreaterThan(1000);
+    expect(await directoryDiff(db)).toEqual([]);
   });
 
   it('the rows went to their months, none to DEFAULT', async () => {

@@ -77,6 +77,11 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
   },
   { id: 150, file: '0150-export-job-columns.sql', name: "export jobs: the columns a job writes (some of its list's), NULL for all" },
   { id: 160, file: '0160-analyze-partitions.sql', name: 'past one machine: planner statistics for the tables partitioned by migration 140 (its moved rows had none)' },
+  {
+    id: 170,
+    file: '0170-finder-directory.sql',
+    name: "past one machine: transaction_traces carries each transaction's id, time, UID and provider, so the top-bar lookup plans no month partition it does not read",
+  },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);

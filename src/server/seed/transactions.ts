@@ -739,7 +739,11 @@ export function todayShare(count: number): number {
  */
 async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: () => Promise<T>): Promise<T> {
   const empty: string[] = [];
-  for (const t of tables) if (!(await db.one(`SELECT 1 FROM ${t} LIMIT 1`))) empty.push(t);
+  for (const t of tables) {
+    // a table a database migrated only so far lacks (the partition test seeds at an older migration)
+    if (!(await db.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [t]))?.r) continue;
+    if (!(await db.one(`SELECT 1 FROM ${t} LIMIT 1`))) empty.push(t);
+  }
   const indexes = empty.length
     ? await db.query<{ indexname: string; indexdef: string }>(
         `SELECT i.indexname, i.indexdef FROM pg_indexes i
@@ -796,7 +800,8 @@ export async function seedTransactions(db: Db, options: TransactionSeedOptions):
   await syncRollupTimeZone(db, readBusinessTimeZone());
   // the month partitions of every month the rows fall in (migration 140), so that none goes to DEFAULT
   await ensureMonthPartitions(db, seedRangeStart(options.now), new Date(options.now.getTime() + 31 * DAY), transactionTables);
-  return withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options));
+  // transaction_traces: the lookup directory the triggers fill (migration 170); its primary key stays, as every table's
+  return withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants', 'transaction_traces'], () => loadTransactions(db, options));
 }
 
 async function loadTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
