@@ -10,7 +10,8 @@
  *    (scripts/benchData.ts).
  * 3. Runs the API, dashboard, export and find-by-trace benches as child processes, each writing its
  *    rows with `--json <file>` (goals 2, 3 and 4, and issue 17's lookup across all services and
- *    dates); a part that writes no file shows as "not measured".
+ *    dates) and issue 21's settlement generation (scripts/bench-settlement.ts); a part that writes
+ *    no file shows as "not measured".
  *    Issue 22's server export job (scripts/bench-export-server.ts, its own schema `bench_export`,
  *    seeded once with 1,820,000 transactions, about 1,000,000 of them send-money rows): .xlsx and .csv
  *    of 1,000,000 rows x 20 columns (and x 41), with the server's RSS above idle and another call's p95
@@ -244,6 +245,7 @@ async function main() {
   await childBench('dashboard', 'scripts/bench-dashboard.ts', '3', transactions, { DATABASE_URL: benchDatabaseUrl() });
   await childBench('export', 'scripts/bench-export.ts', '2', []);
   await childBench('finder', 'scripts/bench-finder.ts', '17 find', transactions);
+  await childBench('settlement', 'scripts/bench-settlement.ts', '21 settlement', transactions);
   if (!process.argv.includes('--no-server-export')) await childBench('export-server', 'scripts/bench-export-server.ts', '22', ['--transactions', '1820000', '--rows', '1000000']);
 
   if (!process.argv.includes('--no-browser')) await browserRows(process.argv.includes('--no-export'));

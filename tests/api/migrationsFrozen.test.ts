@@ -52,6 +52,8 @@ const shipped: readonly (readonly [number, string])[] = [
   [150, '6105027cf569854e70a15b8ad6f7f41e3b81c4ff7da948be08dc8e6f47c51c6b'],
   [160, '49c50dfa10ee9cb7975dfbd2e5dbcba81ed2e2e4498cbf2a5e968d4d33a99585'],
   [170, 'e1c568543e011f031c62a0616a351fca7bd8d5920c236839e190a1aa8f8abc8d'],
+  [180, '986af0b171ffea183ebec42b2e611cb97bda95c015c87cdd68fe8671f479e2c2'],
+  [190, '54d54e7130b806196e387d94c59bb42cb7a611774dbb7f5f0c7ffb875347ff6b'],
 ];
 
 const opened: { db: Db; schema?: string }[] = [];

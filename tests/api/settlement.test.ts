@@ -324,3 +324,37 @@ describe('who may see and generate', () => {
     expect(await server.call('report/get-settlement-report', { date: '2024-13-45', fetchCount: 10 }, admin)).toEqual({ statusCode: 400, data: { message: 'date: Please enter a valid date' } });
   });
 });
+
+describe('the pending transactions, without reading the settled history (migration 180)', () => {
+  /** Send-money rows whose `settled` disagrees with settled_transactions. */
+  const mismatched = () =>
+    server.db.query(
+      `SELECT t.id, t.settled FROM ceft_transactions t
+        WHERE t.settled IS DISTINCT FROM EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time) LIMIT 5`,
+    );
+  const settledCount = async () => Number((await server.db.one<{ n: string }>('SELECT count(*) AS n FROM ceft_transactions WHERE settled'))!.n);
+
+  it('each transaction says it is settled exactly while a settlement row names it: through generation, deletion, re-insertion and a moved link', async () => {
+    expect(await mismatched()).toEqual([]);
+    const before = await settledCount();
+    expect(before).toBeGreaterThan(0);
+    const batch = (await server.db.one<{ id: number; n: number }>('SELECT batch_id AS id, count(*)::int AS n FROM settled_transactions GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1'))!;
+    const links = await server.db.query<{ transaction_id: number; batch_id: number; row_id: number }>('SELECT transaction_id, batch_id, row_id FROM settled_transactions WHERE batch_id = $1', [
+      batch.id,
+    ]);
+    await server.db.query('DELETE FROM settled_transactions WHERE batch_id = $1', [batch.id]);
+    expect(await mismatched()).toEqual([]);
+    expect(await settledCount()).toBe(before - batch.n);
+    await server.db.query(
+      `INSERT INTO settled_transactions (transaction_id, batch_id, row_id) SELECT x.transaction_id, x.batch_id, x.row_id FROM json_to_recordset($1::json) AS x(transaction_id integer, batch_id integer, row_id integer)`,
+      [links],
+    );
+    expect(await mismatched()).toEqual([]);
+    expect(await settledCount()).toBe(before);
+    // a link moved to another transaction: the old one is pending again, the new one settled
+    const free = (await server.db.one<{ id: number; initiated_time: Date }>('SELECT id, initiated_time FROM ceft_transactions WHERE NOT settled ORDER BY id LIMIT 1'))!;
+    await server.db.query('UPDATE settled_transactions SET transaction_id = $1, transaction_initiated_time = $2 WHERE transaction_id = $3', [free.id, free.initiated_time, links[0].transaction_id]);
+    expect(await mismatched()).toEqual([]);
+    expect(await settledCount()).toBe(before);
+  });
+});

@@ -52,8 +52,12 @@ export const PROVIDER_RATES_SQL = `
 /** The transaction (alias t) has a settlement rate at its own provider (CTE `rates` of PROVIDER_RATES_SQL). */
 const SETTLEABLE = `EXISTS (SELECT 1 FROM rates r WHERE r.provider_bank_code = t.provider_bank_code AND r.currency_code = t.currency_code)`;
 
-/** Successful send-money transactions not settled yet (alias t). */
-const PENDING_WHERE = `t.status = 'SUCCESS' AND NOT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id)`;
+/**
+ * Successful send-money transactions not settled yet (alias t): `settled` mirrors settled_transactions
+ * (migration 180's triggers) and a partial index holds exactly these rows, so the pending ones are found
+ * without reading the settled history.
+ */
+const PENDING_WHERE = `t.status = 'SUCCESS' AND NOT t.settled`;
 
 export interface RateStatus {
   hasRatesUpdated: boolean;

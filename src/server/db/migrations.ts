@@ -82,6 +82,12 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
     file: '0170-finder-directory.sql',
     name: "past one machine: transaction_traces carries each transaction's id, time, UID and provider, so the top-bar lookup plans no month partition it does not read",
   },
+  {
+    id: 180,
+    file: '0180-settlement-pending.sql',
+    name: 'past one machine: send-money transactions carry settled (kept from settled_transactions) and a partial index of the pending ones, so generating a batch does not read the history',
+  },
+  { id: 190, file: '0190-partition-ensure-fast-path.sql', name: 'past one machine: month_partition_ensure answers an existing partition before taking its lock' },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);

@@ -876,6 +876,9 @@ export async function clearTransactions(db: Db): Promise<void> {
  * they were, never a part of the new one. Readers of the transaction tables wait until it is done.
  */
 export async function replaceTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
+  // the months first, in their own short transaction: the load's transaction then finds them made and
+  // takes no partition lock (which it would hold, for every other server in the database, until it ends)
+  await ensureMonthPartitions(db, seedRangeStart(options.now), new Date(options.now.getTime() + 31 * DAY), transactionTables);
   const summary = await db.tx(async (tx) => {
     await clearTransactions(tx);
     return seedTransactions(tx, options);
