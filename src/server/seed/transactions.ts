@@ -734,12 +734,16 @@ export function todayShare(count: number): number {
 
 /**
  * Runs a bulk load into empty tables with their secondary indexes dropped, then builds them again
- * (building an index once is far cheaper than maintaining it row by row). The primary keys stay.
- * The indexes are rebuilt from their stored definitions even when the load fails.
+ * (building an index once is far cheaper than maintaining it row by row). The primary keys stay, but
+ * for the tables named in `keysToo`: theirs are dropped as well and made again after the load (the
+ * lookup directory's (kind, trace) key takes rows in random order: maintained row by row it outgrew
+ * the buffer cache and the load slowed eightfold by 4,000,000 rows). A duplicate key then fails the
+ * load at the end instead of at its row; the load's transaction rolls everything back either way.
+ * The indexes and keys are made again from their stored definitions even when the load fails.
  */
-async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: () => Promise<T>, keysToo: readonly string[] = []): Promise<T> {
   const empty: string[] = [];
-  for (const t of tables) {
+  for (const t of [...tables, ...keysToo]) {
     // a table a database migrated only so far lacks (the partition test seeds at an older migration)
     if (!(await db.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [t]))?.r) continue;
     if (!(await db.one(`SELECT 1 FROM ${t} LIMIT 1`))) empty.push(t);
@@ -752,10 +756,20 @@ async function withIndexesDeferred<T>(db: Db, tables: readonly string[], load: (
         [empty.join(',')],
       )
     : [];
+  const keyed = empty.filter((t) => keysToo.includes(t));
+  const keys = keyed.length
+    ? await db.query<{ table: string; name: string; def: string }>(
+        `SELECT c.conrelid::regclass::text AS table, c.conname AS name, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
+          WHERE c.contype = 'p' AND c.conrelid = ANY (SELECT to_regclass(t) FROM unnest(string_to_array($1, ',')) t)`,
+        [keyed.join(',')],
+      )
+    : [];
   for (const i of indexes) await db.exec(`DROP INDEX ${i.indexname}`);
+  for (const k of keys) await db.exec(`ALTER TABLE ${k.table} DROP CONSTRAINT ${k.name}`);
   try {
     return await load();
   } finally {
+    for (const k of keys) await db.exec(`ALTER TABLE ${k.table} ADD CONSTRAINT ${k.name} ${k.def}`);
     // a partitioned table's index prints as CREATE INDEX ... ON ONLY <table>, which would index no partition
     for (const i of indexes) await db.exec(i.indexdef.replace(/ ON ONLY /, ' ON '));
   }
@@ -800,8 +814,46 @@ export async function seedTransactions(db: Db, options: TransactionSeedOptions):
   await syncRollupTimeZone(db, readBusinessTimeZone());
   // the month partitions of every month the rows fall in (migration 140), so that none goes to DEFAULT
   await ensureMonthPartitions(db, seedRangeStart(options.now), new Date(options.now.getTime() + 31 * DAY), transactionTables);
-  // transaction_traces: the lookup directory the triggers fill (migration 170); its primary key stays, as every table's
-  return withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants', 'transaction_traces'], () => loadTransactions(db, options));
+  // transaction_traces: the lookup directory the triggers fill (migration 170), its key deferred too
+  const load = () => withIndexesDeferred(db, [...transactionKindList.map((p) => p.table), 'insurance_dependants'], () => loadTransactions(db, options), ['transaction_traces']);
+  return (await transactionsEmpty(db)) ? withRollupsDeferred(db, load) : load();
+}
+
+/** Whether the five transaction tables hold no row. */
+async function transactionsEmpty(db: Db): Promise<boolean> {
+  for (const p of transactionKindList) if (await db.one(`SELECT 1 FROM ${p.table} LIMIT 1`)) return false;
+  return true;
+}
+
+/** The INSERT triggers that keep the roll-ups (migrations 60 and 62): per statement, upserts into a few summary rows. */
+const ROLLUP_INSERT_TRIGGERS = /_(transaction_stats|transaction_activity|bill_billers)_maintain_ins$/;
+
+/**
+ * Runs a bulk load into empty transaction tables with the roll-ups' INSERT triggers off, then builds the
+ * roll-ups once from the rows (transaction_stats_rebuild, transaction_activity_rebuild: what the
+ * triggers would have summed). Kept on, each statement of the load rewrites the same few thousand
+ * summary rows, and inside the load's one transaction none of their old versions can be cleared: every
+ * statement walked longer version chains, and 10,000,000 rows slowed from 13,000 to under 2,000 a second.
+ * The triggers are on again even when the load fails.
+ */
+async function withRollupsDeferred<T>(db: Db, load: () => Promise<T>): Promise<T> {
+  const triggers = (
+    await db.query<{ table: string; name: string }>(
+      `SELECT tg.tgrelid::regclass::text AS table, tg.tgname AS name FROM pg_trigger tg
+        WHERE NOT tg.tgisinternal AND tg.tgrelid = ANY (SELECT to_regclass(t) FROM unnest(string_to_array($1, ',')) t)`,
+      [transactionKindList.map((p) => p.table).join(',')],
+    )
+  ).filter((t) => ROLLUP_INSERT_TRIGGERS.test(t.name));
+  for (const t of triggers) await db.exec(`ALTER TABLE ${t.table} DISABLE TRIGGER ${t.name}`);
+  let result: T;
+  try {
+    result = await load();
+  } finally {
+    for (const t of triggers) await db.exec(`ALTER TABLE ${t.table} ENABLE TRIGGER ${t.name}`);
+  }
+  await db.query('SELECT transaction_stats_rebuild()');
+  await db.query('SELECT transaction_activity_rebuild()');
+  return result;
 }
 
 async function loadTransactions(db: Db, options: TransactionSeedOptions): Promise<TransactionSeedSummary> {
