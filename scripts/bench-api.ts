@@ -41,7 +41,7 @@ import { transactionKindSpecs } from '../src/server/areas/transactions/kinds';
 import { billRow, ceftAuditRow, ceftRow, eChannellingRow, insuranceRow, thyagaRow, type ListFilters } from '../src/api/transactions';
 import { SUCCESS, type TransactionKind } from '../src/domain/transactionStatus';
 import { loadSessionUser } from '../src/server/auth/sessionUser';
-import { openBenchDb, jsonArg, numberArg, printTable, quantile, timeIt, type BenchRow } from './benchData';
+import { BENCH_SCHEMA, openBenchDb, jsonArg, numberArg, printTable, quantile, timeIt, type BenchRow } from './benchData';
 
 const N = numberArg('transactions', 1_000_000);
 const RUNS = numberArg('runs', 200);
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
             + (SELECT count(*) FROM thyaga_transactions) + (SELECT count(*) FROM insurance_transactions) AS n`,
     );
     console.log(
-      `\n${Number(totals?.n).toLocaleString('en-US')} transactions in PostgreSQL (schema bench); ${FILTERED_RUNS} timed runs of each side for the goal's (filtered) cases, ${RUNS} for the others, alternating, after ${WARMUP} warm-up runs; milliseconds.`,
+      `\n${Number(totals?.n).toLocaleString('en-US')} transactions in PostgreSQL (schema ${BENCH_SCHEMA}); ${FILTERED_RUNS} timed runs of each side for the goal's (filtered) cases, ${RUNS} for the others, alternating, after ${WARMUP} warm-up runs; milliseconds.`,
     );
     console.log(
       `HTTP (${CLIENT}): request sent to the whole (decompressed) body in hand; SQL: the same statements (session lookup, then the call's one statement) on the same pool; ratio = HTTP p95 / SQL p95.`,

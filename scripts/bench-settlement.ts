@@ -35,21 +35,37 @@ async function settleHistory(db: Db, before: Date): Promise<number> {
   const started = Date.now();
   const settled = await db.tx(async (tx) => {
     const batch = await tx.one<{ id: number }>(
-      `INSERT INTO settlement_batches (kind, batch_date, generated_by, generated_at, transaction_count) VALUES ('SCHEDULED', $1::date, 'bench', now(), 0) RETURNING id`,
+      // (a batch settles at least one transaction: its count is set below, once the links are in)
+      `INSERT INTO settlement_batches (kind, batch_date, generated_by, generated_at, transaction_count) VALUES ('SCHEDULED', $1::date, 'bench', now(), 1) RETURNING id`,
       [HISTORY_DATE],
     );
     const row = await tx.one<{ id: number }>(
       `INSERT INTO settlement_rows (batch_id, tran_date, currency_code, account_number, provider_bank_code, transaction_count, fc_amount, fc_commission, fc_net_amount, fc_rate, lkr_amount)
-       VALUES ($1, $2::date, 'USD', 'history', '7010', 0, 0, 0, 0, 1, 0) RETURNING id`,
+       VALUES ($1, $2::date, 'USD', 'history', '7010', 1, 0, 0, 0, 1, 0) RETURNING id`,
       [batch!.id, HISTORY_DATE],
     );
-    const linked = await tx.query(
-      `INSERT INTO settled_transactions (transaction_id, transaction_initiated_time, batch_id, row_id)
-       SELECT t.id, t.initiated_time, $1, $2 FROM ceft_transactions t WHERE t.status = 'SUCCESS' AND NOT t.settled AND t.initiated_time < $3 RETURNING transaction_id`,
-      [batch!.id, row!.id, before],
+    // a month at a time, as days of scheduled batches would have (one statement per month)
+    const months = await tx.query<{ m: string }>(
+      `SELECT DISTINCT to_char(date_trunc('month', initiated_time AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS m FROM ceft_transactions WHERE initiated_time < $1 ORDER BY 1`,
+      [before],
     );
-    await tx.query('UPDATE settlement_batches SET transaction_count = $2 WHERE id = $1', [batch!.id, linked.length]);
-    return linked.length;
+    let n = 0;
+    for (const { m } of months) {
+      const r = await tx.one<{ n: number }>(
+        `WITH linked AS (
+           INSERT INTO settled_transactions (transaction_id, transaction_initiated_time, batch_id, row_id)
+           SELECT t.id, t.initiated_time, $1, $2 FROM ceft_transactions t
+            WHERE t.status = 'SUCCESS' AND NOT t.settled AND t.initiated_time < $3
+              AND t.initiated_time >= ($4::date::timestamp AT TIME ZONE 'UTC') AND t.initiated_time < (($4::date + interval '1 month')::timestamp AT TIME ZONE 'UTC')
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM linked`,
+        [batch!.id, row!.id, before, m],
+      );
+      n += r!.n;
+    }
+    await tx.query('UPDATE settlement_batches SET transaction_count = $2 WHERE id = $1', [batch!.id, n]);
+    await tx.query('UPDATE settlement_rows SET transaction_count = $2 WHERE id = $1', [row!.id, n]);
+    return n;
   });
   console.log(`Settled the history: ${settled.toLocaleString('en-US')} send-money transactions before today in ${((Date.now() - started) / 1000).toFixed(1)} s; vacuuming ...`);
   await db.exec('VACUUM (ANALYZE) ceft_transactions, settled_transactions');

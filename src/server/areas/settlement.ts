@@ -130,16 +130,17 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
       const rates = await rateStatus(db, now, t.businessTimeZone);
       if (!rates.hasRatesUpdated && !useEarlierRates) throw new HttpError(422, reportMessages.ratesNotUpdated);
 
-      const ids = (
-        await db.query<{ id: number }>(
-          `WITH rates AS (${PROVIDER_RATES_SQL})
-           SELECT t.id FROM ceft_transactions t
-            WHERE ${PENDING_WHERE} AND t.initiated_time <= $1 AND ${SETTLEABLE}
-            ORDER BY t.id
-            FOR UPDATE OF t`,
-          [now],
-        )
-      ).map((r) => r.id);
+      // each with its initiated time (as PostgreSQL prints it, exact to the microsecond): the statements
+      // below find the rows by their key (id, initiated_time), one month partition each
+      const pending = await db.query<{ id: number; at: string; currency_code: string; account_number: string; provider_bank_code: string }>(
+        `WITH rates AS (${PROVIDER_RATES_SQL})
+         SELECT t.id, t.initiated_time::text AS at, t.currency_code, t.account_number, t.provider_bank_code FROM ceft_transactions t
+          WHERE ${PENDING_WHERE} AND t.initiated_time <= $1 AND ${SETTLEABLE}
+          ORDER BY t.id
+          FOR UPDATE OF t`,
+        [now],
+      );
+      const ids = pending.map((r) => r.id);
       if (ids.length === 0) throw new HttpError(422, reportMessages.noPendingSendMoney, NO_PENDING_SEND_MONEY_CODE);
 
       const groups = await db.query<{
@@ -157,10 +158,10 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
                 min(t.initiated_time) AS first_time, sum(t.amount)::text AS fc_amount,
                 sum(coalesce(t.ipg_commission, 0) + coalesce(t.bank_charge, 0))::text AS fc_commission
            FROM ceft_transactions t JOIN rates r ON r.provider_bank_code = t.provider_bank_code AND r.currency_code = t.currency_code
-          WHERE t.id IN (SELECT value::int FROM json_array_elements_text($1::json))
+          WHERE (t.id, t.initiated_time) IN (SELECT x.id, x.at FROM json_to_recordset($1::json) AS x(id integer, at timestamptz))
           GROUP BY t.currency_code, t.account_number, r.provider_bank_code, r.settlement_rate
           ORDER BY t.currency_code, t.account_number, r.provider_bank_code`,
-        [ids],
+        [pending.map((p) => ({ id: p.id, at: p.at }))],
       );
 
       const batch = await db.one<{ id: number }>(
@@ -169,20 +170,21 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
         [kind, day, t.user.username, now, !rates.hasRatesUpdated, ids.length],
       );
       const batchId = batch!.id;
-      await insertRows(
+      const made = await insertRows(
         db,
         batchId,
         groups.map((g) => ({ ...g, tran_date: localDay(new Date(g.first_time), t.businessTimeZone) })),
         now,
       );
+      // each transaction to its row (same currency, account and provider), linked by its key: the
+      // database checks each link against the transaction (foreign key) and reads nothing else
+      const rowOf = new Map(made.map((r) => [`${r.currency_code}|${r.account_number}|${r.provider_bank_code}`, r.id]));
+      const links = pending.map((p) => ({ id: p.id, at: p.at, row: rowOf.get(`${p.currency_code}|${p.account_number}|${p.provider_bank_code}`) }));
       const linked = await db.query(
         `INSERT INTO settled_transactions (transaction_id, transaction_initiated_time, batch_id, row_id)
-         SELECT t.id, t.initiated_time, $2, r.id FROM ceft_transactions t
-           JOIN settlement_rows r ON r.batch_id = $2 AND r.currency_code = t.currency_code AND r.account_number = t.account_number
-                                 AND r.provider_bank_code = t.provider_bank_code
-          WHERE t.id IN (SELECT value::int FROM json_array_elements_text($1::json))
+         SELECT x.id, x.at, $2, x.row FROM json_to_recordset($1::json) AS x(id integer, at timestamptz, "row" integer) WHERE x.row IS NOT NULL
          RETURNING transaction_id`,
-        [ids, batchId],
+        [links, batchId],
       );
       if (linked.length !== ids.length) throw new Error(`settlement ${batchId}: linked ${linked.length} of ${ids.length} transactions`);
       const total = await db.one<{ lkr: string }>("SELECT to_char(sum(lkr_amount), 'FM999,999,999,999,990.00') AS lkr FROM settlement_rows WHERE batch_id = $1", [batchId]);
@@ -215,11 +217,11 @@ export interface RowInput {
 }
 
 /** Inserts a batch's rows: net and LKR are computed here, in numeric, by the definition. */
-export async function insertRows(db: Db, batchId: number, rows: readonly RowInput[], at: Date): Promise<{ id: number; currency_code: string; account_number: string }[]> {
-  const out: { id: number; currency_code: string; account_number: string }[] = [];
+export async function insertRows(db: Db, batchId: number, rows: readonly RowInput[], at: Date): Promise<{ id: number; currency_code: string; account_number: string; provider_bank_code: string }[]> {
+  const out: { id: number; currency_code: string; account_number: string; provider_bank_code: string }[] = [];
   for (let i = 0; i < rows.length; i += 2000) {
     out.push(
-      ...(await db.query<{ id: number; currency_code: string; account_number: string }>(
+      ...(await db.query<{ id: number; currency_code: string; account_number: string; provider_bank_code: string }>(
         `INSERT INTO settlement_rows (batch_id, tran_date, currency_code, account_number, provider_bank_code, transaction_count,
                                       fc_amount, fc_commission, fc_net_amount, fc_rate, lkr_amount, created_at, updated_at)
          SELECT $2, x.tran_date::date, x.currency_code, x.account_number, x.provider_bank_code, x.transaction_count,
@@ -227,7 +229,7 @@ export async function insertRows(db: Db, batchId: number, rows: readonly RowInpu
                 round((x.fc_amount::numeric - x.fc_commission::numeric) * x.fc_rate::numeric, 2), $3, $3
            FROM json_to_recordset($1::json) AS x(tran_date text, currency_code text, account_number text, provider_bank_code text,
                                                   transaction_count integer, fc_amount text, fc_commission text, fc_rate text)
-         RETURNING id, currency_code, account_number`,
+         RETURNING id, currency_code, account_number, provider_bank_code`,
         [rows.slice(i, i + 2000), batchId, at],
       )),
     );

@@ -14,23 +14,38 @@ UPDATE ceft_transactions t SET settled = true FROM settled_transactions s WHERE 
 CREATE INDEX ceft_transactions_settlement_pending ON ceft_transactions (id) WHERE status = 'SUCCESS' AND NOT settled;
 
 -- Keeps ceft_transactions.settled equal to "a settled_transactions row names it" (one statement per
--- statement, from the transition tables; only rows whose flag changes are written).
+-- statement, from the transition tables; only rows whose flag changes are written). The rows are
+-- named by their key (id, initiated_time) as two arrays to an EXECUTE, so that the UPDATE is planned
+-- with the values in hand and reads only the month partitions of those times (a batch of today's
+-- transactions: this month's); joined to the transition table instead, it probed every month's index
+-- for every row. An id and a time from different rows could pair up by the arrays alone: the
+-- settled_transactions check on each row keeps the flag exact.
 CREATE FUNCTION settled_transactions_flag() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ids integer[];
+  times timestamptz[];
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     UPDATE ceft_transactions SET settled = false WHERE settled;
     RETURN NULL;
   END IF;
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    UPDATE ceft_transactions t SET settled = false
-      FROM (SELECT DISTINCT transaction_id, transaction_initiated_time FROM old_rows) o
-     WHERE t.id = o.transaction_id AND t.initiated_time = o.transaction_initiated_time AND t.settled
-       AND NOT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time);
+    SELECT array_agg(DISTINCT transaction_id), array_agg(DISTINCT transaction_initiated_time) INTO ids, times FROM old_rows;
+    IF ids IS NOT NULL THEN
+      EXECUTE 'UPDATE ceft_transactions t SET settled = false
+                WHERE t.id = ANY ($1) AND t.initiated_time = ANY ($2) AND t.settled
+                  AND NOT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time)'
+        USING ids, times;
+    END IF;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    UPDATE ceft_transactions t SET settled = true
-      FROM (SELECT DISTINCT transaction_id, transaction_initiated_time FROM new_rows) n
-     WHERE t.id = n.transaction_id AND t.initiated_time = n.transaction_initiated_time AND NOT t.settled;
+    SELECT array_agg(DISTINCT transaction_id), array_agg(DISTINCT transaction_initiated_time) INTO ids, times FROM new_rows;
+    IF ids IS NOT NULL THEN
+      EXECUTE 'UPDATE ceft_transactions t SET settled = true
+                WHERE t.id = ANY ($1) AND t.initiated_time = ANY ($2) AND NOT t.settled
+                  AND EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time)'
+        USING ids, times;
+    END IF;
   END IF;
   RETURN NULL;
 END $$;
