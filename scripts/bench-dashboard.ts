@@ -11,13 +11,11 @@
  * With --json <file>, writes the rows {goal, measure, ours, baseline, unit, target, met}.
  */
 import { readBusinessTimeZone } from '../src/server/environment';
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { buildApp } from '../src/server/app';
 import { DEMO_PASSWORD } from '../src/server/seed/demo';
 import { addDays } from '../src/api/dashboard';
 import { localDay } from '../src/server/areas/transactions/stats';
-import { BENCH_SCRYPT_N, jsonArg, numberArg, openBenchDb, printTable, timeIt, type BenchRow } from './benchData';
+import { jsonArg, numberArg, openBenchDb, printTable, startBenchApi, timeIt, type BenchRow } from './benchData';
 
 const N = numberArg('transactions', 1_000_000);
 const RUNS = numberArg('runs', 30);
@@ -33,19 +31,9 @@ const RAW_SCAN = `SELECT kind, month, sum(n) AS count, sum(usd) AS usd FROM (
 
 async function main() {
   const db = await openBenchDb(N);
-  const app = await buildApp({ db, secret: randomBytes(32), scryptN: BENCH_SCRYPT_N });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}`;
-
+  const api = await startBenchApi(db);
   const call = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${url}/api/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const reply = (await res.json()) as { statusCode: number; data: { token?: string; message?: string } };
+    const reply = await api.call(path, body, token);
     if (reply.statusCode !== 200) throw new Error(`${path} ${JSON.stringify(body)}: ${reply.statusCode} ${reply.data?.message ?? ''}`);
     return reply;
   };
@@ -128,7 +116,7 @@ async function main() {
     console.log(failed.length === 0 ? 'Every goal-3 measure met.' : `${failed.length} goal-3 measure(s) NOT met.`);
     if (JSON_FILE) await writeFile(JSON_FILE, `${JSON.stringify(results, null, 2)}\n`);
   } finally {
-    await app.close();
+    await api.close();
     await db.close();
   }
 }

@@ -14,13 +14,11 @@
  * migration 180 (status SUCCESS and no settled_transactions row, which reads the whole settled
  * history) and as it is now (the partial index of the unsettled successes).
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { buildApp } from '../src/server/app';
 import { DEMO_PASSWORD } from '../src/server/seed/demo';
 import { startOfBusinessDay, businessDay } from '../src/domain/businessTime';
 import { readBusinessTimeZone } from '../src/server/environment';
-import { BENCH_SCRYPT_N, jsonArg, numberArg, openBenchDb, printTable, quantile, timeIt, type BenchRow } from './benchData';
+import { jsonArg, numberArg, openBenchDb, printTable, quantile, startBenchApi, timeIt, type BenchRow } from './benchData';
 import type { Db } from '../src/server/db/db';
 
 const N = numberArg('transactions', 1_000_000);
@@ -77,19 +75,7 @@ async function main() {
   const zone = readBusinessTimeZone();
   const startOfToday = startOfBusinessDay(businessDay(new Date(), zone), zone);
   const history = await settleHistory(db, startOfToday);
-  const app = await buildApp({ db, secret: randomBytes(32), scryptN: BENCH_SCRYPT_N });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}`;
-  const call = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(`${url}/api/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as { statusCode: number; data: { token?: string; message?: string; rows?: number; transactions?: number } };
-  };
+  const { call, close } = await startBenchApi(db);
   try {
     const admin = (await call('auth/login', { username: 'admin', password: DEMO_PASSWORD })).data.token!;
     /** Removes today's batches (and with them their links: the transactions are pending again). */
@@ -110,7 +96,7 @@ async function main() {
       const reply = await call('report/generate-settlement-report', {}, admin);
       ms.push(Number(process.hrtime.bigint() - t) / 1e6);
       if (reply.statusCode !== 200) throw new Error(`generate: ${reply.statusCode} ${reply.data.message ?? ''}`);
-      last = { rows: reply.data.rows ?? 0, transactions: reply.data.transactions ?? 0 };
+      last = { rows: Number(reply.data.rows ?? 0), transactions: Number(reply.data.transactions ?? 0) };
       await undo();
     }
     ms.sort((a, b) => a - b);
@@ -147,7 +133,7 @@ async function main() {
     ];
     if (JSON_FILE) await writeFile(JSON_FILE, `${JSON.stringify(rows, null, 2)}\n`);
   } finally {
-    await app.close();
+    await close();
     await db.close();
   }
 }

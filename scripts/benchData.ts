@@ -5,7 +5,9 @@
  * remittances. Reused while it holds N transactions generated today (the lists filter today), else,
  * or with --reseed, generated again. Both benches call `openBenchDb`, so they share one data set.
  */
+import { randomBytes } from 'node:crypto';
 import { format } from 'date-fns';
+import { buildApp } from '../src/server/app';
 import { openDb, type Db } from '../src/server/db/db';
 import { migrate } from '../src/server/db/migrate';
 import { seedDemo } from '../src/server/seed/demo';
@@ -88,4 +90,31 @@ export function printTable(rows: readonly string[][]): void {
   console.log(line(rows[0]));
   console.log(`|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`);
   for (const r of rows.slice(1)) console.log(line(r));
+}
+
+/** A reply of the bench server's API: the envelope, its data as the call gave it. */
+export interface BenchReply {
+  statusCode: number;
+  data: { token?: string; message?: string; [key: string]: unknown };
+}
+
+/**
+ * Starts the API in-process on the bench data set (a free port) and gives a caller for it: a POST as a
+ * browser sends it (JSON, compressed replies accepted), with a signed-in user's token when given.
+ */
+export async function startBenchApi(db: Db): Promise<{ close: () => Promise<void>; call: (path: string, body: unknown, token?: string) => Promise<BenchReply> }> {
+  const app = await buildApp({ db, secret: randomBytes(32), scryptN: BENCH_SCRYPT_N });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+  const call = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(`${url}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as BenchReply;
+  };
+  return { close: () => app.close(), call };
 }
