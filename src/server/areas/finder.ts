@@ -22,7 +22,7 @@ import type { Db } from '../db/db';
 import { handle, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
-import { joinsOf, keysOf, rowJson, type Sql } from './transactions/query';
+import { joinsOf, keysOf, Params, rowJson, type Sql } from './transactions/query';
 import { transactionKindSpecs } from './transactions/kinds';
 
 export interface FindQuery {
@@ -44,23 +44,14 @@ export function idOf(value: string): number | undefined {
   return n >= 1 && n <= FIND_MAX_ID ? n : undefined;
 }
 
-/** A parameter list and the placeholder of each value pushed on it. */
-function paramList() {
-  const params: unknown[] = [];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  return { params, p };
-}
-
 /**
  * Statement 1 of a lookup (see the file comment): the matches from the directory, newest first per
  * service, at most the cap plus one each; columns service, matched_by, id, at (initiated_time as text,
  * exact to the microsecond, for statement 2).
  */
 export function findSql(q: FindQuery): Sql {
-  const { params, p } = paramList();
+  const ps = new Params();
+  const p = (v: unknown) => ps.p(v);
   const id = idOf(q.value);
   const text = q.by === 'id' ? undefined : p(q.value.toUpperCase());
   const idParam = id === undefined ? undefined : p(id);
@@ -87,7 +78,7 @@ export function findSql(q: FindQuery): Sql {
   });
   const used = branches.filter((b): b is string => b !== undefined);
   if (used.length === 0) return { sql: `SELECT NULL::text AS service, NULL::text AS matched_by, NULL::integer AS id, NULL::text AS at WHERE false`, params: [] };
-  return { sql: used.join('\nUNION ALL\n'), params };
+  return { sql: used.join('\nUNION ALL\n'), params: ps.values };
 }
 
 /** A match of statement 1. */
@@ -103,7 +94,8 @@ export interface FoundKey {
  * only the month partitions of its rows' times (columns service, id, status, at, j).
  */
 export function findRowsSql(keys: readonly FoundKey[], provider?: string): Sql {
-  const { params, p } = paramList();
+  const ps = new Params();
+  const p = (v: unknown) => ps.p(v);
   const services = [...new Set(keys.map((k) => k.service))];
   const branches = services.map((service) => {
     const mine = keys.filter((k) => k.service === service);
@@ -116,7 +108,7 @@ export function findRowsSql(keys: readonly FoundKey[], provider?: string): Sql {
     return `SELECT '${service}' AS service, t.id, t.status, t.initiated_time AS at, ${rowJson(cols)} AS j
   FROM ${table} t ${joinsOf(cols)} WHERE t.id = ANY (${ids}::integer[]) AND t.initiated_time = ANY (${times}::timestamptz[])${own}`;
   });
-  return { sql: branches.join('\nUNION ALL\n'), params };
+  return { sql: branches.join('\nUNION ALL\n'), params: ps.values };
 }
 
 interface FoundRow {

@@ -132,7 +132,7 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
 
       // each with its initiated time (as PostgreSQL prints it, exact to the microsecond): the statements
       // below find the rows by their key (id, initiated_time), one month partition each
-      const pending = await db.query<{ id: number; at: string; currency_code: string; account_number: string; provider_bank_code: string }>(
+      const pending = await db.query<RowKey & { id: number; at: string }>(
         `WITH rates AS (${PROVIDER_RATES_SQL})
          SELECT t.id, t.initiated_time::text AS at, t.currency_code, t.account_number, t.provider_bank_code FROM ceft_transactions t
           WHERE ${PENDING_WHERE} AND t.initiated_time <= $1 AND ${SETTLEABLE}
@@ -178,8 +178,8 @@ export async function generateBatch(ctx: Ctx, kind: SettlementKind, useEarlierRa
       );
       // each transaction to its row (same currency, account and provider), linked by its key: the
       // database checks each link against the transaction (foreign key) and reads nothing else
-      const rowOf = new Map(made.map((r) => [`${r.currency_code}|${r.account_number}|${r.provider_bank_code}`, r.id]));
-      const links = pending.map((p) => ({ id: p.id, at: p.at, row: rowOf.get(`${p.currency_code}|${p.account_number}|${p.provider_bank_code}`) }));
+      const rowOf = new Map(made.map((r) => [rowKey(r), r.id]));
+      const links = pending.map((p) => ({ id: p.id, at: p.at, row: rowOf.get(rowKey(p)) }));
       const linked = await db.query(
         `INSERT INTO settled_transactions (transaction_id, transaction_initiated_time, batch_id, row_id)
          SELECT x.id, x.at, $2, x.row FROM json_to_recordset($1::json) AS x(id integer, at timestamptz, "row" integer) WHERE x.row IS NOT NULL
@@ -216,12 +216,23 @@ export interface RowInput {
   fc_rate: string;
 }
 
+/** What makes a settlement row: its currency, account and provider (one row per such triple in a batch). */
+interface RowKey {
+  currency_code: string;
+  account_number: string;
+  provider_bank_code: string;
+}
+
+function rowKey(r: RowKey): string {
+  return `${r.currency_code}|${r.account_number}|${r.provider_bank_code}`;
+}
+
 /** Inserts a batch's rows: net and LKR are computed here, in numeric, by the definition. */
-export async function insertRows(db: Db, batchId: number, rows: readonly RowInput[], at: Date): Promise<{ id: number; currency_code: string; account_number: string; provider_bank_code: string }[]> {
-  const out: { id: number; currency_code: string; account_number: string; provider_bank_code: string }[] = [];
+export async function insertRows(db: Db, batchId: number, rows: readonly RowInput[], at: Date): Promise<(RowKey & { id: number })[]> {
+  const out: (RowKey & { id: number })[] = [];
   for (let i = 0; i < rows.length; i += 2000) {
     out.push(
-      ...(await db.query<{ id: number; currency_code: string; account_number: string; provider_bank_code: string }>(
+      ...(await db.query<RowKey & { id: number }>(
         `INSERT INTO settlement_rows (batch_id, tran_date, currency_code, account_number, provider_bank_code, transaction_count,
                                       fc_amount, fc_commission, fc_net_amount, fc_rate, lkr_amount, created_at, updated_at)
          SELECT $2, x.tran_date::date, x.currency_code, x.account_number, x.provider_bank_code, x.transaction_count,

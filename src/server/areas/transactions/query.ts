@@ -121,7 +121,8 @@ export function prefixPattern(x: string): string {
 }
 
 /** Parameters of one statement: `p(value)` adds one and returns its placeholder. */
-class Params {
+/** A statement's parameter list: `p(value)` adds a value and gives its placeholder. */
+export class Params {
   readonly values: unknown[] = [];
   p(value: unknown): string {
     this.values.push(value);
