@@ -8,6 +8,7 @@ import { format } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { settlementScreen } from '../../screens/settlement';
+import { listPartitions } from '../../src/server/db/partitions';
 import { startServer, type TestServer } from './harness';
 
 let server: TestServer;
@@ -325,13 +326,15 @@ describe('who may see and generate', () => {
   });
 });
 
-describe('the pending transactions, without reading the settled history (migration 180)', () => {
-  /** Send-money rows whose `settled` disagrees with settled_transactions. */
+describe('the pending transactions, without reading the settled history (migrations 180 and 200)', () => {
+  /** Send-money rows whose `settled` disagrees with settled_transactions, or whose `awaiting_settlement` with "successful and not settled". */
   const mismatched = () =>
     server.db.query(
-      `SELECT t.id, t.settled FROM ceft_transactions t
-        WHERE t.settled IS DISTINCT FROM EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time) LIMIT 5`,
+      `SELECT t.id, t.status, t.settled, t.awaiting_settlement FROM ceft_transactions t
+        CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM settled_transactions s WHERE s.transaction_id = t.id AND s.transaction_initiated_time = t.initiated_time) AS linked) l
+        WHERE t.settled IS DISTINCT FROM l.linked OR t.awaiting_settlement IS DISTINCT FROM (t.status = 'SUCCESS' AND NOT l.linked) LIMIT 5`,
     );
+  const awaiting = async () => Number((await server.db.one<{ n: string }>('SELECT count(*) AS n FROM ceft_transactions WHERE awaiting_settlement'))!.n);
   const settledCount = async () => Number((await server.db.one<{ n: string }>('SELECT count(*) AS n FROM ceft_transactions WHERE settled'))!.n);
 
   it('each transaction says it is settled exactly while a settlement row names it: through generation, deletion, re-insertion and a moved link', async () => {
@@ -356,5 +359,37 @@ describe('the pending transactions, without reading the settled history (migrati
     await server.db.query('UPDATE settled_transactions SET transaction_id = $1, transaction_initiated_time = $2 WHERE transaction_id = $3', [free.id, free.initiated_time, links[0].transaction_id]);
     expect(await mismatched()).toEqual([]);
     expect(await settledCount()).toBe(before);
+  });
+
+  it('a transaction awaits settlement exactly while it is successful and not settled, whatever changes its status', async () => {
+    const pending = (await server.db.one<{ id: number; status: string }>("SELECT id, status FROM ceft_transactions WHERE status = 'SUCCESS' AND NOT settled ORDER BY id LIMIT 1"))!;
+    const n = await awaiting();
+    await server.db.query("UPDATE ceft_transactions SET status = 'REFUNDED' WHERE id = $1", [pending.id]);
+    expect(await awaiting()).toBe(n - 1);
+    expect(await mismatched()).toEqual([]);
+    await server.db.query("UPDATE ceft_transactions SET status = 'SUCCESS' WHERE id = $1", [pending.id]);
+    expect(await awaiting()).toBe(n);
+    expect(await mismatched()).toEqual([]);
+    // it is PostgreSQL's to compute: a statement cannot set it
+    await expect(server.db.query('UPDATE ceft_transactions SET awaiting_settlement = false WHERE id = $1', [pending.id])).rejects.toThrow(/awaiting_settlement/);
+  });
+
+  it('the planner expects about as many pending rows as there are (it plans the search by them)', async () => {
+    await server.db.exec('ANALYZE ceft_transactions');
+    const actual = await awaiting();
+    expect(actual).toBeGreaterThan(0);
+    const [plan] = (await server.db.query<{ 'QUERY PLAN': unknown }>('EXPLAIN (FORMAT JSON) SELECT t.id FROM ceft_transactions t WHERE t.awaiting_settlement'))[0]['QUERY PLAN'] as {
+      Plan: { 'Plan Rows': number };
+    }[];
+    const estimate = plan.Plan['Plan Rows'];
+    // PostgreSQL expects at least one row of every month partition it reads, found or not
+    const months = (await listPartitions(server.db)).filter((p) => p.table === 'ceft_transactions').length;
+    // the two conditions estimated apart, as migration 180's search was: (successful) x (not settled)
+    const [apart] = (await server.db.query<{ 'QUERY PLAN': unknown }>("EXPLAIN (FORMAT JSON) SELECT t.id FROM ceft_transactions t WHERE t.status = 'SUCCESS' AND NOT t.settled"))[0]['QUERY PLAN'] as {
+      Plan: { 'Plan Rows': number };
+    }[];
+    const why = `estimated ${estimate} pending rows (${apart.Plan['Plan Rows']} from the two conditions apart), there are ${actual}, in ${months} months`;
+    expect(estimate, why).toBeGreaterThanOrEqual(actual / 3);
+    expect(estimate, why).toBeLessThanOrEqual(actual * 3 + months);
   });
 });

@@ -54,10 +54,11 @@ const SETTLEABLE = `EXISTS (SELECT 1 FROM rates r WHERE r.provider_bank_code = t
 
 /**
  * Successful send-money transactions not settled yet (alias t): `settled` mirrors settled_transactions
- * (migration 180's triggers) and a partial index holds exactly these rows, so the pending ones are found
- * without reading the settled history.
+ * (migration 180's triggers), `awaiting_settlement` is "status SUCCESS and not settled" as one generated
+ * column (migration 200) and a partial index holds exactly these rows, so the pending ones are found
+ * without reading the settled history, and the planner estimates them from the column's own statistics.
  */
-const PENDING_WHERE = `t.status = 'SUCCESS' AND NOT t.settled`;
+const PENDING_WHERE = `t.awaiting_settlement`;
 
 export interface RateStatus {
   hasRatesUpdated: boolean;

@@ -88,6 +88,11 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
     name: 'past one machine: send-money transactions carry settled (kept from settled_transactions) and a partial index of the pending ones, so generating a batch does not read the history',
   },
   { id: 190, file: '0190-partition-ensure-fast-path.sql', name: 'past one machine: month_partition_ensure answers an existing partition before taking its lock' },
+  {
+    id: 200,
+    file: '0200-awaiting-settlement.sql',
+    name: 'past one machine: send-money transactions carry awaiting_settlement (generated: successful and not settled), indexed, so the pending search is planned by its own statistics',
+  },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);
