@@ -26,11 +26,12 @@
  * With --json <file>, writes the rows {goal, measure, ours, baseline, unit, target, met}.
  */
 import { readBusinessTimeZone } from '../src/server/environment';
+import { businessDay } from '../src/domain/businessTime';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { format, subDays } from 'date-fns';
+import { subDays } from 'date-fns';
 import Fastify from 'fastify';
 import type { z } from 'zod';
 import { buildApp } from '../src/server/app';
@@ -41,7 +42,7 @@ import { transactionKindSpecs } from '../src/server/areas/transactions/kinds';
 import { billRow, ceftAuditRow, ceftRow, eChannellingRow, insuranceRow, thyagaRow, type ListFilters } from '../src/api/transactions';
 import { SUCCESS, type TransactionKind } from '../src/domain/transactionStatus';
 import { loadSessionUser } from '../src/server/auth/sessionUser';
-import { BENCH_SCHEMA, openBenchDb, jsonArg, numberArg, printTable, quantile, timeIt, type BenchRow } from './benchData';
+import { BENCH_SCHEMA, benchToday, openBenchDb, jsonArg, numberArg, printTable, quantile, timeIt, type BenchRow } from './benchData';
 
 const N = numberArg('transactions', 1_000_000);
 const RUNS = numberArg('runs', 200);
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
       for (const q of statements) await db.query(q.sql, q.params);
     };
 
-    const day = format(new Date(), 'yyyy-MM-dd');
+    const day = benchToday();
     const range = { from_date: `${day}T00:00:01`, to_date: `${day}T23:59:00` };
     const narrow = { ...range, country_code: 'AE', data: '19' };
     const wide = { ...range, country_code: '', data: '' };
@@ -409,7 +410,7 @@ async function postWithFetch(url: string, body: unknown, token?: string): Promis
 /** The first day of the shortest range ending today that holds at least `rows` send-money transactions. */
 async function daysForRows(db: Awaited<ReturnType<typeof openBenchDb>>, rows: number): Promise<string> {
   const r = await db.one<{ t: Date | null }>(`SELECT initiated_time AS t FROM ceft_transactions ORDER BY initiated_time DESC OFFSET $1 LIMIT 1`, [rows - 1]);
-  return format(r?.t ?? subDays(new Date(), 365), 'yyyy-MM-dd');
+  return businessDay(r?.t ?? subDays(new Date(), 365), readBusinessTimeZone());
 }
 
 /** The reply's size on the wire and its encoding, as a browser asks for it. */

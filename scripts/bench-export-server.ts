@@ -19,7 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { format as formatDate } from 'date-fns';
+import { benchToday } from './benchData';
 import { openDb, type Db } from '../src/server/db/db';
 import { migrate } from '../src/server/db/migrate';
 import { seedDemo } from '../src/server/seed/demo';
@@ -53,7 +53,7 @@ async function seeded(): Promise<Db> {
   await migrate(db);
   process.env.SEED_TRANSACTIONS = '0';
   await seedDemo(db, { scryptN: 2 ** 10 });
-  const wanted = JSON.stringify({ count: N, day: formatDate(new Date(), 'yyyy-MM-dd') });
+  const wanted = JSON.stringify({ count: N, day: benchToday() });
   const stored = await db.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'bench_export_transactions'`);
   if (stored?.value === wanted && !process.argv.includes('--reseed')) {
     log(`Reusing ${N.toLocaleString('en-US')} transactions in schema ${SCHEMA}.`);
@@ -113,7 +113,7 @@ async function main() {
   const span = (await db.one<{ first: Date; last: Date }>('SELECT min(initiated_time) AS first, max(initiated_time) AS last FROM ceft_transactions'))!;
   await db.close();
   const allColumns = exportFieldsOf(ceftScreen).map((f) => f.dataKey);
-  const day = (d: Date) => formatDate(d, 'yyyy-MM-dd');
+  const day = (d: Date) => benchToday(d);
   const allRows = { from_date: `${day(span.first)}T00:00:00`, to_date: `${day(span.last)}T23:59:00`, country_code: '', data: '', status: '', fetchCount: ROWS };
   const today = { from_date: `${day(new Date())}T00:00:01`, to_date: `${day(new Date())}T23:59:00`, country_code: '', data: '', status: '', fetchCount: 10 };
 

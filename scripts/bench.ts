@@ -26,8 +26,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { format } from 'date-fns';
-import { BENCH_DATABASE_URL, BENCH_SCHEMA, numberArg, openBenchDb } from './benchData';
+import { BENCH_DATABASE_URL, BENCH_SCHEMA, benchToday, numberArg, openBenchDb } from './benchData';
+import { businessDateTime } from '../src/domain/businessTime';
+import { readBusinessTimeZone } from '../src/server/environment';
 import { benchBrowser, startBenchServer } from './bench-browser';
 import { INITIAL_JS_BUDGET_BYTES, kb, readBundle } from './bundle-sizes';
 
@@ -154,8 +155,9 @@ async function browserRows(skipExport: boolean) {
     const edge = await db.one<{ t: Date }>(`SELECT date_trunc('minute', initiated_time) AS t FROM ceft_transactions ORDER BY initiated_time DESC OFFSET $1 LIMIT 1`, [LIST_ROWS - 1]);
     if (!edge) throw new Error(`fewer than ${LIST_ROWS} send-money transactions in schema ${BENCH_SCHEMA}`);
     const start = new Date(edge.t);
-    from = format(start, "yyyy-MM-dd'T'HH:mm:ss");
-    to = `${format(new Date(), 'yyyy-MM-dd')}T23:59:00`;
+    // (the filter bar's values are the business zone's wall clock)
+    from = businessDateTime(start, readBusinessTimeZone());
+    to = `${benchToday()}T23:59:00`;
     expected = Number((await db.one<{ n: number }>(`SELECT count(*) AS n FROM ceft_transactions WHERE initiated_time >= $1`, [start]))?.n ?? 0);
   } finally {
     await db.close();

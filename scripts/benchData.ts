@@ -6,13 +6,14 @@
  * or with --reseed, generated again. Both benches call `openBenchDb`, so they share one data set.
  */
 import { randomBytes } from 'node:crypto';
-import { format } from 'date-fns';
 import { buildApp } from '../src/server/app';
 import { openDb, type Db } from '../src/server/db/db';
 import { migrate } from '../src/server/db/migrate';
 import { seedDemo } from '../src/server/seed/demo';
 import { seedBeneficiaries } from '../src/server/seed/beneficiaries';
 import { replaceTransactions } from '../src/server/seed/transactions';
+import { businessDay } from '../src/domain/businessTime';
+import { readBusinessTimeZone } from '../src/server/environment';
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** The schema the data set lives in: BENCH_SCHEMA, default `bench` (a second one keeps, say, 10,000,000 beside 1,000,000). */
@@ -21,6 +22,13 @@ export const BENCH_SCRYPT_N = 2 ** 10;
 
 export { jsonArg, numberArg, type BenchRow } from './benchArgs';
 
+/**
+ * Today as the data set and the lists mean it: the business day (BUSINESS_TIME_ZONE), not the
+ * machine's date. A data set holds today's rows from the business day's midnight; past midnight in
+ * Colombo (18:30 UTC) the machine's date still names the day before, a full day of the history.
+ */
+export const benchToday = (now: Date = new Date()): string => businessDay(now, readBusinessTimeZone());
+
 /** Opens the bench schema, migrated, with N transactions of today (generated if needed). */
 export async function openBenchDb(count: number, reseed = process.argv.includes('--reseed')): Promise<Db> {
   const db = await openDb({ databaseUrl: BENCH_DATABASE_URL, schema: BENCH_SCHEMA });
@@ -28,7 +36,7 @@ export async function openBenchDb(count: number, reseed = process.argv.includes(
     const applied = await migrate(db);
     process.env.SEED_TRANSACTIONS = '0';
     await seedDemo(db, { scryptN: BENCH_SCRYPT_N });
-    const wanted = JSON.stringify({ count, day: format(new Date(), 'yyyy-MM-dd'), generator: 2 });
+    const wanted = JSON.stringify({ count, day: benchToday(), generator: 2 });
     const stored = await db.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'bench_transactions'`);
     if (stored?.value === wanted && !reseed) {
       console.log(`Reusing ${count.toLocaleString('en-US')} transactions generated today in schema ${BENCH_SCHEMA}.`);

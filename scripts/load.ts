@@ -24,7 +24,8 @@ import { EXPECTED, WEIGHTS, loadMix, type Kind } from './loadMix';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../src/server/freePort';
-import { format, subDays } from 'date-fns';
+import { subDays } from 'date-fns';
+import { benchToday } from './benchData';
 import autocannon from 'autocannon';
 import { openDb, type Db } from '../src/server/db/db';
 import { migrate } from '../src/server/db/migrate';
@@ -51,7 +52,7 @@ async function prepare(db: Db): Promise<{ firstRequest: number; lastRequest: num
   await migrate(db);
   process.env.SEED_TRANSACTIONS = '0';
   await seedDemo(db, { scryptN: 2 ** 10 });
-  const wanted = JSON.stringify({ count: N, day: format(new Date(), 'yyyy-MM-dd') });
+  const wanted = JSON.stringify({ count: N, day: benchToday() });
   const stored = await db.one<{ value: string }>(`SELECT value FROM app_settings WHERE key = 'load_transactions'`);
   if (stored?.value === wanted && !process.argv.includes('--reseed')) {
     log(`Reusing ${N.toLocaleString('en-US')} transactions generated today in schema ${SCHEMA}.`);
@@ -187,8 +188,8 @@ async function main(): Promise<void> {
     const tokens = await signIn(url);
 
     const now = new Date();
-    const today = format(now, 'yyyy-MM-dd');
-    const weekAgo = format(subDays(now, 7), 'yyyy-MM-dd');
+    const today = benchToday(now);
+    const weekAgo = benchToday(subDays(now, 7));
     const countries = (await db.query<{ country: string }>("SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20")).map((r) => r.country);
     const { pick, bodyOf } = loadMix({ today, weekAgo, countries, firstRequest, lastRequest, logExportFileName: () => `send-money-${today}.xlsx` });
 
