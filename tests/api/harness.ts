@@ -203,3 +203,18 @@ export async function userId(db: Db, username: string): Promise<number> {
   if (!row) throw new Error(`no user ${username}`);
   return row.id;
 }
+
+/**
+ * The columns of `table` an INSERT may name, quoted and joined by commas: every column but those
+ * PostgreSQL computes itself (send money's awaiting_settlement, migration 200), which no INSERT may set.
+ * For a test that copies a row whole.
+ */
+export async function insertableColumns(db: Db, table: string): Promise<string> {
+  const row = await db.one<{ list: string }>(
+    `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) AS list
+       FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER'`,
+    [table],
+  );
+  if (!row?.list) throw new Error(`no table ${table}`);
+  return row.list;
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorLogEntry } from '../../src/server/payments/simulator';
-import { startServer, type ApiClient, type TestServer } from './harness';
+import { insertableColumns, startServer, type ApiClient, type TestServer } from './harness';
 import { CEFT_ACTIONS, callCeftAction, type CeftAction } from './ceftActions';
 
 const RUNS = Number(process.env.MONEY_RUNS ?? 50);
@@ -157,10 +157,11 @@ describe('the database refuses a second success, whoever writes it', () => {
   });
 
   it('an INSERT of a row with two successes is refused', async () => {
+    const columns = await insertableColumns(server.db, 'ceft_transactions');
     await refused(
-      `INSERT INTO ceft_transactions SELECT (json_populate_record(NULL::ceft_transactions, (row_to_json(c)::jsonb || jsonb_build_object(
+      `INSERT INTO ceft_transactions (${columns}) SELECT ${columns} FROM (SELECT (json_populate_record(NULL::ceft_transactions, (row_to_json(c)::jsonb || jsonb_build_object(
           'id', (SELECT max(id) + 1000 FROM ceft_transactions), 'trace', 'X' || c.trace, 'ceft_payment_status', 'SUCCESS', 'ipg_void_status', 'SUCCESS'))::json)).*
-         FROM ceft_transactions c WHERE c.id = $1`,
+         FROM ceft_transactions c WHERE c.id = $1) x`,
       [(await actionable(0)).id],
     );
   });

@@ -9,7 +9,7 @@ import { businessDay, instantOf } from '../../src/domain/businessTime';
 import { reportMessages } from '../../src/domain/reports';
 import { buildApp } from '../../src/server/app';
 import { parseSettlementSchedule, readEnvironment, StartupRefusal } from '../../src/server/environment';
-import { startServer, type ApiClient, type TestServer } from './harness';
+import { insertableColumns, startServer, type ApiClient, type TestServer } from './harness';
 
 const zone = process.env.BUSINESS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone;
 const MINUTE = 60_000;
@@ -89,11 +89,13 @@ describe('the scheduled settlement', () => {
     await sleep(300);
     expect(await runs(day2)).toEqual([]);
     // a payment of the second day to settle: the seed's rows end at the real time, which may be before
-    // the first day's batch (then that batch settled them all); a copy of a settled row, an hour ago
+    // the first day's batch (then that batch settled them all); a copy of a settled row, an hour ago,
+    // not settled itself
+    const columns = await insertableColumns(server.db, 'ceft_transactions');
     await server.db.query(
-      `INSERT INTO ceft_transactions
-         SELECT (jsonb_populate_record(NULL::ceft_transactions, to_jsonb(t) || jsonb_build_object('id', nextval(pg_get_serial_sequence('ceft_transactions', 'id')), 'trace', t.trace || '9', 'initiated_time', $1::timestamptz))).*
-           FROM ceft_transactions t WHERE t.id = (SELECT max(s.transaction_id) FROM settled_transactions s)`,
+      `INSERT INTO ceft_transactions (${columns})
+         SELECT ${columns} FROM (SELECT (jsonb_populate_record(NULL::ceft_transactions, to_jsonb(t) || jsonb_build_object('id', nextval(pg_get_serial_sequence('ceft_transactions', 'id')), 'trace', t.trace || '9', 'initiated_time', $1::timestamptz, 'settled', false))).*
+           FROM ceft_transactions t WHERE t.id = (SELECT max(s.transaction_id) FROM settled_transactions s)) x`,
       [new Date(server.now().getTime() - 60 * MINUTE)],
     );
     const manual = await server.call('report/generate-settlement-report', {}, await server.login('admin'));
