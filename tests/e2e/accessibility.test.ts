@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
 
 // MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
@@ -42,11 +42,42 @@ function report(found: Finding[]): string {
   return found.map((f) => `${f.where}: ${f.rule} (${f.impact}) at ${f.target}: ${f.help}`).join('\n');
 }
 
+/**
+ * The requests each page has in flight, but the change-request event stream: Approvals keeps it open
+ * for as long as the screen is shown, so Playwright's 'networkidle' never came there and each visit
+ * waited out its 30 s timeout.
+ */
+const inFlight = new WeakMap<Page, Set<Request>>();
+function trackRequests(page: Page) {
+  const open = new Set<Request>();
+  inFlight.set(page, open);
+  page.on('request', (r) => {
+    if (!r.url().includes('/api/changeRequest/events')) open.add(r);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+}
+
+/** Waits until the page has had no request in flight (the event stream aside) for `quietMs` (at most `timeout`). */
+async function networkQuiet(page: Page, quietMs = 300, timeout = 15_000) {
+  const open = inFlight.get(page);
+  if (!open) throw new Error('networkQuiet: the page was not made by pageIn');
+  const end = Date.now() + timeout;
+  let quietSince = open.size === 0 ? Date.now() : Infinity;
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (open.size > 0) quietSince = Infinity;
+    else if (quietSince === Infinity) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+  }
+}
+
 /** A signed-in page in the given theme (the console's own choice, stored before the app starts). */
 async function pageIn(browser: Browser, theme: Theme, username: string) {
   const context = await browser.newContext({ bypassCSP: true, baseURL: live.server.url, viewport: { width: 1440, height: 900 }, colorScheme: theme === 'dark' ? 'light' : 'dark' });
   await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
   const page = await context.newPage();
+  trackRequests(page);
   await signIn(page, username);
   return { context, page };
 }
@@ -54,7 +85,7 @@ async function pageIn(browser: Browser, theme: Theme, username: string) {
 /** Waits for the screen's heading and for its loaders to go. */
 async function settle(page: Page) {
   await page.locator('h1').first().waitFor();
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await networkQuiet(page);
   await page
     .locator('[role="progressbar"]')
     .first()
@@ -155,7 +186,7 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     const trace = (await first.locator('td').nth(1).innerText()).trim();
     await first.locator('td').first().click();
     await page.getByRole('dialog').waitFor();
-    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await networkQuiet(page);
     found.push(...(await audit(page, `${theme} row drawer`)));
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -192,14 +223,14 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     await settle(page);
     await page.getByRole('button', { name: 'Images' }).first().click();
     await page.getByRole('dialog').waitFor();
-    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await networkQuiet(page);
     found.push(...(await audit(page, `${theme} Images`)));
 
     await page.goto('/kyc');
     await settle(page);
     await page.getByRole('button', { name: 'Review' }).first().click();
     await page.getByRole('dialog').waitFor();
-    await page.waitForLoadState('networkidle').catch(() => undefined);
+    await networkQuiet(page);
     found.push(...(await audit(page, `${theme} KYC review`)));
     await context.close();
     expect(found, report(found)).toEqual([]);
@@ -514,6 +545,7 @@ describe('keyboard only', () => {
   it('signs in, opens a screen from the menu, filters with a typed date, sorts, cancels and confirms a row action, signs out', async () => {
     const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
+    trackRequests(page);
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await focus(page)).toMatchObject({ id: 'username' });
@@ -585,6 +617,7 @@ describe('keyboard only', () => {
 
     const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
+    trackRequests(page);
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.keyboard.type('checker');
