@@ -120,7 +120,6 @@ export function prefixPattern(x: string): string {
   return `${x.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Parameters of one statement: `p(value)` adds one and returns its placeholder. */
 /** A statement's parameter list: `p(value)` adds a value and gives its placeholder. */
 export class Params {
   readonly values: unknown[] = [];
