@@ -13,8 +13,9 @@ const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One field as RFC 4180 writes it. */
 export function csvField(cell: ExportCell): string {
-  const s = typeof cell === 'number' ? String(cell) : cell;
-  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  // a number's text never needs quotes
+  if (typeof cell === 'number') return String(cell);
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
 /** One record, with its CRLF. */

@@ -60,12 +60,16 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 /**
  * Every date and time of an export is read in the business time zone (README "Business time zone"),
  * never in the zone of the browser or worker that builds the file. Intl is slow per cell (a
- * 100,000-row export has hundreds of thousands of date cells), so the zone's offset is kept per
- * quarter hour of UTC time (every zone's changes since 1970 fall on a quarter hour, checked at both
- * ends of the quarter); a quarter with a change in it, and an instant before 1970, asks Intl each time.
+ * 1,000,000-row export has millions of date cells), so the zone's offset is kept per UTC day when it is
+ * the same at both ends of the day (no zone has changed its offset twice within one day since 1970),
+ * else per quarter hour of the day (every zone's changes since 1970 fall on a quarter hour, checked at
+ * both ends of the quarter); a quarter with a change in it, and an instant before 1970, asks Intl each
+ * time.
  */
+const DAY_MS = 86_400_000;
 const QUARTER_MS = 900_000;
-const offsetsByZone = new Map<string, Map<number, number | null>>();
+/** Per zone: per UTC day, its offset in seconds, or per quarter hour (a day with a change in it). */
+const offsetsByZone = new Map<string, Map<number, number | Map<number, number | null>>>();
 
 /** The zone's offset from UTC in seconds at an instant (ms), exact (Intl). */
 function offsetSecondsAt(t: number, zone: string): number {
@@ -75,25 +79,48 @@ function offsetSecondsAt(t: number, zone: string): number {
 
 function zoneOffsetSeconds(t: number, zone: string): number {
   if (t < 0) return offsetSecondsAt(t, zone);
-  let byQuarter = offsetsByZone.get(zone);
-  if (!byQuarter) offsetsByZone.set(zone, (byQuarter = new Map()));
-  const q = Math.floor(t / QUARTER_MS);
-  let o = byQuarter.get(q);
+  let byDay = offsetsByZone.get(zone);
+  if (!byDay) offsetsByZone.set(zone, (byDay = new Map()));
+  const day = Math.floor(t / DAY_MS);
+  let o = byDay.get(day);
   if (o === undefined) {
-    const start = offsetSecondsAt(q * QUARTER_MS, zone);
-    o = start === offsetSecondsAt(q * QUARTER_MS + QUARTER_MS - 1000, zone) ? start : null;
-    if (byQuarter.size > 50_000) byQuarter.clear();
-    byQuarter.set(q, o);
+    const start = offsetSecondsAt(day * DAY_MS, zone);
+    o = start === offsetSecondsAt(day * DAY_MS + DAY_MS - 1000, zone) ? start : new Map();
+    // ~100 years of days
+    if (byDay.size > 40_000) byDay.clear();
+    byDay.set(day, o);
   }
-  return o ?? offsetSecondsAt(t, zone);
+  if (typeof o === 'number') return o;
+  const q = Math.floor(t / QUARTER_MS);
+  let inQuarter = o.get(q);
+  if (inQuarter === undefined) {
+    const start = offsetSecondsAt(q * QUARTER_MS, zone);
+    inQuarter = start === offsetSecondsAt(q * QUARTER_MS + QUARTER_MS - 1000, zone) ? start : null;
+    o.set(q, inQuarter);
+  }
+  return inQuarter ?? offsetSecondsAt(t, zone);
 }
+
+/** The last day formatted: its number (days since 1970 on the zone's wall clock) and 'yyyy-MM-dd ' (or null: a year before 1000). */
+let lastDay = NaN;
+let lastDayText: string | null = null;
 
 /** `yyyy-MM-dd HH:mm:ss` of an instant in the zone; null when its year there is before 1000. */
 function formatInZone(t: number, zone: string): string | null {
-  const w = new Date(Math.floor(t / 1000) * 1000 + zoneOffsetSeconds(t, zone) * 1000);
-  const y = w.getUTCFullYear();
-  if (y < 1000) return null;
-  return `${y}-${pad2(w.getUTCMonth() + 1)}-${pad2(w.getUTCDate())} ${pad2(w.getUTCHours())}:${pad2(w.getUTCMinutes())}:${pad2(w.getUTCSeconds())}`;
+  const wall = Math.floor(t / 1000) * 1000 + zoneOffsetSeconds(t, zone) * 1000;
+  const day = Math.floor(wall / DAY_MS);
+  if (day !== lastDay) {
+    const w = new Date(day * DAY_MS);
+    const y = w.getUTCFullYear();
+    lastDayText = y < 1000 ? null : `${y}-${pad2(w.getUTCMonth() + 1)}-${pad2(w.getUTCDate())} `;
+    lastDay = day;
+  }
+  if (lastDayText === null) return null;
+  const secondOfDay = (wall - day * DAY_MS) / 1000;
+  const h = Math.floor(secondOfDay / 3600);
+  const rest = secondOfDay - h * 3600;
+  const mi = Math.floor(rest / 60);
+  return `${lastDayText}${pad2(h)}:${pad2(mi)}:${pad2(rest - mi * 60)}`;
 }
 
 /**
@@ -125,6 +152,10 @@ const hasOffset = (s: string) => {
  * shape or its fields are out of range, so parseISO decides as before.
  */
 function parseIsoFast(s: string, zone: string): number | null {
+  if (s.length === 24) {
+    const t = parseUtcMillis(s);
+    if (t !== null) return t;
+  }
   const m = ISO_DATE_TIME.exec(s);
   if (!m) return null;
   const [y, mo, d, h, mi] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
@@ -142,6 +173,38 @@ function parseIsoFast(s: string, zone: string): number | null {
   const [oh, om] = [Number(digits.slice(0, 2)), digits.length > 2 ? Number(digits.slice(2)) : 0];
   if (oh > 23 || om > 59) return null;
   return utc - sign * (oh * 60 + om) * 60_000;
+}
+
+/** The value of the digit at `i`, or NaN. */
+function digitAt(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : NaN;
+}
+
+/**
+ * The shape the database's JSON gives a time, `yyyy-MM-ddTHH:mm:ss.sssZ`, read without a regular
+ * expression (most of an export's date cells); null for anything else or out of range (the general
+ * reading then decides, with the same result).
+ */
+function parseUtcMillis(s: string): number | null {
+  if (s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':' || s[19] !== '.' || s[23] !== 'Z') return null;
+  const y = digitAt(s, 0) * 1000 + digitAt(s, 1) * 100 + digitAt(s, 2) * 10 + digitAt(s, 3);
+  const mo = digitAt(s, 5) * 10 + digitAt(s, 6);
+  const d = digitAt(s, 8) * 10 + digitAt(s, 9);
+  const h = digitAt(s, 11) * 10 + digitAt(s, 12);
+  const mi = digitAt(s, 14) * 10 + digitAt(s, 15);
+  const sec = digitAt(s, 17) * 10 + digitAt(s, 18);
+  const ms = digitAt(s, 20) * 100 + digitAt(s, 21) * 10 + digitAt(s, 22);
+  // NaN (a non-digit) fails every comparison
+  if (!(y >= 1000 && mo >= 1 && mo <= 12 && d >= 1 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0)) return null;
+  // 31 November, 29 February of a common year
+  if (d > 28 && d > daysInMonth(y, mo)) return null;
+  return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function daysInMonth(y: number, mo: number): number {
+  return mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : DAYS_IN_MONTH[mo - 1]!;
 }
 
 /** Any other ISO text date-fns reads (a date alone, week dates, …): its own offset, else a wall clock in the zone. */

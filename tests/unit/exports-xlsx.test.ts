@@ -339,7 +339,18 @@ describe('formatDateValue', () => {
         { numRuns: 3000 },
       );
       // a local time in a daylight-saving gap and an impossible day, a date alone
-      for (const s of ['2026-03-08T02:30:00', '2026-11-01T01:30:00', '2026-02-29T10:00:00', '2024-02-29 10:00', '2026-11-19T00:02:55.000Z', '2026-11-19']) {
+      // and the database's own shape (read without a regular expression) on the days that do and do not exist
+      const databaseShape = [
+        '2024-02-29T10:00:00.000Z',
+        '2026-02-29T10:00:00.000Z',
+        '2026-11-31T10:00:00.000Z',
+        '2100-02-29T00:00:00.000Z',
+        '2000-02-29T23:59:59.999Z',
+        '2026-13-01T00:00:00.000Z',
+        '2026-11-19T24:00:00.000Z',
+        '2026-11-1xT00:00:00.000Z',
+      ];
+      for (const s of ['2026-03-08T02:30:00', '2026-11-01T01:30:00', '2026-02-29T10:00:00', '2024-02-29 10:00', '2026-11-19T00:02:55.000Z', '2026-11-19', ...databaseShape]) {
         const want = reference(s, zone);
         process.env.TZ = processZone;
         expect(formatDateValue(s, zone)).toBe(want);
