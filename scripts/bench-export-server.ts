@@ -1,18 +1,19 @@
 /**
- * `tsx scripts/bench-export-server.ts [--transactions 100000] [--rows N] [--runs 40] [--formats xlsx,csv] [--columns 20,41] [--reseed] [--json FILE]`
+ * `tsx scripts/bench-export-server.ts [--transactions 100000] [--rows N] [--runs 100] [--pace-ms 50] [--formats xlsx,csv] [--columns 20,41] [--reseed] [--json FILE]`
  *
  * Issue 22, server export jobs: seeds (or reuses) N transactions in PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test) in a schema of its own (`bench_export`, so the other
  * benches' data set is left alone), starts the real server (`node --import tsx src/server/main.ts`, one
- * process, its export worker on), and for each format:
- * - starts a server export of every send-money row of the data set as admin, and times it from the
- *   start call until the job reports done (the worker writes the file into the database): with the
- *   list's first 20 columns (the issue's target: `columns` of export/start-job) and with all 41 of
- *   them (`--columns` chooses the widths);
- * - samples the server process's RSS every 100 ms meanwhile: the peak above its idle RSS (measured
- *   just before, after the warm-up calls);
- * - times another call (the send-money list of the day, fetch count 10) over and over, idle before the
- *   export and while it runs: p50 and p95 of each.
+ * process, its export worker on), and for each format and width (the list's first 20 columns, the
+ * issue's target, through `columns` of export/start-job, and all 41; `--columns` chooses the widths):
+ * - runs a server export of every send-money row of the data set as admin, alone (its status asked
+ *   every 200 ms, as the console's panel does), and times it from the start call until the job reports
+ *   done (the worker has written the file into the database); samples the server process's RSS every
+ *   100 ms meanwhile (the peak above its RSS just before) and its CPU seconds;
+ * - times another call (the send-money list of the day, fetch count 10) made every `--pace-ms` (50),
+ *   `--runs` (100) times idle, then all through the same export run again: p50 and p95 of each, and
+ *   that second export's time. Paced rather than back to back: a client calling back to back would on
+ *   this 2-core machine hold a core itself and slow the export it measures.
  * Then downloads the file once and reports its size. The issue's target size, 1,000,000 rows: about
  * 55 % of the transactions are send-money rows, so `--transactions 1820000 --rows 1000000` (seeding
  * takes minutes, once; the schema is reused after).
@@ -33,7 +34,9 @@ import { jsonArg, numberArg, type BenchRow } from './benchArgs';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'bench_export';
 const N = numberArg('transactions', 100_000);
-const RUNS = numberArg('runs', 40);
+const RUNS = numberArg('runs', 100);
+/** How often the other user's list call is made, idle and during an export (ms). */
+const PACE_MS = numberArg('pace-ms', 50);
 /** Rows per export: the list's fetch count (the issue's target is 1,000,000; seed enough transactions for it). */
 const ROWS = numberArg('rows', 99_999_999);
 const formatsArg = process.argv.indexOf('--formats');
@@ -138,6 +141,36 @@ async function main() {
       if (r.statusCode !== 200) throw new Error(`list: ${r.statusCode}`);
       return performance.now() - t;
     };
+    /**
+     * Calls `other` every PACE_MS (people's list calls, not a client calling back to back, which on two
+     * cores would itself hold a core and slow the export it measures), `count` times; the durations.
+     */
+    const paced = async (count: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const t = performance.now();
+        out.push(await other());
+        const left = PACE_MS - (performance.now() - t);
+        if (left > 0) await new Promise((r) => setTimeout(r, left));
+      }
+      return out;
+    };
+    /** Starts an export job and runs `meanwhile` until it is over; its time from the start call to done, and its status. */
+    const runExport = async (request: unknown, meanwhile: () => Promise<void>) => {
+      const t0 = performance.now();
+      const started = await call('export/start-job', request, token);
+      if (started.statusCode !== 200) throw new Error(`start: ${JSON.stringify(started.data)}`);
+      const jobId = started.data.id as number;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- export/job-status's data, read field by field
+      let job: any = { state: 'queued' };
+      while (job.state === 'queued' || job.state === 'running') {
+        await meanwhile();
+        job = (await call('export/job-status', { jobId }, token)).data;
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      if (job.state !== 'done') throw new Error(`job ${jobId}: ${job.state} ${job.message ?? ''}`);
+      return { seconds, job: { ...job, id: jobId } };
+    };
     // an earlier run's job may be left: cancel it
     const left = await call('export/my-job', {}, token);
     if (left.data.job && ['queued', 'running'].includes(left.data.job.state)) await call('export/cancel-job', { jobId: left.data.job.id }, token);
@@ -147,39 +180,34 @@ async function main() {
       const chosen = columns < allColumns.length ? allColumns.slice(0, columns) : undefined;
       log(`\nserver export of ${ceftRows.toLocaleString('en-US')} send-money rows x ${columns} columns (PostgreSQL, ${N.toLocaleString('en-US')} transactions seeded)`);
       for (const format of FORMATS) {
-        for (let i = 0; i < 10; i++) await other();
-        const idleMs: number[] = [];
-        for (let i = 0; i < RUNS; i++) idleMs.push(await other());
-        idleMs.sort((a, b) => a - b);
+        const request = { call: 'Transaction/get-ceftTransaction', body: allRows, format, ...(chosen ? { columns: chosen } : {}) };
+        // 1. the export alone (its status asked every 200 ms, as the console's panel does): time, CPU, RSS
         if (global.gc) global.gc();
         const idleRss = rssMb(child.pid!);
-
-        const t0 = performance.now();
         const cpu0 = cpuSeconds(child.pid!);
-        const started = await call('export/start-job', { call: 'Transaction/get-ceftTransaction', body: allRows, format, ...(chosen ? { columns: chosen } : {}) }, token);
-        if (started.statusCode !== 200) throw new Error(`start: ${JSON.stringify(started.data)}`);
-        const jobId = started.data.id as number;
         let peakRss = idleRss;
         const sampler = setInterval(() => {
           peakRss = Math.max(peakRss, rssMb(child.pid!));
         }, 100);
-        const busyMs: number[] = [];
-        let state = 'queued';
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- export/job-status's data, read field by field below
-        let job: any;
-        while (state === 'queued' || state === 'running') {
-          busyMs.push(await other());
-          const s = await call('export/job-status', { jobId }, token);
-          job = s.data;
-          state = job.state;
-        }
-        const seconds = (performance.now() - t0) / 1000;
-        const cpu = cpuSeconds(child.pid!) - cpu0;
+        const alone = await runExport(request, async () => {
+          await new Promise((r) => setTimeout(r, 200));
+        });
         clearInterval(sampler);
-        if (state !== 'done') throw new Error(`job ${jobId}: ${state} ${job.message ?? ''}`);
-        const link = await call('export/download-link', { jobId }, token);
+        const seconds = alone.seconds;
+        const cpu = cpuSeconds(child.pid!) - cpu0;
+        const job = alone.job;
+        const link = await call('export/download-link', { jobId: job.id }, token);
         const file = await fetch(`${url}${link.data.url}`);
         const bytes = (await file.arrayBuffer()).byteLength;
+
+        // 2. another user's list call every PACE_MS: idle, then during the same export run again
+        for (let i = 0; i < 10; i++) await other();
+        const idleMs = await paced(RUNS);
+        const busyMs: number[] = [];
+        const during = await runExport(request, async () => {
+          busyMs.push(...(await paced(1)));
+        });
+        idleMs.sort((a, b) => a - b);
         busyMs.sort((a, b) => a - b);
         const p95Idle = quantile(idleMs, 0.95);
         const p95Busy = quantile(busyMs, 0.95);
@@ -187,10 +215,10 @@ async function main() {
         log(
           `  .${format}: ${job.rowsWritten.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s (${Math.round(job.rowsWritten / seconds).toLocaleString('en-US')} rows/s), file ${(bytes / 2 ** 20).toFixed(1)} MB`,
         );
-        log(`    server CPU meanwhile: ${cpu.toFixed(1)} s (its own threads, the other calls' too; on a machine shared with other work the wall time is longer than the CPU time)`);
+        log(`    server CPU meanwhile: ${cpu.toFixed(1)} s (its own threads; the database's are not counted)`);
         log(`    server RSS: idle ${idleRss.toFixed(0)} MB, peak ${peakRss.toFixed(0)} MB, ${(peakRss - idleRss).toFixed(0)} MB above idle`);
         log(
-          `    another call (send-money list, 10 rows): idle p50 ${quantile(idleMs, 0.5).toFixed(1)} ms p95 ${p95Idle.toFixed(1)} ms; during the export p50 ${quantile(busyMs, 0.5).toFixed(1)} ms p95 ${p95Busy.toFixed(1)} ms (${busyMs.length} calls), ${(p95Busy / p95Idle).toFixed(2)}x`,
+          `    another call (send-money list of today, 10 rows) every ${PACE_MS} ms: idle p50 ${quantile(idleMs, 0.5).toFixed(1)} ms p95 ${p95Idle.toFixed(1)} ms (${idleMs.length} calls); during the export p50 ${quantile(busyMs, 0.5).toFixed(1)} ms p95 ${p95Busy.toFixed(1)} ms (${busyMs.length} calls), ${(p95Busy / p95Idle).toFixed(2)}x; that export took ${during.seconds.toFixed(1)} s`,
         );
         rows.push(
           {
