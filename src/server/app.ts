@@ -25,6 +25,7 @@ import { imageUrlSigner } from './http/imageUrls';
 import { exportLinkSigner } from './exportJobs/links';
 import { registerExportFiles } from './http/exportFiles';
 import { startExportWorker } from './exportJobs/worker';
+import { trackCallsInFlight } from './http/callsInFlight';
 import { readExportSettings, type ExportSettings } from './exportJobs/settings';
 import { isValidTimeZone } from '../domain/businessTime';
 import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
@@ -234,9 +235,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.exportWorker) {
     const { sheetRows, ...overrides } = options.exportWorker === true ? {} : options.exportWorker;
     const settings = { ...readExportSettings(process.env), ...overrides };
+    const calls = trackCallsInFlight(app);
     let stop: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
-      stop = startExportWorker({ db: options.db, readDb: reads.readDb, clock, businessTimeZone, settings, sheetRows, auth: authServices(options, clock), log: app.log });
+      stop = startExportWorker({
+        db: options.db,
+        readDb: reads.readDb,
+        clock,
+        businessTimeZone,
+        settings,
+        sheetRows,
+        auth: authServices(options, clock),
+        log: app.log,
+        callsInFlight: calls.count,
+      });
     });
     app.addHook('onClose', async () => {
       await stop?.();

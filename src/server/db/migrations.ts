@@ -93,6 +93,7 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
     file: '0200-awaiting-settlement.sql',
     name: 'past one machine: send-money transactions carry awaiting_settlement (generated: successful and not settled), indexed, so the pending search is planned by its own statistics',
   },
+  { id: 210, file: '0210-export-chunks-uncompressed.sql', name: 'exports at any size: export file chunks are stored without compression (a large .csv no longer costs the database a core)' },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);

@@ -38,6 +38,8 @@ export interface WorkerDeps {
   auth: AuthServices;
   /** True once the process is stopping: the job stops at its next batch (its lease runs out, another process takes it). */
   stopping?: () => boolean;
+  /** The API calls this process is answering now (../http/callsInFlight.ts): a job gives way to them between batches. */
+  callsInFlight?: () => number;
 }
 
 /** The user as they are now (current role and permissions), or undefined when they may no longer act. */
@@ -54,6 +56,20 @@ class Stopped extends Error {}
 
 /** Lets the server answer other calls between two batches. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The longest a job waits between two batches for the process's calls to be answered. */
+const GIVE_WAY_MAX_MS = 40;
+
+/**
+ * Waits (up to GIVE_WAY_MAX_MS, so a steady stream of calls slows a job but never stops it) while the
+ * process answers a call: the job's next batch is not asked of the database meanwhile, so the call's
+ * statements do not share the cores with the job's query (the file's thread runs at a lower priority).
+ */
+async function giveWay(callsInFlight: (() => number) | undefined): Promise<void> {
+  if (!callsInFlight) return;
+  const until = performance.now() + GIVE_WAY_MAX_MS;
+  while (callsInFlight() > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 /** Runs one claimed job to its end: done, failed, or stopped (cancelled / claimed by another worker). */
 export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' | 'failed' | 'stopped'> {
@@ -93,6 +109,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
         reported = performance.now();
       }
       await breathe();
+      await giveWay(deps.callsInFlight);
     }
     await source.close();
     await writer.finish();
