@@ -94,6 +94,8 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     let seq = 0;
     let bytes = 0;
     writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source.at, async (chunk) => {
+      // a chunk (1 MB) is stored between the process's calls too
+      await giveWay(deps.callsInFlight);
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
       bytes += chunk.byteLength;
     });
