@@ -38,7 +38,7 @@ export interface WorkerDeps {
   auth: AuthServices;
   /** True once the process is stopping: the job stops at its next batch (its lease runs out, another process takes it). */
   stopping?: () => boolean;
-  /** The API calls this process is answering now (../http/callsInFlight.ts): a job gives way to them between batches. */
+  /** The API calls this process is answering now (../http/callsInFlight.ts): a job gives way to them between batches and before storing a chunk of its file. */
   callsInFlight?: () => number;
 }
 
@@ -57,7 +57,7 @@ class Stopped extends Error {}
 /** Lets the server answer other calls between two batches. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The longest a job waits between two batches for the process's calls to be answered. */
+/** The longest a job waits, each time it gives way, for the process's calls to be answered. */
 const GIVE_WAY_MAX_MS = 40;
 
 /**
