@@ -1,5 +1,31 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { mkdirSync, statfsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The run's temporary folders in memory when the machine has a roomy /dev/shm (tmpfs): the browser
+ * tests' seeded data folders (copied per file, ~190 MB), the embedded databases' files, Chromium's
+ * profiles. On this machine's ext4 a copy of the seeded folder costs 2.6 s of system time, on tmpfs
+ * 0.3 s; four browser files took 68 s instead of 75 s. Set in this process before anything starts,
+ * so the global set-up, the test processes and the servers they start all inherit it (os.tmpdir()).
+ * A TMPDIR the caller set wins.
+ */
+function memoryTmpdir(): string | undefined {
+  try {
+    const fs = statfsSync('/dev/shm');
+    if (fs.bavail * fs.bsize < 4 * 2 ** 30) return undefined;
+    const dir = join('/dev/shm', `remit-tests-${process.getuid?.() ?? 0}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+if (!process.env.TMPDIR) {
+  const dir = memoryTmpdir();
+  if (dir) process.env.TMPDIR = dir;
+}
 
 /**
  * Four projects, run in three groups:
