@@ -37,8 +37,9 @@ if (!process.env.TMPDIR) {
  *   its own copy of a seeded data folder: tests/e2e/harness.ts) and its own Chromium, and much of a
  *   browser file's time is waiting on them, so two files share the two cores; its waits are web-first
  *   (locator waits, expect.poll), not fixed sleeps, so a busier machine makes them slower, not wrong;
- * - last `reliability` (tests/reliability), alone: it kills servers and seeds mid-way and times their
- *   recovery.
+ * - last `reliability` (tests/reliability): it kills servers and seeds mid-way, so it runs after
+ *   everything else; its two files (the embedded database, PostgreSQL) side by side, as each is mostly
+ *   one child process's work (108 s one after the other).
  * `vitest run --project api` runs one project. A fifth, `replica` (tests/replica), exists only when
  * `npm run cluster -- --test` runs it against a real streaming replica (REPLICA_TEST_* URLs).
  */
@@ -70,8 +71,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        // alone: it kills servers and seeds mid-way and times their recovery
-        test: { name: 'reliability', include: ['tests/reliability/**/*.test.ts'], pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 2 }, hookTimeout: 480_000 },
+        // after everything else: it kills servers and seeds mid-way
+        test: { name: 'reliability', include: ['tests/reliability/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 2 }, hookTimeout: 480_000 },
       },
     ],
   },
