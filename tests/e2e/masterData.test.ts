@@ -27,6 +27,24 @@ const png = (w: number, h: number, color: [number, number, number]) => {
 
 const as = (username: string, run: (page: Page) => Promise<void>) => asUser(live, 'md', username, run);
 
+/**
+ * Goes to the list's last page until `target` shows there, as a person clicks Last page again when
+ * the list reloads under them: after an approval the list is loaded again, and a click that lands
+ * before that reply is on the last page of the rows before the new one.
+ */
+async function lastPageShows(page: Page, target: ReturnType<Page['getByRole']>) {
+  await expect
+    .poll(
+      async () => {
+        const last = page.getByRole('button', { name: 'Last page' });
+        if (await last.isEnabled()) await last.click();
+        return target.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+}
+
 /** Opens the pending request of `action` by `maker` in the Change Requests panel and decides it. */
 async function decide(page: Page, action: 'CREATE' | 'EDIT', decision: 'Approve' | 'Reject', check?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>, shot?: string) {
   const panel = page.getByRole('region', { name: 'Change Requests' });
@@ -102,8 +120,7 @@ describe('banks: create with a logo upload, approved by the checker', () => {
         'md-bank-approval',
       );
       await page.getByText('Bank approved successfully').waitFor();
-      await page.getByRole('button', { name: 'Last page' }).click();
-      await page.getByRole('cell', { name: 'LOLC Finance', exact: true }).waitFor();
+      await lastPageShows(page, page.getByRole('cell', { name: 'LOLC Finance', exact: true }));
     });
   });
 });
@@ -265,8 +282,8 @@ describe('advertisements: create with countries, dates and an image', () => {
         'md-advertisement-approval',
       );
       await page.getByText('Advertisement approved successfully').waitFor();
-      await page.getByRole('button', { name: 'Last page' }).click();
       const row = page.getByRole('row').filter({ hasText: 'Poson Bonus Rate' });
+      await lastPageShows(page, row);
       await row.getByText(`${daysAhead(210)} 00:00:01`).waitFor();
       await row.getByText(`${daysAhead(240)} 23:59:59`).waitFor();
       await screenshot(page, 'md-advertisements-list');
