@@ -11,7 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/server/app';
 import { openDb } from '../../src/server/db/db';
 import { migrate } from '../../src/server/db/migrate';
@@ -319,13 +319,11 @@ describe('the entry point (src/server/main.ts as a child process)', () => {
     try {
       // the demo's accounts and reference data without its 20,000 transactions, which this test does not read
       const seeded = await openMigratedDb(readEnvironment({ DATA_DIR: dataDir }));
-      const transactions = process.env.SEED_TRANSACTIONS;
-      process.env.SEED_TRANSACTIONS = '0';
+      vi.stubEnv('SEED_TRANSACTIONS', '0');
       try {
         await seedDemo(seeded, { scryptN: TEST_SCRYPT_N });
       } finally {
-        if (transactions === undefined) delete process.env.SEED_TRANSACTIONS;
-        else process.env.SEED_TRANSACTIONS = transactions;
+        vi.unstubAllEnvs();
         await seeded.close();
       }
 
