@@ -10,6 +10,7 @@ import { format } from 'date-fns';
 import ExcelJS from 'exceljs';
 import { startServer, type TestServer } from './harness';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
+import { formatCell } from '../../src/domain/exportFormat';
 import { ceftScreen } from '../../screens/transactions';
 import { claimJob, storeChunk } from '../../src/server/exportJobs/queue';
 import { drainQueue, runClaim, type WorkerDeps } from '../../src/server/exportJobs/worker';
@@ -193,6 +194,21 @@ describe('an xlsx export job, end to end', () => {
     const descColumn = fields.findIndex((f) => f.dataKey === 'card_payment_description');
     const row = sheet!.rows.find((r) => r[idColumn] === formulaId)!;
     expect(row[descColumn]).toBe(`'${FORMULA}`);
+    // every time cell is the list call's time as the browser export shows it (the job reads the rows'
+    // times as the UTC wall clock, src/api/listRows.ts, and makes them the documented text first)
+    const listed = await server.call(CEFT, filters(), admin);
+    const byId = new Map((listed.data.filteredList as Record<string, unknown>[]).map((r) => [r.id, r]));
+    const timeFields = fields.map((f, c) => ({ f, c })).filter(({ f }) => f.type === 'DATE');
+    expect(timeFields.length).toBeGreaterThan(3);
+    let times = 0;
+    for (const cells of sheet!.rows) {
+      const documented = byId.get(cells[idColumn])!;
+      for (const { f, c } of timeFields) {
+        expect(cells[c] ?? '', `${f.dataKey} of ${String(cells[idColumn])}`).toBe(formatCell(f, documented[f.dataKey], 'xlsx', zone));
+        if (documented[f.dataKey]) times++;
+      }
+    }
+    expect(times).toBeGreaterThan(expected.rows);
   });
 
   it('is not the business of another user: no status, no link, no cancel; a forged link is refused', async () => {
@@ -244,6 +260,29 @@ describe('csv, scope and permissions', () => {
     expect(records.find((r) => Number(r[idColumn]) === formulaId)![descColumn]).toBe(`'${FORMULA}`);
     // an administrator may fetch anyone's file
     expect((await download(admin, job.data.id)).bytes.equals(file.bytes)).toBe(true);
+  });
+
+  it('writes every time in the business time zone, whatever the zone of the rows as read (UTC)', async () => {
+    // a zone away from UTC: a time read as if it were the business zone's wall clock would show 5:30 off
+    const colombo = 'Asia/Colombo';
+    const job = await start(admin, { call: CEFT, body: filters(), format: 'csv' });
+    expect(job.statusCode, JSON.stringify(job.data)).toBe(200);
+    await drainQueue(deps({ businessTimeZone: colombo }));
+    const [, ...records] = parseCsv((await download(admin, job.data.id)).bytes.toString('utf8').slice(1));
+    const listed = await server.call(CEFT, filters(), admin);
+    const byId = new Map((listed.data.filteredList as Record<string, unknown>[]).map((r) => [r.id, r]));
+    const idColumn = fields.findIndex((f) => f.dataKey === 'id');
+    const timeFields = fields.map((f, c) => ({ f, c })).filter(({ f }) => f.type === 'DATE');
+    let compared = 0;
+    for (const cells of records) {
+      const documented = byId.get(Number(cells[idColumn]));
+      if (!documented) continue; // (the job read the range in Colombo's wall clock: a few rows differ at its ends)
+      for (const { f, c } of timeFields) {
+        expect(cells[c], `${f.dataKey} of ${cells[idColumn]}`).toBe(String(formatCell(f, documented[f.dataKey], 'xlsx', colombo)));
+        if (documented[f.dataKey]) compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(records.length);
   });
 
   it('checks the permission again when the job runs: withdrawn meanwhile, the job fails with a message and no file', async () => {

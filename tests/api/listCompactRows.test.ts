@@ -10,7 +10,7 @@ import { format } from 'date-fns';
 import { startServer, type TestServer } from './harness';
 import { transactionCalls } from '../../src/api/transactions';
 import { CompactListParser } from '../../src/console/compactRows';
-import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../../src/api/listRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, rowsOfArrays } from '../../src/api/listRows';
 
 let server: TestServer;
 let admin: string;
@@ -45,9 +45,10 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 function fromCompact(text: string): Reply {
   const reply = JSON.parse(text) as Reply;
   const keys = reply.data.filteredListKeys as string[];
+  const times = reply.data.filteredListTimes as number[];
   const rows = reply.data.filteredListRows as unknown[][];
-  const { filteredListKeys: _k, filteredListRows: _r, ...rest } = reply.data;
-  return { ...reply, data: { ...rest, filteredList: rows.map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]]))) } };
+  const { filteredListKeys: _k, filteredListTimes: _t, filteredListRows: _r, ...rest } = reply.data;
+  return { ...reply, data: { ...rest, filteredList: rowsOfArrays(keys, times, rows) } };
 }
 
 /** The list calls with a body each accepts: 120 days, fetch count All where the call has one. */
@@ -81,6 +82,16 @@ async function compare(streamAbove?: number) {
       const raw = JSON.parse(compact.text) as Reply;
       expect(raw.data.filteredList, path).toBeUndefined();
       expect(raw.data.filteredListKeys, path).toEqual(Object.keys(rows[0]));
+      // the times are listed and sent as the UTC wall clock, without the zone
+      const keys = raw.data.filteredListKeys as string[];
+      const times = raw.data.filteredListTimes as number[];
+      expect(
+        times.map((t) => keys[t]),
+        path,
+      ).toContain('initiated_time');
+      const first = (raw.data.filteredListRows as unknown[][])[0]!;
+      expect(first[keys.indexOf('initiated_time')], path).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?$/);
+      expect(rows[0]!.initiated_time, path).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       // one row per line: the lines between the opening and the closing bracket are the rows
       const lines = compact.text
         .slice(compact.text.indexOf('"filteredListRows":[') + 20, compact.text.lastIndexOf('\n]'))

@@ -100,12 +100,15 @@ function installInflater() {
       const response = await realFetch(input, init);
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       if (!w.__inflateRows || !url.includes(path) || !response.ok) return response;
-      const json = (await response.json()) as { data: { filteredList: Record<string, unknown>[]; filteredListKeys?: string[]; filteredListRows?: unknown[][] } };
+      const json = (await response.json()) as { data: { filteredList: Record<string, unknown>[]; filteredListKeys?: string[]; filteredListTimes?: number[]; filteredListRows?: unknown[][] } };
       // the console asks for the compact rows (src/api/listRows.ts): made into the documented list here, sent without the header
-      const { filteredListKeys: keys, filteredListRows: arrays } = json.data;
+      // (its times are the UTC wall clock: made into the documented text, as src/api/listRows.ts isoOfUtcWallClock does)
+      const { filteredListKeys: keys, filteredListTimes: times = [], filteredListRows: arrays } = json.data;
+      const iso = (v: unknown) => (typeof v === 'string' ? `${(v.length === 19 ? `${v}.` : v).padEnd(23, '0').slice(0, 23)}Z` : v);
       if (keys && arrays) {
-        json.data.filteredList = arrays.map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]])));
+        json.data.filteredList = arrays.map((values) => Object.fromEntries(keys.map((k, i) => [k, times.includes(i) ? iso(values[i]) : values[i]])));
         delete json.data.filteredListKeys;
+        delete json.data.filteredListTimes;
         delete json.data.filteredListRows;
       }
       const real = json.data.filteredList;

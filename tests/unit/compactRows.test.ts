@@ -1,6 +1,7 @@
 /** The console's reader of compact list replies (src/console/compactRows.ts), on texts written here. */
 import { describe, expect, it } from 'vitest';
 import { CompactListParser, rowMaker } from '../../src/console/compactRows';
+import { isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
 
 const keys = ['id', 'name', 'amount', 'note'];
 const rows = [
@@ -55,5 +56,32 @@ describe('rowMaker', () => {
     expect(row).toEqual({ b: 1, a: 'x', c: null });
     expect(Object.keys(row)).toEqual(['b', 'a', 'c']);
     expect(make([2, 'y', 3])).toEqual({ b: 2, a: 'y', c: 3 });
+  });
+});
+
+describe('the times of a compact reply (filteredListTimes)', () => {
+  it('are made into the documented text: milliseconds and Z, microseconds cut as PostgreSQL to_char MS cuts them', () => {
+    expect(isoOfUtcWallClock('2026-08-28T13:48:10.812')).toBe('2026-08-28T13:48:10.812Z');
+    expect(isoOfUtcWallClock('2026-08-28T13:48:10')).toBe('2026-08-28T13:48:10.000Z');
+    expect(isoOfUtcWallClock('2026-08-28T13:48:10.8')).toBe('2026-08-28T13:48:10.800Z');
+    expect(isoOfUtcWallClock('2026-08-28T13:48:10.81')).toBe('2026-08-28T13:48:10.810Z');
+    expect(isoOfUtcWallClock('2026-08-28T13:48:10.812999')).toBe('2026-08-28T13:48:10.812Z');
+    expect(isoOfUtcWallClock('0001-01-01T00:00:00')).toBe('0001-01-01T00:00:00.000Z');
+    expect(isoOfUtcWallClock(null)).toBeNull();
+  });
+
+  it('only the listed places are read as times, in the streamed reader and in rowsOfArrays alike', () => {
+    const timeKeys = ['id', 'at', 'note', 'paid_at'];
+    const arrays = [
+      [1, '2026-08-28T13:48:10.5', '2026-08-28T13:48:10', null],
+      [2, '2026-11-01T00:00:00.123456', 'x', '2026-11-01T00:00:01'],
+    ];
+    const expected = [
+      { id: 1, at: '2026-08-28T13:48:10.500Z', note: '2026-08-28T13:48:10', paid_at: null },
+      { id: 2, at: '2026-11-01T00:00:00.123Z', note: 'x', paid_at: '2026-11-01T00:00:01.000Z' },
+    ];
+    const text = `{"statusCode":200,"data":{"filteredListKeys":${JSON.stringify(timeKeys)},"filteredListTimes":[1,3],"filteredListRows":[\n${arrays.map((a) => JSON.stringify(a)).join(',\n')}\n]}}`;
+    for (const size of [3, 40, 10_000]) expect(readInChunks(text, size), `chunks of ${size}`).toEqual({ statusCode: 200, data: { filteredList: expected } });
+    expect(rowsOfArrays(timeKeys, [1, 3], arrays)).toEqual(expected);
   });
 });

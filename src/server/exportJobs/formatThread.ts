@@ -10,6 +10,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFileWriter, type FileWriter, type RowValues, type WriterSpec } from './writers';
+import { isoOfUtcWallClock } from '../../api/listRows';
 
 /** What the job's side sends. */
 export type ToThread = { type: 'rows'; texts: string[] } | { type: 'finish' };
@@ -20,11 +21,15 @@ export type FromThread = { type: 'chunk'; bytes: Uint8Array } | { type: 'taken' 
 export interface ThreadSpec {
   spec: WriterSpec;
   at: readonly number[];
+  /** The places in a row's array of times sent as the UTC wall clock (src/api/listRows.ts). */
+  times: readonly number[];
 }
 
 const port = parentPort;
 if (!port) throw new Error('formatThread.ts runs as a worker thread (./threadWriter.ts)');
-const { spec, at } = workerData as ThreadSpec;
+const { spec, at, times } = workerData as ThreadSpec;
+/** Per field, whether its value is a time to make into the documented text. */
+const isTime = at.map((place) => place >= 0 && times.includes(place));
 
 /**
  * The thread gives way to the server's other work: on Linux a thread has a nice value of its own
@@ -46,7 +51,7 @@ const writer: FileWriter = createFileWriter(spec, async (bytes) => send({ type: 
 function valuesOf(text: string): RowValues {
   const values = JSON.parse(text) as unknown[];
   const out = new Array<unknown>(at.length);
-  for (let c = 0; c < at.length; c++) out[c] = at[c]! < 0 ? undefined : values[at[c]!];
+  for (let c = 0; c < at.length; c++) out[c] = at[c]! < 0 ? undefined : isTime[c] ? isoOfUtcWallClock(values[at[c]!]) : values[at[c]!];
   return out;
 }
 

@@ -29,7 +29,7 @@ import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
 import { transactionKindSpecs } from '../areas/transactions/kinds';
-import { keysOf, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
+import { compactTimesOf, keysOf, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
 /**
  * A list or report exported through its own handler: the call, the screen (columns, filters) and the
@@ -128,6 +128,8 @@ export interface ListSource {
   readonly total: number;
   /** Per field, the place of its value in a row's array (-1: the rows have no such value). */
   readonly at: readonly number[];
+  /** The places in a row's array of the times sent as the UTC wall clock (src/api/listRows.ts), made into the documented text when read. */
+  readonly times: readonly number[];
   /**
    * The rows in the list's order, in batches, each as the text of a JSON array of its values (as the
    * database sends them: parsed and formatted in the job's own thread, ./formatThread.ts).
@@ -178,6 +180,7 @@ async function openHandledSource(list: HandledList, body: Record<string, unknown
     itemFields: itemFieldsOfScreen(list.screen.columns, fields),
     total: rows.length,
     at: fields.map((_, c) => c),
+    times: [],
     async *batches(batchRows) {
       const all = rows ?? [];
       const keys = fields.map((f) => f.dataKey);
@@ -237,6 +240,7 @@ export async function openListSource(
       total,
       // the rows come in the compact form: arrays of the row schema's values
       at: fields.map((f) => keys.indexOf(f.dataKey)),
+      times: compactTimesOf(keys),
       async *batches(batchRows) {
         if (wanted <= 0) return;
         if (snapshot) {

@@ -20,8 +20,8 @@ export interface ThreadWriter {
 
 const ENTRY = new URL('./formatThread.mjs', import.meta.url);
 
-export function createThreadWriter(spec: WriterSpec, at: readonly number[], sink: ChunkSink): ThreadWriter {
-  const thread = new Worker(ENTRY, { workerData: { spec, at } satisfies ThreadSpec });
+export function createThreadWriter(spec: WriterSpec, rows: Pick<ThreadSpec, 'at' | 'times'>, sink: ChunkSink): ThreadWriter {
+  const thread = new Worker(ENTRY, { workerData: { spec, at: rows.at, times: rows.times } satisfies ThreadSpec });
   let failure: Error | undefined;
   let stopped = false;
   // the chunks are stored one after the other, in the order they come

@@ -93,7 +93,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     const fileCtx = { title, fileBase, username: job.username, now: job.created_at, duration: durationOfBody(list, body), timeZone: deps.businessTimeZone };
     let seq = 0;
     let bytes = 0;
-    writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source.at, async (chunk) => {
+    writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source, async (chunk) => {
       // a chunk (1 MB) is stored between the process's calls too
       await giveWay(deps.callsInFlight);
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();

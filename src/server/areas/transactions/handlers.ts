@@ -46,11 +46,11 @@ import { madeOnce } from '../../madeOnce';
 import { openReadSnapshot, type Db } from '../../db/db';
 import { handle, type Ctx, type Handler } from '../../http/handle';
 import { PreparedJson } from '../../http/preparedJson';
-import { countsSql, keysOf, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './query';
+import { compactTimesOf, countsSql, keysOf, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './query';
 import { transactionActionHandlers } from './actions';
 import { transactionKindSpecs } from './kinds';
 import { providerScopeOf } from '../../providerScope';
-import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../../../api/listRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_TIMES } from '../../../api/listRows';
 
 /** How many rows `transactions` (the first page) carries. */
 export const FIRST_PAGE = 50;
@@ -166,7 +166,8 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
  * the reply as it streams has all of them once the rows begin.
  *
  * The compact form (form 'arrays', for a client that sends `x-list-rows: arrays`, src/api/listRows.ts: the console) has,
- * instead of `filteredList`, the row schema's keys once (`filteredListKeys`) and then
+ * instead of `filteredList`, the row schema's keys once (`filteredListKeys`), the places of the times
+ * among them (`filteredListTimes`: those values are the UTC wall clock, src/api/listRows.ts) and then
  * `filteredListRows`: each row as a JSON array of its values in that order, one row per line (a
  * line break before each row and before the closing bracket), so that a reader can cut the text at
  * line breaks and parse whole rows. Every other member is as documented.
@@ -177,7 +178,7 @@ export function listData(r: ListResult, withFirstPage: boolean, totalsInside: bo
   head += `"fields":${r.fields},"countries":${r.countries}`;
   if (totalsInside) head += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
   const compact = r.form === 'arrays';
-  head += compact ? `,${COMPACT_KEYS}:${JSON.stringify(r.keys)},${COMPACT_ROWS}:[` : ',"filteredList":[';
+  head += compact ? `,${COMPACT_KEYS}:${JSON.stringify(r.keys)},${COMPACT_TIMES}:${JSON.stringify(compactTimesOf(r.keys))},${COMPACT_ROWS}:[` : ',"filteredList":[';
   const tail = compact ? '\n]}' : ']}';
   if (typeof r.rows === 'string') return PreparedJson.of(`${head}${compact && r.rows ? `\n${r.rows}` : r.rows}${tail}`);
   return PreparedJson.streamed({ head, parts: r.rows, tail, release: r.release });
@@ -186,6 +187,7 @@ export function listData(r: ListResult, withFirstPage: boolean, totalsInside: bo
 /** The members of a compact list reply (see `listData`), as JSON keys. */
 const COMPACT_KEYS = '"filteredListKeys"';
 const COMPACT_ROWS = '"filteredListRows"';
+const COMPACT_TIMES = JSON.stringify(LIST_ROWS_TIMES);
 
 /** The count cards of one kind, from the monthly roll-up (of the provider's rows, for a caller limited to one). */
 export async function countsOf(db: Db, kind: TransactionKind, provider?: string) {
