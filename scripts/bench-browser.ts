@@ -14,8 +14,9 @@
  * Used by scripts/bench.ts; on its own: `tsx scripts/bench-browser.ts --url http://127.0.0.1:8080
  * --from 2026-08-20T00:00:01 --to 2026-11-22T23:59:00 [--json out.json]`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
 import { startConsoleServer, type ConsoleServer } from './consoleServer';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import type { BenchRow } from './benchArgs';
@@ -89,6 +90,36 @@ function rendererMemory(pids: number[]): { rssMb: number; peakMb: number } {
     }
   }
   return { rssMb: Math.round(rss), peakMb: Math.round(peak) };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/**
+ * CPU seconds used so far (user + system) by the programs on the machine, by kind: the database
+ * (postgres), the browser (Chromium's processes), Node (the server, and this script) and the rest, from
+ * /proc; with the machine's busy total from /proc/stat. Two readings' difference says who used the
+ * cores over a step (processes that ended in between are missing from the kinds, not the total).
+ */
+function cpuByProgram(): Record<'database' | 'browser' | 'node' | 'other' | 'machine', number> {
+  const used = { database: 0, browser: 0, node: 0, other: 0, machine: 0 };
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+      const kind = comm.startsWith('postgres') ? 'database' : /chrom/i.test(comm) ? 'browser' : comm === 'node' || comm === 'MainThread' ? 'node' : 'other';
+      used[kind] += ticks / TICKS_PER_S;
+    } catch {
+      /* gone */
+    }
+  }
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system (idle iowait) irq softirq steal
+  used.machine = (cpu[0]! + cpu[1]! + cpu[2]! + cpu[5]! + cpu[6]! + cpu[7]!) / TICKS_PER_S;
+  return used;
 }
 
 async function rendererPids(browser: Browser): Promise<number[]> {
@@ -200,6 +231,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     const request = page.waitForRequest((r) => r.url().includes('/api/') && (r.postData() ?? '').includes('99999999'));
     request.catch(() => {}); // awaited below; a failed click must not leave it unhandled
     const searchStarted = await page.evaluate(() => performance.now());
+    const cpuBefore = cpuByProgram();
     const searchMs = await clickAndTime(page, 'form button[type="submit"]', 0, { kind: 'firstPage', rows: 10_000 });
     // the other rows stream in behind the first page: from the same click until the pager counts them all
     const allRowsMs = await page.evaluate(
@@ -216,6 +248,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
         }),
       { pager: PAGER, rows: 10_000 },
     );
+    const cpuAfter = cpuByProgram();
     const searchRequest = await request;
     const shown = Number(/of\s+(\d+)/.exec(await pagerText(page))?.[1] ?? 0);
     const searchTasks = await longTasksSince(page, searchStarted);
@@ -283,6 +316,23 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
       rows.push(row(1, 'compact rows: not asked for or not sent (the documented reply was parsed)', '-', null, '', '-', null));
     }
     rows.push(row(1, 'longest main-thread task during the Search', longestSearchTask, null, 'ms', '-', null));
+    // the cores' time over the Search, by program: on a machine where the browser, the server and the
+    // database share the cores, the wall time is at least their sum divided by the cores
+    const cpu = (k: keyof typeof cpuBefore) => (cpuAfter[k] - cpuBefore[k]).toFixed(2);
+    log(
+      `  CPU over the Search: database ${cpu('database')} s, browser ${cpu('browser')} s, Node ${cpu('node')} s, other ${cpu('other')} s; machine ${cpu('machine')} s of ${((cpus().length * allRowsMs) / 1000).toFixed(2)} core-s`,
+    );
+    rows.push(
+      row(
+        1,
+        `CPU used over the Search to every row in: database / browser / Node (server) / whole machine, of ${cpus().length} cores`,
+        `${cpu('database')} / ${cpu('browser')} / ${cpu('node')} / ${cpu('machine')}`,
+        null,
+        's',
+        '-',
+        null,
+      ),
+    );
 
     const pids = await rendererPids(browser);
     const afterSearch = rendererMemory(pids);
