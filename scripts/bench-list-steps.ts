@@ -1,6 +1,6 @@
 /**
  * What each server-side step of a 100,000-row list costs, for the documented reply (rows as objects)
- * and the compact one (rows as arrays, `x-list-rows: arrays`): the statement that writes the rows'
+ * and the compact one (rows as arrays, `x-list-rows: arrays2`): the statement that writes the rows'
  * JSON in PostgreSQL (read to the end through the same batched cursor the server streams them with),
  * the size, and compressing it (brotli quality 1, as the server does; gzip level 1 and 6; none) and,
  * on the client's side, decompressing and JSON.parse in one piece, in this process.

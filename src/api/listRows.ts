@@ -1,12 +1,18 @@
 /**
- * The compact form of the transaction list replies: a client that sends `x-list-rows: arrays` with a
+ * The compact form of the transaction list replies: a client that sends `x-list-rows: arrays2` with a
  * list call gets, instead of `data.filteredList`, the row schema's keys once (`filteredListKeys`) and
  * each row as an array of its values in that order (`filteredListRows`, one row per line); the reply
  * carries the same header. A client that does not send it gets the documented reply, unchanged.
  * Written by src/server/areas/transactions.ts, read by src/console/compactRows.ts.
  */
 export const LIST_ROWS_HEADER = 'x-list-rows';
-export const LIST_ROWS_ARRAYS = 'arrays';
+/**
+ * The compact form's version 2: its times are the UTC wall clock (LIST_ROWS_TIMES). Version 1
+ * (`arrays`, times in the documented text) is no longer sent: a console loaded before the change (an
+ * open tab) that asks for it gets the documented reply, which it reads as well, never times it would
+ * take for the business zone's.
+ */
+export const LIST_ROWS_ARRAYS = 'arrays2';
 
 /**
  * The member of a compact reply that lists the places (in `filteredListKeys`' order) of the values

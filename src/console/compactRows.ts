@@ -1,5 +1,5 @@
 /**
- * Reads the compact form of a list reply as it arrives. A console sends `x-list-rows: arrays` with a
+ * Reads the compact form of a list reply as it arrives. A console sends `x-list-rows: arrays2` with a
  * list call (`callApi(..., { compactRows: true })`); a server that knows the header answers with the
  * same header and, in the reply's `data`, the row schema's keys once (`filteredListKeys`) and the
  * rows as arrays of values in that order (`filteredListRows`), one row per line (see

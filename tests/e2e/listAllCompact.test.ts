@@ -1,6 +1,6 @@
 /**
  * Fetch count All through the compact list rows (src/api/listRows.ts), end to end in Chromium: the
- * console asks for `x-list-rows: arrays`, the server streams them (a small LIST_STREAM_ABOVE_ROWS, so
+ * console asks for `x-list-rows: arrays2`, the server streams them (a small LIST_STREAM_ABOVE_ROWS, so
  * that the demo data's list streams), and the table shows exactly the rows of the documented reply
  * (fetched here without the header), sorts them, and the Excel export of them reads back with every
  * row and the same values.
@@ -36,8 +36,8 @@ describe('fetch count All with the compact rows', () => {
     const request: Request = await listCall;
     const response = (await request.response())!;
     // the console asked for the compact rows and the server sent them
-    expect((await request.allHeaders())['x-list-rows']).toBe('arrays');
-    expect((await response.allHeaders())['x-list-rows']).toBe('arrays');
+    expect((await request.allHeaders())['x-list-rows']).toBe('arrays2');
+    expect((await response.allHeaders())['x-list-rows']).toBe('arrays2');
 
     // the documented reply of the same call (no header), for what the table must show
     const auth = (await request.allHeaders()).authorization;

@@ -165,7 +165,7 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
  * the totals, for the lists that carry them inside) come before `filteredList`, so a console reading
  * the reply as it streams has all of them once the rows begin.
  *
- * The compact form (form 'arrays', for a client that sends `x-list-rows: arrays`, src/api/listRows.ts: the console) has,
+ * The compact form (form 'arrays', for a client that sends `x-list-rows: arrays2`, src/api/listRows.ts: the console) has,
  * instead of `filteredList`, the row schema's keys once (`filteredListKeys`), the places of the times
  * among them (`filteredListTimes`: those values are the UTC wall clock, src/api/listRows.ts) and then
  * `filteredListRows`: each row as a JSON array of its values in that order, one row per line (a
@@ -208,7 +208,7 @@ export async function countsOf(db: Db, kind: TransactionKind, provider?: string)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyData = any;
 
-/** The form of the rows the caller asked for: the compact one only when it sent `x-list-rows: arrays`. */
+/** The form of the rows the caller asked for: the compact one only when it sent `x-list-rows: arrays2`. */
 function rowFormOf(ctx: Ctx): RowForm {
   ctx.client.setHeader('vary', LIST_ROWS_HEADER);
   if (ctx.client.header?.(LIST_ROWS_HEADER) !== LIST_ROWS_ARRAYS) return 'objects';

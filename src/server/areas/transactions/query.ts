@@ -205,7 +205,7 @@ export const rowJson = madeOnce((keys: readonly string[]) => {
 });
 
 /**
- * The compact form of a row (what a client asking for `x-list-rows: arrays` gets, see
+ * The compact form of a row (what a client asking for `x-list-rows: arrays2` gets, see
  * ./transactions.ts): its values as one JSON array in the order of `keys`, the same values as
  * `rowJson` but the times, which are the UTC wall clock without the zone (PostgreSQL's JSON text of a
  * timestamp: formatting the documented text was a third of the statement's time; the reader makes
