@@ -119,6 +119,8 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
       // change requests are made by the demo maker; the schema is seeded already, so nothing is added
       NODE_ENV: 'development',
       SEED_TRANSACTIONS: '0',
+      // no scheduled settlement: on its first start of a day it would generate the day's over the load's rows mid-run
+      SETTLEMENT_SCHEDULE: 'off',
       SESSION_SECRET: randomBytes(32).toString('hex'),
       DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '20',
     },
