@@ -67,7 +67,17 @@ export default defineConfig({
       {
         extends: true,
         // hooks: the run's first browser file may seed the data-folder template (tests/e2e/harness.ts)
-        test: { name: 'browser', include: ['tests/e2e/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 1 }, hookTimeout: 480_000 },
+        // expect.poll waits up to 15 s, not vitest's 1 s: a screen refetching after a decision took over 1 s
+        // on a loaded CI machine (tests/e2e/approvals.test.ts failed there with the row still shown)
+        test: {
+          name: 'browser',
+          include: ['tests/e2e/**/*.test.ts'],
+          pool: 'forks',
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          hookTimeout: 480_000,
+          expect: { poll: { timeout: 15_000 } },
+        },
       },
       {
         extends: true,
