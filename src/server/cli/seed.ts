@@ -30,11 +30,13 @@ async function main(): Promise<void> {
     if (transactions !== undefined) {
       const started = Date.now();
       let reported = 0;
+      // a line every tenth of the set, at most every 100,000 rows
+      const step = Math.min(100_000, Math.ceil(transactions / 10));
       const summary = await replaceTransactions(db, {
         now: new Date(),
         count: transactions,
         onProgress: (loaded, total) => {
-          if (loaded - reported >= 100_000 || loaded === total) {
+          if (loaded - reported >= step || loaded === total) {
             reported = loaded;
             console.log(`  ${loaded.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} transactions (${((Date.now() - started) / 1000).toFixed(1)} s)`);
           }
