@@ -10,9 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ceftRefund } from '../../src/api/transactions';
 import { ADDRESS_MAX_FAILURES, tooManySignIns } from '../../src/server/auth/addressLimiter';
+import { hashPassword } from '../../src/server/auth/passwords';
 import { parseTrustProxy, readEnvironment } from '../../src/server/environment';
 import { startExtraApp, type ExtraApp } from './extraApp';
-import { roleId, startServer, userId, type TestServer } from './harness';
+import { roleId, startServer, TEST_SCRYPT_N, userId, type TestServer } from './harness';
+import { DEMO_PASSWORD } from '../../src/server/seed/demo';
 
 const INVALID = { statusCode: 401, data: { message: 'Invalid username or password' } };
 const LOCKED = { statusCode: 401, data: { message: 'Account locked after too many failed attempts. Try again later.' } };
@@ -257,7 +259,7 @@ describe('tokens and permissions follow approved changes on the next call', () =
     await server.db.query("UPDATE console_users SET contact = '0779999999', updated_at = now() WHERE username = 'kumari_fernando'");
     expect((await server.call('user/list', {}, token)).statusCode).toBe(200);
     // the same password under a fresh salt, as a maintenance script or create-admin would write it
-    await server.db.query("UPDATE console_users SET password_hash = (SELECT password_hash FROM console_users WHERE username = 'maker') WHERE username = 'kumari_fernando'");
+    await server.db.query("UPDATE console_users SET password_hash = $1 WHERE username = 'kumari_fernando'", [await hashPassword(DEMO_PASSWORD, TEST_SCRYPT_N)]);
     expect((await server.call('user/list', {}, token)).statusCode).toBe(401);
     expect((await server.call('user/list', {}, await server.login('kumari_fernando'))).statusCode).toBe(200);
   });
