@@ -243,7 +243,8 @@ describe('no serious or critical axe violation in the password and approval moda
     async (theme) => {
       const found: Finding[] = [];
       const maker = await pageIn(live.browser, theme, 'maker');
-      const username = theme === 'light' ? 'nimal_perera' : 'kasun_herath';
+      // two accounts whose reset waits for a checker (each theme's own request, so neither relies on the other)
+      const username = theme === 'light' ? 'nimal_perera' : 'sunil_jayasinghe';
       await maker.page.goto('/users');
       await maker.page.getByLabel('Username/Email/Contact Number', { exact: true }).fill(username);
       await maker.page.getByRole('button', { name: 'Search' }).click();
@@ -254,13 +255,13 @@ describe('no serious or critical axe violation in the password and approval moda
       found.push(...(await audit(maker.page, `${theme} Change Password`)));
       await dialog.getByRole('button', { name: 'Generate' }).click();
       await dialog.getByRole('button', { name: 'Change' }).click();
-      await dialog.waitFor({ state: 'detached' });
+      await maker.page.getByText(`Password reset for user "${username}" sent for approval`).waitFor();
       await maker.context.close();
 
       const checker = await pageIn(live.browser, theme, 'checker');
       await checker.page.goto('/users');
       const panel = checker.page.getByRole('region', { name: 'Change Requests' });
-      await panel.getByRole('button', { name: 'View' }).first().click();
+      await panel.getByRole('row').filter({ hasText: username }).getByRole('button', { name: 'View' }).click();
       await checker.page.getByRole('dialog').waitFor();
       found.push(...(await audit(checker.page, `${theme} approval`)));
       await checker.context.close();

@@ -56,6 +56,42 @@ describe('Change Password and Edit on the users list', () => {
   });
 });
 
+describe('a row action opened while a search is answering', () => {
+  it('stays with the record it was opened for when the new rows arrive in another order', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'maker');
+    await page.goto('/users');
+    const cellOf = (username: string) => page.getByRole('cell', { name: username, exact: true });
+    await cellOf('sunil_jayasinghe').waitFor();
+    // the search for "a" answers only when the test lets it: by then Sunil Jayasinghe's row has moved up one
+    // place (the checker account drops out) and Dilani Wickramasinghe's (a checker's: the maker may not reset it) sits where his was
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      void page.route('**/user/list', async (route) => {
+        if (JSON.parse(route.request().postData() ?? '{}').data !== 'a') return route.continue();
+        resolve();
+        await new Promise<void>((r) => (release = r));
+        await route.continue();
+      });
+    });
+    await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill('a');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await held;
+    const row = page.getByRole('row').filter({ has: cellOf('sunil_jayasinghe') });
+    await row.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('heading').first().textContent()).toBe('Change Password — sunil_jayasinghe');
+    release();
+    // (the open dialog hides the page from the accessibility tree, so the rows are found by their text)
+    await page.getByText('arjun_t', { exact: true }).waitFor();
+    await expect(page.getByText('checker', { exact: true }).count()).resolves.toBe(0);
+    await expect(dialog.getByRole('heading').first().textContent()).resolves.toBe('Change Password — sunil_jayasinghe');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
 describe('a locked sign-in', () => {
   it('shows a tag and Unlock; the maker requests it, the checker approves it, the owner signs in', async () => {
     for (let i = 1; i <= 10; i++) {

@@ -4,7 +4,7 @@
  * list load gives.
  */
 import { describe, expect, it } from 'vitest';
-import { orderedColumns, pinOffsets } from '../../src/console/views/DataTable';
+import { orderedColumns, pinOffsets, rowKeys } from '../../src/console/views/DataTable';
 import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
 import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/listController';
 import { screens } from '../../screens';
@@ -86,5 +86,18 @@ describe('a list cut by its fetch count', () => {
     expect(matchingOf({ data: {}, matching: -1 })).toBeUndefined();
     expect(matchingOf({ data: {}, matching: 1.5 })).toBeUndefined();
     expect(matchingOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("a table's row keys", () => {
+  it("are the rows' identifying values, so what a row holds stays with its record when the rows change", () => {
+    const before = rowKeys([{ id: 5 }, { id: 7 }], 'id');
+    const after = rowKeys([{ id: 7 }, { id: 9 }], 'id');
+    expect(after[0]).toBe(before[1]);
+    expect(new Set([...before, ...after]).size).toBe(3);
+    expect(rowKeys([{ kycId: 'K1' }, { kycId: 'K2' }], 'kycId')).toEqual(['k:K1', 'k:K2']);
+  });
+  it('fall back to the position for a row without a value or with one repeated on the page', () => {
+    expect(rowKeys([{ id: 1 }, { id: 1 }, { name: 'x' }, { id: 2 }], 'id')).toEqual(['#0', '#1', '#2', 'k:2']);
   });
 });

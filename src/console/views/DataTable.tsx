@@ -90,6 +90,21 @@ export interface DataTableProps<Row extends object> {
    * "10 of 165 matching - show all" instead of "1–10 of 10", and its "show all" calls `onShowAll`.
    */
   truncation?: { readonly matching: number; readonly onShowAll: () => void };
+  /**
+   * The field that identifies a row (default `id`). A row is rendered under its value, so what a row holds
+   * (an open modal or confirmation of its Action column) stays with that record when the rows change
+   * under it (a search or a refetch arriving); rows without a value, or with one repeated on the page,
+   * fall back to their position.
+   */
+  rowKey?: string;
+}
+
+/** React keys for the rows of a page: the row's identifying value where it has a unique one, else its position. */
+export function rowKeys(rows: readonly object[], field: string): string[] {
+  const values = rows.map((r) => (r as Record<string, unknown>)[field]);
+  const seen = new Map<string, number>();
+  for (const v of values) if (typeof v === 'string' || typeof v === 'number') seen.set(String(v), (seen.get(String(v)) ?? 0) + 1);
+  return values.map((v, i) => ((typeof v === 'string' || typeof v === 'number') && seen.get(String(v)) === 1 ? `k:${String(v)}` : `#${i}`));
 }
 
 /** A click on the row itself, not on a control inside it nor in a dialog it opened (portals bubble through React). */
@@ -288,6 +303,7 @@ export function DataTable<Row extends object>({
   onResize,
   onRowOpen,
   truncation,
+  rowKey = 'id',
 }: DataTableProps<Row>) {
   const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
   const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
@@ -366,6 +382,7 @@ export function DataTable<Row extends object>({
     for (let i = start; i < end; i++) out.push(rows[order ? order[i] : i]);
     return out;
   }, [rows, order, current, pageSize]);
+  const keys = useMemo(() => rowKeys(pageRows, rowKey), [pageRows, rowKey]);
 
   const tableColumns = useMemo<ColumnDef<typeof features, Row>[]>(() => {
     const cols: ColumnDef<typeof features, Row>[] = columns.map((c) => ({
@@ -600,10 +617,9 @@ export function DataTable<Row extends object>({
                   </td>
                 </tr>
               ) : (
-                // keyed by position, as TanStack's rows were: a new order patches the rows in place
                 pageRows.map((row, i) => (
                   <tr
-                    key={i}
+                    key={keys[i]}
                     className={`border-b border-line/60 odd:bg-surface even:bg-muted/40 hover:bg-accent/5 ${onRowOpen ? 'cursor-pointer focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent' : ''}`}
                     {...(onRowOpen
                       ? {

@@ -203,6 +203,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
             caption={screen.title}
             onRowOpen={openRow}
+            rowKey={screen.rowKey}
           />
         </div>
       )}
