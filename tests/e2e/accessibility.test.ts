@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
+import { ARTEFACTS, openInApp, signIn, useServerAndBrowser } from './harness';
 
 // MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
 // Money Action Approvals, shown only while it is set, is audited with the rest
@@ -149,7 +149,7 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     const { context, page } = await pageIn(live.browser, theme, 'admin');
     const found: Finding[] = [];
     for (const route of adminRoutes) {
-      await page.goto(route);
+      await openInApp(page, route);
       await settle(page);
       found.push(...(await audit(page, `${theme} ${route}`)));
     }
@@ -161,11 +161,11 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     const { context, page } = await pageIn(live.browser, theme, 'auditor');
     const found: Finding[] = [];
     for (const route of auditorRoutes) {
-      await page.goto(route);
+      await openInApp(page, route);
       await settle(page);
       found.push(...(await audit(page, `${theme} ${route}`)));
     }
-    await page.goto('/AuditDashboard');
+    await openInApp(page, '/AuditDashboard');
     await settle(page);
     await page
       .getByRole('button', { name: /^View Chart/ })

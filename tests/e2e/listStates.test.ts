@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
-import { ARTEFACTS, signIn, useServerAndBrowser } from './harness';
+import { ARTEFACTS, openInApp, signIn, useServerAndBrowser } from './harness';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/definitions/definitions';
 
@@ -246,7 +246,7 @@ describe('pinned columns at 1280 x 800', () => {
       const { context, page } = await laptop(live.browser, username);
       const mine = lists.filter((sc) => (username === 'auditor') === 'rule' in sc.access);
       for (const sc of mine) {
-        await page.goto(sc.route);
+        await openInApp(page, sc.route);
         await settled(page, sc.title);
         const names = (sc.pinnedColumns ?? []).map((k) => sc.columns.find((c) => c.key === k)!.header);
         expect(names.length, sc.id).toBeGreaterThan(0);
