@@ -38,17 +38,19 @@ export default function Dashboard() {
     <div className="flex flex-col gap-4">
       <PageHeader screen={{ title: 'Dashboard', breadcrumb: [{ label: 'Dashboard' }] }} />
       <CountsStrip />
+      {/* two panels a row; between 1280 and 1535 px a half row is narrower than the transactions table
+          (its Initiated Time was cut off), so there the table and the last chart take a row each */}
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
-        <AllTransactions />
+        <div className="grid min-w-0 xl:col-span-2 2xl:col-span-1">
+          <AllTransactions />
+        </div>
         <CategoryPie />
-      </div>
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <UsersByCountryPie />
         <CurrencyBars />
-      </div>
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <MonthlyTransactionBars />
-        <RegistrationsLine />
+        <div className="grid min-w-0 xl:col-span-2 2xl:col-span-1">
+          <RegistrationsLine />
+        </div>
       </div>
     </div>
   );

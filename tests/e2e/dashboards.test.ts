@@ -192,3 +192,29 @@ describe('the audit dashboard, as auditor', () => {
     await context.close();
   });
 });
+
+describe('on a 1280 px laptop', () => {
+  /** Per visible table (the charts' hidden data tables aside): its caption, and whether its box shows all of it. */
+  const tablesCut = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('table')]
+        .filter((t) => !t.closest('.sr-only'))
+        .map((t) => ({ table: t.querySelector('caption')?.textContent ?? '?', cut: t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1 })),
+    );
+
+  it.each([
+    ['admin', ['All Transactions'], ['Transactions by Category', 'App Users by Country', 'Transaction Value by Currency (USD)', 'Transactions per Month', 'App User Registrations per Month']],
+    ['auditor', ['App Users by Country', 'Top Billers'], ['Overall Transaction Count', 'Country-wise User Count', 'Remittance Transactions']],
+  ] as const)('%s: every table of the dashboard shows all its columns, and the page does not scroll sideways', async (username, tables, charts) => {
+    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signIn(page, username);
+    for (const name of tables) await expect.poll(() => page.getByRole('region', { name, exact: true }).getByRole('row').count(), { timeout: 30_000 }).toBe(6);
+    for (const title of charts) await expectChart(page, title);
+    const found = await tablesCut(page);
+    expect(found.map((t) => t.table.replace(/ \(.*/, ''))).toEqual(tables);
+    expect(found.filter((t) => t.cut)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1280);
+    await context.close();
+  });
+});

@@ -105,36 +105,42 @@ export function ChartTooltip({ left, top, children }: { left: number; top: numbe
   );
 }
 
-/** The data as a table for screen readers (visually hidden). */
+/**
+ * The data as a table for screen readers (visually hidden). Hidden by a wrapping box, not on the table
+ * itself: a table is as wide as its cells whatever width it is given, and a wide one hanging out of a
+ * chart at the page's right edge made the whole page scroll sideways (the dashboard at 1280 px).
+ */
 export function HiddenDataTable({ caption, headers, rows }: { caption: string; headers: readonly string[]; rows: readonly (readonly string[])[] }) {
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {headers.map((h, i) => (
-            <th key={i} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r, i) => (
-          <tr key={i}>
-            {r.map((c, j) =>
-              j === 0 ? (
-                <th key={j} scope="row">
-                  {c}
-                </th>
-              ) : (
-                <td key={j}>{c}</td>
-              ),
-            )}
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {headers.map((h, i) => (
+              <th key={i} scope="col">
+                {h}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={i}>
+              {r.map((c, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row">
+                    {c}
+                  </th>
+                ) : (
+                  <td key={j}>{c}</td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
