@@ -236,6 +236,10 @@ export interface ChangeRequestPanel {
 export interface ListScreen<Row, C extends CallContract = CallContract> extends ScreenBase {
   readonly kind: 'list';
   readonly source: ListSource<Row, C>;
+  /**
+   * The field that identifies a row (default `id`): the row drawer's address, and the table's key for the
+   * row, so a row action's open dialog stays with its record when a search or refetch reorders the rows.
+   */
   readonly rowKey?: Extract<keyof Row, string>;
   readonly columns: readonly Column<Row>[];
   /**
