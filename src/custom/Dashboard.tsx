@@ -33,6 +33,9 @@ const transactionColumns: readonly Column<TransactionTableRow>[] = [
   { key: 'initiated_time', header: 'Initiated Time', kind: 'datetime' },
 ];
 
+/** A panel that takes a whole row from 1280 to 1535 px (a half row there is narrower than the transactions table). */
+const FULL_ROW_BELOW_2XL = 'grid min-w-0 xl:col-span-2 2xl:col-span-1';
+
 export default function Dashboard() {
   return (
     <div className="flex flex-col gap-4">
@@ -41,14 +44,14 @@ export default function Dashboard() {
       {/* two panels a row; between 1280 and 1535 px a half row is narrower than the transactions table
           (its Initiated Time was cut off), so there the table and the last chart take a row each */}
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
-        <div className="grid min-w-0 xl:col-span-2 2xl:col-span-1">
+        <div className={FULL_ROW_BELOW_2XL}>
           <AllTransactions />
         </div>
         <CategoryPie />
         <UsersByCountryPie />
         <CurrencyBars />
         <MonthlyTransactionBars />
-        <div className="grid min-w-0 xl:col-span-2 2xl:col-span-1">
+        <div className={FULL_ROW_BELOW_2XL}>
           <RegistrationsLine />
         </div>
       </div>

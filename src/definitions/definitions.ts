@@ -237,8 +237,9 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly kind: 'list';
   readonly source: ListSource<Row, C>;
   /**
-   * The field that identifies a row (default `id`): the row drawer's address, and the table's key for the
-   * row, so a row action's open dialog stays with its record when a search or refetch reorders the rows.
+   * The field that identifies a row (default LIST_DEFAULTS.rowKey, `id`): the row drawer's address, and the
+   * table's key for the row, so a row action's open dialog stays with its record when a search or refetch
+   * reorders the rows.
    */
   readonly rowKey?: Extract<keyof Row, string>;
   readonly columns: readonly Column<Row>[];
@@ -295,6 +296,7 @@ export function defineCountCards<C extends CallContract>(call: C, cards: CountCa
 export const LIST_DEFAULTS = {
   pageSize: 50,
   defaultSort: { key: 'id', desc: false },
+  rowKey: 'id',
 } as const;
 
 /** The reply as a whole: `data` plus the top-level extras some calls carry. */

@@ -19,6 +19,7 @@ import {
 } from 'react';
 import { rowSortingFeature, tableFeatures, useTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import type { Column, PanelField } from '../../definitions/definitions';
+import { LIST_DEFAULTS } from '../../definitions/definitions';
 import { sortKeyOf } from '../format';
 import { isNumericKind, ListCell, PanelCell, renderCell } from './cells';
 import { Button } from '../ui/primitives';
@@ -91,7 +92,7 @@ export interface DataTableProps<Row extends object> {
    */
   truncation?: { readonly matching: number; readonly onShowAll: () => void };
   /**
-   * The field that identifies a row (default `id`). A row is rendered under its value, so what a row holds
+   * The field that identifies a row (default LIST_DEFAULTS.rowKey, `id`). A row is rendered under its value, so what a row holds
    * (an open modal or confirmation of its Action column) stays with that record when the rows change
    * under it (a search or a refetch arriving); rows without a value, or with one repeated on the page,
    * fall back to their position.
@@ -303,7 +304,7 @@ export function DataTable<Row extends object>({
   onResize,
   onRowOpen,
   truncation,
-  rowKey = 'id',
+  rowKey = LIST_DEFAULTS.rowKey,
 }: DataTableProps<Row>) {
   const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
   const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);

@@ -203,7 +203,7 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
             caption={screen.title}
             onRowOpen={openRow}
-            rowKey={screen.rowKey}
+            rowKey={screen.rowKey ?? LIST_DEFAULTS.rowKey}
           />
         </div>
       )}

@@ -14,6 +14,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnyListScreen, AnyScreen, Column, PanelField, RowAction, SessionUser } from '../../definitions/definitions';
+import { LIST_DEFAULTS } from '../../definitions/definitions';
 import { findTransactions, type FindMatch } from '../../api/finder';
 import { findServiceLabels, type FindService } from '../../domain/transactionFinder';
 import { callApi } from '../request';
@@ -268,7 +269,7 @@ export function FoundRowDrawer({ screens, user }: { screens: readonly AnyScreen[
 /** Opens a list row's drawer: puts its key in the URL. */
 export function useOpenListRow(screen: AnyListScreen): (row: object) => void {
   const navigate = useNavigate();
-  const rowKey = screen.rowKey ?? 'id';
+  const rowKey = screen.rowKey ?? LIST_DEFAULTS.rowKey;
   return useCallback(
     (row: object) => {
       const key = (row as AnyRow)[rowKey];
@@ -300,7 +301,7 @@ export function ListRowDrawer({
   const navigate = useNavigate();
   const key = search[LIST_ROW_PARAM];
   if (key === undefined || key === null || key === '') return null;
-  const rowKey = screen.rowKey ?? 'id';
+  const rowKey = screen.rowKey ?? LIST_DEFAULTS.rowKey;
   const row = rows.find((r) => String((r as AnyRow)[rowKey]) === String(key)) as AnyRow | undefined;
   const close = () => void navigate({ to: '.', search: without(search, LIST_ROW_PARAM) as never });
   const service = serviceOfScreen(screen.id);
