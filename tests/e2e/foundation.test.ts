@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
-import { menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
+import { menuOf, newPage, screenshot, signIn, signInThroughForm, signOut, useServerAndBrowser } from './harness';
 
 const live = useServerAndBrowser();
 
@@ -17,7 +17,7 @@ describe('demo accounts see exactly the menus their permissions allow', () => {
     ['auditor', ['Dashboard']],
   ])('%s', async (username, expected) => {
     const { context, page } = await newPage(live.browser, live.server.url);
-    await signIn(page, username);
+    await signInThroughForm(page, username);
     const menu = await menuOf(page);
     for (const item of expected) expect(menu).toContain(item);
     if (username === 'auditor') {
@@ -233,7 +233,7 @@ describe('maker-checker round trip for a new console user', () => {
 
   it('the new user signs in with the password the maker set, must replace it first, and then works', async () => {
     const { context, page } = await newPage(live.browser, live.server.url);
-    await signIn(page, newUser.username, newUser.password);
+    await signInThroughForm(page, newUser.username, newUser.password);
     // a password chosen by someone else is temporary (issue 15)
     await page.waitForURL('**/resetPassword');
     expect(await menuOf(page)).toEqual([]);

@@ -16,7 +16,7 @@ import { buildApp } from '../../src/server/app';
 import { openDb, type Db } from '../../src/server/db/db';
 import { migrate } from '../../src/server/db/migrate';
 import { seedDemo } from '../../src/server/seed/demo';
-import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signIn } from './harness';
+import { DEMO_PASSWORD, launchBrowser, newPage, screenshot, signInThroughForm } from './harness';
 
 let db: Db;
 let app: FastifyInstance;
@@ -47,7 +47,7 @@ describe('sign-in in the browser', () => {
     const { context, page } = await newPage(browser, url);
     try {
       for (let i = 0; i < 3; i++) expect((await wrongSignIn('checker')).status).toBe(401);
-      await signIn(page, 'checker');
+      await signInThroughForm(page, 'checker');
       const notice = page.getByText(/^3 failed sign-in attempts on your account since your last sign-in, the last at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\.$/);
       await notice.waitFor();
       await page.getByRole('button', { name: 'Dismiss' }).first().click();
@@ -65,7 +65,7 @@ describe('sign-in in the browser', () => {
         reply = (await response.json()) as typeof reply;
         await route.fulfill({ response });
       });
-      await signIn(page, 'checker');
+      await signInThroughForm(page, 'checker');
       if (!reply) throw new Error('no auth/login reply seen');
       expect(reply.statusCode).toBe(200);
       expect(reply.data.failedSignIns).toBeUndefined();
@@ -82,7 +82,7 @@ describe('sign-in in the browser', () => {
     await db.query("UPDATE console_users SET must_change_password = 1 WHERE username = 'maker'");
     const { context, page } = await newPage(browser, url);
     try {
-      await signIn(page, 'maker');
+      await signInThroughForm(page, 'maker');
       await page.waitForURL('**/resetPassword');
       await page.getByText('Your password was set by someone else. Choose a new password to continue.').waitFor();
       // no menu, and any other route leads back here
@@ -116,7 +116,7 @@ describe('sign-in in the browser', () => {
   it('the background refresh replaces the token and keeps two tabs signed in', async () => {
     const { context, page } = await newPage(browser, url);
     try {
-      await signIn(page, 'admin');
+      await signInThroughForm(page, 'admin');
       const second = await context.newPage();
       await second.goto('/users');
       await second.getByTestId('username').waitFor();
