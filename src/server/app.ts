@@ -45,8 +45,8 @@ export interface AppOptions {
   /** scrypt cost for new password hashes (default 2^17; tests use less). */
   scryptN?: number;
   tokenTtlSeconds?: number;
-  /** Fastify's logger: true for stdout, or a stream to write its JSON lines to (tests read them). */
-  logger?: boolean | { stream: { write(line: string): void }; level?: string };
+  /** Fastify's logger: true for stdout, `{ level }` for stdout from that level, or a stream to write its JSON lines to (tests read them). */
+  logger?: boolean | { level: string } | { stream: { write(line: string): void }; level?: string };
   /**
    * The proxies whose X-Forwarded-For is believed for request.ip (the sign-in limiter's address):
    * addresses or CIDR ranges (or proxy-addr's loopback, linklocal, uniquelocal), or a number of hops

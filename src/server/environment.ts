@@ -44,6 +44,10 @@ export interface Environment {
   directUrl?: string;
   /** REPLICA_MAX_LAG_MS and REPLICA_CHECK_MS (see readReplicaSettings). */
   replica?: { maxLagMs: number; checkMs: number };
+  /** See readLogLevel. */
+  logLevel: LogLevel;
+  /** See readScryptN: undefined is the default cost. */
+  scryptN?: number;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -71,7 +75,40 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     replicaUrl: env.DATABASE_REPLICA_URL || undefined,
     directUrl: env.DATABASE_DIRECT_URL || undefined,
     replica: readReplicaSettings(env),
+    logLevel: readLogLevel(env),
+    scryptN: readScryptN(env),
   };
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * LOG_LEVEL: the least severe line the server logs (one JSON line per request and its answer at
+ * `info`, the default); `warn` keeps the warnings and errors only. Anything else stops the start.
+ */
+export function readLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  const text = (env.LOG_LEVEL ?? '').trim();
+  if (text === '') return 'info';
+  const level = LOG_LEVELS.find((l) => l === text);
+  if (!level) throw new StartupRefusal(`LOG_LEVEL: "${text}" is not one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+/**
+ * SCRYPT_N: the scrypt cost of the password hashes this server makes (the demo accounts' included),
+ * for test runs only: a power of two from 1024 to 2^20, and only with NODE_ENV=test (the browser tests
+ * sign in about seventy times; 2^17, the default, costs ~0.27 s of CPU a sign-in). Elsewhere it stops
+ * the start rather than weaken the passwords a real server stores. A hash keeps its own cost, so one
+ * made at a low cost verifies at that cost wherever it is read.
+ */
+export function readScryptN(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = (env.SCRYPT_N ?? '').trim();
+  if (text === '') return undefined;
+  if (env.NODE_ENV !== 'test') throw new StartupRefusal('SCRYPT_N lowers the cost of the stored password hashes and is for tests only: it needs NODE_ENV=test');
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1024 || n > 2 ** 20 || (n & (n - 1)) !== 0) throw new StartupRefusal(`SCRYPT_N: "${text}" is not a power of two from 1024 to 1048576`);
+  return n;
 }
 
 /**

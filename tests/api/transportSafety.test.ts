@@ -313,6 +313,24 @@ describe('the entry point (src/server/main.ts as a child process)', () => {
     }
   });
 
+  it('SCRYPT_N (cheap password hashes, for tests) without NODE_ENV=test: exits 1 naming it, before opening anything; LOG_LEVEL must be a level', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'transport-scrypt-'));
+    try {
+      for (const nodeEnv of [undefined, 'production']) {
+        const r = await runEntry('src/server/main.ts', { ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}), SESSION_SECRET: 's'.repeat(48), SCRYPT_N: '1024', DATA_DIR: join(dataDir, 'data'), PORT: '0' });
+        expect(r.code, nodeEnv).toBe(1);
+        expect(r.stderr).toContain('SCRYPT_N lowers the cost of the stored password hashes and is for tests only: it needs NODE_ENV=test');
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      }
+      const r = await runEntry('src/server/main.ts', { NODE_ENV: 'test', LOG_LEVEL: 'loud', DATA_DIR: join(dataDir, 'data'), PORT: '0' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent');
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('production with demo accounts: refused, naming the command; after `remove-demo-accounts` it starts, on 127.0.0.1 by default and on HOST when set', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'transport-prod-'));
     const env = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(48), DATA_DIR: dataDir, PORT: '0' };
