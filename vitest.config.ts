@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, statfsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -28,11 +28,37 @@ if (!process.env.TMPDIR) {
 }
 
 /**
- * Four projects, run in three groups:
- * - first `unit` and `api` together, two files at a time (`maxWorkers`, this machine has 2 cores),
- *   each file in a forked process (not worker threads: the time-zone tests set process.env.TZ, which
- *   a worker thread does not apply); each API file has a database of its own, copied from the run's
- *   template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
+ * The unit and API test files, split by whether a file may share its process with the files before it.
+ * Most of them only call functions or talk to servers they start and close, so they run one after
+ * another in a process that is kept (`isolate: false`): the modules are imported, and the embedded
+ * database's WebAssembly warmed, once a process instead of once a file (~3 s an API file: the API
+ * files took 236 s alone and 158 s so, on this 2-core machine). A file that mocks a module (its mock
+ * would not reach modules the process already holds), stubs, spies, fakes timers or sets the process's
+ * environment, working folder or umask (which would carry over into the next file) keeps a fresh
+ * process, as before. Read from the files themselves, so a new test that does any of that is isolated
+ * without a list to keep.
+ */
+const CHANGES_ITS_PROCESS =
+  /\bvi\.(mock|doMock|unmock|stubEnv|stubGlobal|useFakeTimers|spyOn|resetModules)\b|process\.env(\.\w+|\[[^\]]+\])\s*=(?!=)|delete process\.env|Object\.assign\(process\.env|process\.(chdir|umask)\(/;
+function testFiles(folder: string): { shared: string[]; isolated: string[] } {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  const files = readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `${folder}/${f}`)
+    .sort();
+  const isolated = files.filter((f) => CHANGES_ITS_PROCESS.test(readFileSync(join(root, f), 'utf8')));
+  return { shared: files.filter((f) => !isolated.includes(f)), isolated };
+}
+const unit = testFiles('tests/unit');
+const api = testFiles('tests/api');
+
+/**
+ * Six projects, run in three groups:
+ * - first `unit`, `unit-shared`, `api` and `api-shared`, two files at a time (`maxWorkers`, this machine
+ *   has 2 cores), in forked processes (not worker threads: the time-zone tests set process.env.TZ,
+ *   which a worker thread does not apply): a fresh one for each file of `unit` and `api`, kept from
+ *   file to file in the `-shared` two (see testFiles); each API file has a database of its own, copied from the
+ *   run's template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
  * - then `browser` (tests/e2e), two files at a time: each starts its own server process (a free port,
  *   its own copy of a seeded data folder: tests/e2e/harness.ts) and its own Chromium, and much of a
  *   browser file's time is waiting on them, so two files share the two cores; its waits are web-first
@@ -40,7 +66,7 @@ if (!process.env.TMPDIR) {
  * - last `reliability` (tests/reliability): it kills servers and seeds mid-way, so it runs after
  *   everything else; its two files (the embedded database, PostgreSQL) side by side, as each is mostly
  *   one child process's work (108 s one after the other).
- * `vitest run --project api` runs one project. A fifth, `replica` (tests/replica), exists only when
+ * `vitest run tests/unit` runs the unit files of both unit projects, `vitest run tests/api` the API files. A fifth, `replica` (tests/replica), exists only when
  * `npm run cluster -- --test` runs it against a real streaming replica (REPLICA_TEST_* URLs).
  */
 export default defineConfig({
@@ -58,8 +84,10 @@ export default defineConfig({
     // older tests write their days in it); tests/api/businessTime.test.ts runs the server in another
     env: { BUSINESS_TIME_ZONE: process.env.BUSINESS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: unit.isolated, pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit-shared', include: unit.shared, pool: 'forks', isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'api', include: api.isolated, pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'api-shared', include: api.shared, pool: 'forks', isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
       // only when `npm run cluster -- --test` (scripts/cluster.ts) gives it a real streaming replica behind PgBouncer
       ...(process.env.REPLICA_TEST_REPLICA_URL
         ? [{ extends: true as const, test: { name: 'replica', include: ['tests/replica/**/*.test.ts'], pool: 'forks' as const, maxWorkers: 1, hookTimeout: 300_000 } }]
