@@ -10,20 +10,19 @@ import { allCalls } from '../../src/api/index';
 import { replaceTransactions } from '../../src/server/seed/transactions';
 import { seedDemo } from '../../src/server/seed/demo';
 import { startExtraApp, type ExtraApp } from './extraApp';
-import { startServer, TEST_SCRYPT_N, type TestServer } from './harness';
+import { startServer, TEST_SCRYPT_N, type TestServer, useEnvironment } from './harness';
 import { sampleBody } from './samples';
 
 let server: TestServer;
 const tokens: Record<string, string> = {};
 
+useEnvironment({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
 beforeAll(async () => {
-  process.env.PAYMENT_SIMULATOR_FAILURE_RATE = '0';
   server = await startServer();
   for (const u of ['admin', 'maker', 'checker', 'ishara_d']) tokens[u] = await server.login(u);
 });
 afterAll(async () => {
   await server?.close();
-  delete process.env.PAYMENT_SIMULATOR_FAILURE_RATE;
 });
 
 interface LogRow {

@@ -13,7 +13,7 @@ import { ADDRESS_MAX_FAILURES, tooManySignIns } from '../../src/server/auth/addr
 import { hashPassword } from '../../src/server/auth/passwords';
 import { parseTrustProxy, readEnvironment } from '../../src/server/environment';
 import { startExtraApp, type ExtraApp } from './extraApp';
-import { roleId, startServer, TEST_SCRYPT_N, userId, type TestServer } from './harness';
+import { roleId, startServer, TEST_SCRYPT_N, userId, type TestServer, useEnvironment } from './harness';
 import { DEMO_PASSWORD } from '../../src/server/seed/demo';
 
 const INVALID = { statusCode: 401, data: { message: 'Invalid username or password' } };
@@ -25,8 +25,8 @@ let server: TestServer;
 let proxied: ExtraApp;
 const extraApps: ExtraApp[] = [];
 
+useEnvironment({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
 beforeAll(async () => {
-  process.env.PAYMENT_SIMULATOR_FAILURE_RATE = '0';
   server = await startServer();
   proxied = await startExtraApp(server, { trustProxy: ['127.0.0.1'] });
   extraApps.push(proxied);
@@ -34,7 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const app of extraApps) await app.close();
   await server?.close();
-  delete process.env.PAYMENT_SIMULATOR_FAILURE_RATE;
 });
 
 const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { CallContract, DataOf, ErrorData, HandlerStatus, RequestOf, TopOf } from '../../src/api/contract';
 import { login as loginCall } from '../../src/api/auth';
 import { buildApp } from '../../src/server/app';
@@ -21,6 +21,29 @@ import { DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { freshDatabase } from './templateDb';
 
 export const TEST_SCRYPT_N = 2 ** 10;
+
+/**
+ * Sets (a string) or removes (undefined) these environment variables for the file's tests, from its
+ * first beforeAll to its last afterAll, and then puts back what was there: most API files share their
+ * process with the files after them (vitest.config.ts), and a variable left set would reach those.
+ * Call it at the top of the file, before the hooks that start servers.
+ */
+export function useEnvironment(vars: Readonly<Record<string, string | undefined>>): void {
+  const before = new Map<string, string | undefined>();
+  const put = (name: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  };
+  beforeAll(() => {
+    for (const [name, value] of Object.entries(vars)) {
+      before.set(name, process.env[name]);
+      put(name, value);
+    }
+  });
+  afterAll(() => {
+    for (const [name, value] of before) put(name, value);
+  });
+}
 
 /** Every reply's body: the HTTP status always equals statusCode (the harness checks it on each call). */
 export interface ApiReply {

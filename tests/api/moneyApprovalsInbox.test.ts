@@ -8,7 +8,7 @@
  * transaction. The console learns the setting from `config`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ApiClient, type TestServer } from './harness';
+import { startServer, type ApiClient, type TestServer, useEnvironment } from './harness';
 import { callCeftAction, type CeftAction } from './ceftActions';
 import { startExtraApp } from './extraApp';
 
@@ -82,9 +82,8 @@ const inboxIds = async (token: string) => (await inbox(token)).requests.map((r) 
 const mine = async (token = maker) => (await server.call('changeRequest/mine', {}, token)).data.requests as Summary[];
 const money = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+useEnvironment({ PAYMENT_SIMULATOR_FAILURE_RATE: '0', PAYMENT_ADAPTER: undefined });
 beforeAll(async () => {
-  delete process.env.PAYMENT_ADAPTER;
-  process.env.PAYMENT_SIMULATOR_FAILURE_RATE = '0';
   server = await startServer({ moneyActionApprovalAboveUsd: 1000 });
   [maker, secondMaker, admin, checker, auditor] = await Promise.all(['maker', 'nimal_perera', 'admin', 'checker', 'auditor'].map((u) => server.login(u)));
   refunder = await userWith('inbox_refunder', ['transaction-refund', 'send-money-report-view']);
@@ -92,7 +91,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  delete process.env.PAYMENT_SIMULATOR_FAILURE_RATE;
 });
 
 describe('the setting, as the console learns it', () => {

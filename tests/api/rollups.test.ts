@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardKinds, kindLabels } from '../../src/api/dashboard';
 import { syncRollupTimeZone } from '../../src/server/areas/transactions/stats';
-import { startServer, type TestServer } from './harness';
+import { startServer, type TestServer, useEnvironment } from './harness';
 
 let server: TestServer;
 let maker: string;
@@ -28,15 +28,13 @@ type Kind = keyof typeof tables;
 const kinds = Object.keys(tables) as Kind[];
 const DAY = 86_400_000;
 
+useEnvironment({ PAYMENT_SIMULATOR_FAILURE_RATE: '0', PAYMENT_ADAPTER: undefined });
 beforeAll(async () => {
-  process.env.PAYMENT_SIMULATOR_FAILURE_RATE = '0';
-  delete process.env.PAYMENT_ADAPTER;
   server = await startServer();
   [maker, admin, auditor] = await Promise.all(['maker', 'admin', 'auditor'].map((u) => server.login(u)));
 });
 afterAll(async () => {
   await server?.close();
-  delete process.env.PAYMENT_SIMULATOR_FAILURE_RATE;
 });
 
 const num = (v: unknown) => Number(v ?? 0);
