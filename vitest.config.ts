@@ -57,8 +57,9 @@ const api = testFiles('tests/api');
  * - first `unit`, `unit-shared`, `api` and `api-shared`, two files at a time (`maxWorkers`, this machine
  *   has 2 cores), in forked processes (not worker threads: the time-zone tests set process.env.TZ,
  *   which a worker thread does not apply): a fresh one for each file of `unit` and `api`, kept from
- *   file to file in the `-shared` two (see testFiles); each API file has a database of its own, copied from the
- *   run's template (tests/api/templateDb.ts, built once even when two files ask at once: tests/buildOnce.ts);
+ *   file to file in the `-shared` two (see testFiles); each API file has a database of its own,
+ *   copied from the run's template (tests/api/templateDb.ts, built once even when two files ask at
+ *   once: tests/buildOnce.ts);
  * - then `browser` (tests/e2e), two files at a time: each starts its own server process (a free port,
  *   its own copy of a seeded data folder: tests/e2e/harness.ts) and its own Chromium, and much of a
  *   browser file's time is waiting on them, so two files share the two cores; its waits are web-first
@@ -66,8 +67,9 @@ const api = testFiles('tests/api');
  * - last `reliability` (tests/reliability): it kills servers and seeds mid-way, so it runs after
  *   everything else; its two files (the embedded database, PostgreSQL) side by side, as each is mostly
  *   one child process's work (108 s one after the other).
- * `vitest run tests/unit` runs the unit files of both unit projects, `vitest run tests/api` the API files. A fifth, `replica` (tests/replica), exists only when
- * `npm run cluster -- --test` runs it against a real streaming replica (REPLICA_TEST_* URLs).
+ * `vitest run tests/unit` runs the unit files of both unit projects, `vitest run tests/api` the API
+ * files. A seventh, `replica` (tests/replica), exists only when `npm run cluster -- --test` runs it
+ * against a real streaming replica (REPLICA_TEST_* URLs).
  */
 export default defineConfig({
   resolve: {
@@ -84,7 +86,7 @@ export default defineConfig({
     // older tests write their days in it); tests/api/businessTime.test.ts runs the server in another
     env: { BUSINESS_TIME_ZONE: process.env.BUSINESS_TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone },
     projects: [
-      { extends: true, test: { name: 'unit', include: unit.isolated, pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: [...unit.isolated, 'src/**/*.test.ts'], pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'unit-shared', include: unit.shared, pool: 'forks', isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api', include: api.isolated, pool: 'forks', maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api-shared', include: api.shared, pool: 'forks', isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { SERVER_START_MS, startConsoleServer } from '../../scripts/consoleServer';
 import { buildOnce } from '../buildOnce';
 import { TOKEN_KEY } from '../../src/console/session';
+import { login } from '../../src/api/auth';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo@Pass1';
@@ -126,7 +127,7 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
  * over seventy sign-ins). A refused sign-in fails with the server's reply.
  */
 export async function signIn(page: Page, username: string, password = DEMO_PASSWORD) {
-  const reply = await page.request.post('/api/auth/login', { data: { username, password } });
+  const reply = await page.request.post(`/api/${login.path}`, { data: { username, password } });
   const body = (await reply.json().catch(() => null)) as { data?: { token?: unknown } } | null;
   const token = body?.data?.token;
   if (!reply.ok() || typeof token !== 'string') throw new Error(`the sign-in of ${username} was refused: ${reply.status()} ${JSON.stringify(body)}`);
