@@ -101,8 +101,17 @@ const TICKS_PER_S = 100;
  * /proc; with the machine's busy total from /proc/stat. Two readings' difference says who used the
  * cores over a step (processes that ended in between are missing from the kinds, not the total).
  */
-function cpuByProgram(): Record<'database' | 'browser' | 'node' | 'other' | 'machine', number> {
-  const used = { database: 0, browser: 0, node: 0, other: 0, machine: 0 };
+/** Which of Chromium's processes a command line is: the tab's renderer, the network service, the GPU process or another. */
+function chromiumPart(pid: string): 'renderer' | 'network' | 'gpu' | 'chromiumOther' {
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  if (cmdline.includes('--type=renderer')) return 'renderer';
+  if (cmdline.includes('NetworkService')) return 'network';
+  if (cmdline.includes('--type=gpu-process')) return 'gpu';
+  return 'chromiumOther';
+}
+
+function cpuByProgram(): Record<'database' | 'browser' | 'renderer' | 'network' | 'gpu' | 'chromiumOther' | 'node' | 'other' | 'machine', number> {
+  const used = { database: 0, browser: 0, renderer: 0, network: 0, gpu: 0, chromiumOther: 0, node: 0, other: 0, machine: 0 };
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -112,6 +121,7 @@ function cpuByProgram(): Record<'database' | 'browser' | 'node' | 'other' | 'mac
       const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
       const kind = comm.startsWith('postgres') ? 'database' : /chrom/i.test(comm) ? 'browser' : comm === 'node' || comm === 'MainThread' ? 'node' : 'other';
       used[kind] += ticks / TICKS_PER_S;
+      if (kind === 'browser') used[chromiumPart(pid)] += ticks / TICKS_PER_S;
     } catch {
       /* gone */
     }
@@ -320,7 +330,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     // database share the cores, the wall time is at least their sum divided by the cores
     const cpu = (k: keyof typeof cpuBefore) => (cpuAfter[k] - cpuBefore[k]).toFixed(2);
     log(
-      `  CPU over the Search: database ${cpu('database')} s, browser ${cpu('browser')} s, Node ${cpu('node')} s, other ${cpu('other')} s; machine ${cpu('machine')} s of ${((cpus().length * allRowsMs) / 1000).toFixed(2)} core-s`,
+      `  CPU over the Search: database ${cpu('database')} s, browser ${cpu('browser')} s (the tab ${cpu('renderer')}, network ${cpu('network')}, GPU ${cpu('gpu')}, the rest ${cpu('chromiumOther')}), Node ${cpu('node')} s, other ${cpu('other')} s; machine ${cpu('machine')} s of ${((cpus().length * allRowsMs) / 1000).toFixed(2)} core-s`,
     );
     rows.push(
       row(

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export --no-server-export]`: every goal of issue 8
+ * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export --no-server-export --only PART,...]`: every goal of issue 8
  * in one run, printed as one table (goal, measure, ours, baseline, ratio, target, met) and written to
  * bench-results/bench-results.json (bench-results/ is gitignored; each part's own output is kept
  * there as a .log beside it).
@@ -36,6 +36,12 @@ const OUT_DIR = 'bench-results';
 const N = numberArg('transactions', 1_000_000);
 const LIST_ROWS = 100_000;
 const CHILD_TIMEOUT_MS = 20 * 60_000;
+/** The parts a run may be limited to with `--only` (comma-separated); the build always runs. */
+const PARTS = ['api', 'dashboard', 'export', 'finder', 'settlement', 'export-server', 'browser'] as const;
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const only = onlyArg?.split(',') ?? [...PARTS];
+for (const part of only) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only: no part '${part}' (the parts: ${PARTS.join(', ')})`);
+const runs = (part: (typeof PARTS)[number]) => only.includes(part);
 
 /** A row as any part writes it (the parts agree on the fields, not on every type). */
 type AnyRow = { goal: number | string; measure: string; ours: unknown; baseline: unknown; unit?: string; target?: unknown; met?: unknown };
@@ -243,14 +249,16 @@ async function main() {
   await (await openBenchDb(N)).close();
 
   const transactions = ['--transactions', String(N)];
-  await childBench('api', 'scripts/bench-api.ts', '4', transactions);
-  await childBench('dashboard', 'scripts/bench-dashboard.ts', '3', transactions, { DATABASE_URL: benchDatabaseUrl() });
-  await childBench('export', 'scripts/bench-export.ts', '2', []);
-  await childBench('finder', 'scripts/bench-finder.ts', '17 find', transactions);
-  await childBench('settlement', 'scripts/bench-settlement.ts', '21 settlement', transactions);
-  if (!process.argv.includes('--no-server-export')) await childBench('export-server', 'scripts/bench-export-server.ts', '22', ['--transactions', '1820000', '--rows', '1000000']);
+  if (runs('api')) await childBench('api', 'scripts/bench-api.ts', '4', transactions);
+  if (runs('dashboard')) await childBench('dashboard', 'scripts/bench-dashboard.ts', '3', transactions, { DATABASE_URL: benchDatabaseUrl() });
+  if (runs('export')) await childBench('export', 'scripts/bench-export.ts', '2', []);
+  if (runs('finder')) await childBench('finder', 'scripts/bench-finder.ts', '17 find', transactions);
+  if (runs('settlement')) await childBench('settlement', 'scripts/bench-settlement.ts', '21 settlement', transactions);
+  if (runs('export-server') && !process.argv.includes('--no-server-export')) {
+    await childBench('export-server', 'scripts/bench-export-server.ts', '22', ['--transactions', '1820000', '--rows', '1000000']);
+  }
 
-  if (!process.argv.includes('--no-browser')) await browserRows(process.argv.includes('--no-export'));
+  if (runs('browser') && !process.argv.includes('--no-browser')) await browserRows(process.argv.includes('--no-export'));
 
   printTable();
   const file = join(OUT_DIR, 'bench-results.json');
