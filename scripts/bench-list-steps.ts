@@ -1,6 +1,7 @@
 /**
- * What each server-side step of a 100,000-row list costs, for the documented reply (rows as objects)
- * and the compact one (rows as arrays, `x-list-rows: arrays2`): the statement that writes the rows'
+ * What each server-side step of a 100,000-row list costs, for the documented reply (rows as objects),
+ * the compact one (rows as arrays, `x-list-rows: arrays2`) and the lines of COPY text (`lines3`, whose
+ * rows the console's reader makes into objects here too): the statement that writes the rows'
  * JSON in PostgreSQL (read to the end through the same batched cursor the server streams them with),
  * the size, and compressing it (brotli quality 1, as the server does; gzip level 1 and 6; none) and,
  * on the client's side, decompressing and JSON.parse in one piece, in this process.
@@ -12,7 +13,8 @@ import { writeFileSync } from 'node:fs';
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { openDb } from '../src/server/db/db';
 import { openReadSnapshot } from '../src/server/db/db';
-import { keysOf, listRowsSql, resolveFilters, rowSeparator, type RowForm } from '../src/server/areas/transactions/query';
+import { keysOf, listRowsLinesSql, listRowsSql, resolveFilters, rowKindsOf, rowSeparator, type RowForm } from '../src/server/areas/transactions/query';
+import { lineMaker } from '../src/console/compactRows';
 import { transactionKindSpecs } from '../src/server/areas/transactions/kinds';
 import { ceftRow } from '../src/api/transactions';
 import { BENCH_DATABASE_URL, BENCH_SCHEMA, jsonArg, type BenchRow } from './benchData';
@@ -76,6 +78,33 @@ async function main() {
       const parsed = JSON.parse(text) as unknown[];
       row(`${form}: JSON.parse of the whole text in one piece (${parsed.length.toLocaleString('en-US')} rows)`, ms(t), 'ms');
     }
+    // the lines form (x-list-rows: lines3): the same rows' values as COPY text, passed on as the database sends them
+    const q = listRowsLinesSql(transactionKindSpecs.ceft, filters, keys);
+    const snapshot = await openReadSnapshot(db);
+    const chunks: Buffer[] = [];
+    const t0 = process.hrtime.bigint();
+    try {
+      for await (const chunk of snapshot.copyText!(q.sql, q.params)) chunks.push(chunk);
+    } finally {
+      await snapshot.release();
+    }
+    const copyMs = ms(t0);
+    const bytes = Buffer.concat(chunks);
+    chunks.length = 0;
+    const text = bytes.toString('utf8');
+    const n = text.length === 0 ? 0 : text.split('\n').length - 1;
+    row(`lines: ${n.toLocaleString('en-US')} rows' COPY text written by PostgreSQL and read as bytes`, copyMs, 'ms');
+    row('lines: size', (bytes.length / MB).toFixed(1), 'MB');
+    let t = process.hrtime.bigint();
+    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const brMs = ms(t);
+    t = process.hrtime.bigint();
+    brotliDecompressSync(br);
+    row(`lines: brotli q1 (the server's): compress / decompress, ${(br.length / MB).toFixed(1)} MB`, `${brMs} / ${ms(t)}`, 'ms');
+    t = process.hrtime.bigint();
+    const make = lineMaker(keys, rowKindsOf(ceftRow));
+    const made = text.slice(0, -1).split('\n').map(make);
+    row(`lines: made into row objects by the console's reader (src/console/compactRows.ts lineMaker), ${made.length.toLocaleString('en-US')} rows`, ms(t), 'ms');
   } finally {
     await db.close();
   }

@@ -17,7 +17,7 @@
  */
 
 import { bodyChunks, closeDocument } from './jsonStream';
-import { isoOfUtcWallClock, LIST_ROWS_TIMES } from '../api/listRows';
+import { isoOfUtcWallClock, LIST_ROWS_COUNT, LIST_ROWS_KINDS, LIST_ROWS_TIMES, type ListRowKind } from '../api/listRows';
 
 /** Where the rows begin: the exact text cannot occur inside a JSON string (its quotes would be escaped). */
 const ROWS_MARK = '"filteredListRows":[';
@@ -80,8 +80,153 @@ function timesOf(holder: Record<string, unknown>): number[] {
 function toDocumented(holder: Record<string, unknown>, rows: object[]) {
   delete holder[KEYS];
   delete holder[LIST_ROWS_TIMES];
+  delete holder[LIST_ROWS_KINDS];
+  delete holder[LIST_ROWS_COUNT];
   delete holder[ROWS];
   holder.filteredList = rows;
+}
+
+const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** A value of PostgreSQL's COPY text format with its backslash escapes undone. */
+export function unescapeCopyText(text: string): string {
+  return text.indexOf('\\') < 0 ? text : text.replace(/\\(.)/gs, (_, c: string) => COPY_ESCAPES[c] ?? c);
+}
+
+/** A flat copy of a text that owns its characters (not a slice of a longer one). */
+function ownCopy(text: string): string {
+  const joined = `${text} `;
+  // reading a character makes the joined text flat (its own copy); the slice of that is of this text alone
+  joined.charCodeAt(0);
+  return joined.slice(0, -1);
+}
+
+/**
+ * Makes row objects of `keys` from lines of COPY text (a lines reply, src/api/listRows.ts
+ * LIST_ROWS_LINES): each value made what its kind says (`kinds`, one letter per key), the times the
+ * documented text; the rows share one shape and a column's few different texts, as `rowMaker`'s do.
+ */
+export function lineMaker(keys: readonly string[], kinds: string): (line: string) => Record<string, unknown> {
+  const template = JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
+  const n = keys.length;
+  if (kinds.length !== n || !/^[nbtsj]*$/.test(kinds)) throw new SyntaxError(`A list reply's kinds '${kinds}' do not fit its ${n} keys`);
+  const kindOf = [...kinds] as ListRowKind[];
+  const shared: (Map<string, string> | undefined)[] = kindOf.map((k) => (k === 's' ? new Map() : undefined));
+  return (line) => {
+    const values = line.split('\t');
+    if (values.length !== n) throw new SyntaxError(`A list row of ${values.length} values, not ${n}`);
+    const row = { ...template };
+    for (let i = 0; i < n; i++) {
+      const text = values[i]!;
+      let v: unknown = null;
+      if (text !== '\\N') {
+        switch (kindOf[i]) {
+          case 'n':
+            v = Number(text);
+            break;
+          case 'b':
+            v = text === 't';
+            break;
+          case 't':
+            v = isoOfUtcWallClock(text);
+            // made flat now (see rowMaker)
+            (v as string).charCodeAt(0);
+            break;
+          case 'j':
+            v = JSON.parse(unescapeCopyText(text));
+            break;
+          default: {
+            let x = unescapeCopyText(text);
+            const texts = shared[i];
+            const known = texts?.get(x);
+            if (known !== undefined) x = known;
+            else {
+              // a text of 13 characters or more cut from the line points into it (V8's sliced string)
+              // and would keep the whole chunk of text it came in: a copy of its own instead
+              if (x.length >= 13) x = ownCopy(x);
+              if (texts) {
+                if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(x, x);
+                else shared[i] = undefined;
+              }
+            }
+            v = x;
+          }
+        }
+      }
+      row[keys[i]!] = v;
+    }
+    return row;
+  };
+}
+
+/**
+ * Reads a lines reply (src/api/listRows.ts LIST_ROWS_LINES) as it arrives: its first line is the JSON
+ * document (the compact members, `filteredListRows` empty), each line after it a row in COPY text. The
+ * result is the documented reply; a reply with fewer or more rows than its document announced is refused
+ * (a reply cut short is an error, never a shorter list).
+ */
+export class LinesListParser {
+  private head = '';
+  private pending = '';
+  private readonly rows: object[] = [];
+  private holder: Record<string, unknown> | undefined;
+  private doc: unknown;
+  private expected = 0;
+  private make: ((line: string) => Record<string, unknown>) | undefined;
+
+  constructor(private readonly onRowsBegin?: (partial: unknown) => void) {}
+
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  push(chunk: string): void {
+    if (!this.make) {
+      this.head += chunk;
+      const nl = this.head.indexOf('\n');
+      if (nl < 0) return;
+      const text = this.head.slice(0, nl);
+      chunk = this.head.slice(nl + 1);
+      this.head = '';
+      this.begin(text);
+    }
+    this.pending += chunk;
+    const nl = this.pending.lastIndexOf('\n');
+    if (nl < 0) return;
+    this.take(this.pending.slice(0, nl));
+    this.pending = this.pending.slice(nl + 1);
+  }
+
+  end(): unknown {
+    if (!this.make) throw new SyntaxError('A list reply without its first line');
+    if (this.pending !== '') this.take(this.pending);
+    this.pending = '';
+    if (this.rows.length !== this.expected) throw new SyntaxError(`A list reply of ${this.rows.length} rows where ${this.expected} were announced`);
+    toDocumented(this.holder!, this.rows);
+    return this.doc;
+  }
+
+  private begin(text: string) {
+    this.doc = JSON.parse(text) as unknown;
+    const holder = compactHolder(this.doc);
+    const kinds = holder?.[LIST_ROWS_KINDS];
+    const count = holder?.[LIST_ROWS_COUNT];
+    if (!holder || typeof kinds !== 'string' || typeof count !== 'number') throw new SyntaxError(`A lines list reply without ${KEYS}, ${LIST_ROWS_KINDS} or ${LIST_ROWS_COUNT}`);
+    this.holder = holder;
+    this.expected = count;
+    this.make = lineMaker(holder[KEYS] as string[], kinds);
+    if (this.onRowsBegin) {
+      const partial = JSON.parse(text) as unknown;
+      toDocumented(compactHolder(partial)!, []);
+      this.onRowsBegin(partial);
+    }
+  }
+
+  private take(block: string) {
+    const make = this.make!;
+    const lines = block.split('\n');
+    for (let i = 0; i < lines.length; i++) this.rows.push(make(lines[i]!));
+  }
 }
 
 export class CompactListParser {
@@ -184,14 +329,13 @@ export class CompactListParser {
   }
 }
 
-/** The body of a compact list reply, parsed while it streams in (see the file comment); `onPartial` as in readJsonStream. */
-export async function readCompactListStream(res: Response, onPartial?: (partial: unknown) => void): Promise<unknown> {
+/** The body of a compact list reply (`lines`: a lines reply), parsed while it streams in (see the file comment); `onPartial` as in readJsonStream. */
+export async function readCompactListStream(res: Response, onPartial?: (partial: unknown) => void, lines = false): Promise<unknown> {
+  const parser = lines ? new LinesListParser(onPartial) : new CompactListParser(onPartial);
   if (!res.body || typeof TextDecoder === 'undefined') {
-    const parser = new CompactListParser();
     parser.push(await res.text());
     return parser.end();
   }
-  const parser = new CompactListParser(onPartial);
   const decoder = new TextDecoder();
   // the main thread's time spent decoding and parsing, summed over the chunks (the bench reads it)
   let busy = 0;

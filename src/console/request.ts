@@ -6,7 +6,7 @@ import type { CallContract, DataOf, RequestOf, TopOf } from '../api/contract';
 import { clearToken, getToken } from './session';
 import { readJsonStream } from './jsonStream';
 import { readCompactListStream } from './compactRows';
-import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER } from '../api/listRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_LINES } from '../api/listRows';
 
 export const REQUEST_TIMEOUT_MS = 90_000;
 
@@ -22,8 +22,9 @@ export function setUnauthorizedHandler(fn: () => void) {
 /**
  * `onPartial`: handed the reply read so far (its envelope and `data`, closed where it stops) each time
  * an array of objects in it begins; a list reply's first page and totals, before its rows.
- * `compactRows`: asks a list call for its rows as arrays (src/api/listRows.ts); the result is the
- * documented reply all the same, with fewer bytes to send and parse.
+ * `compactRows`: asks a list call for its rows as arrays, or as lines of text where the server streams
+ * them from PostgreSQL (src/api/listRows.ts); the result is the documented reply all the same, with
+ * fewer bytes to send and parse.
  */
 export async function callApi<C extends CallContract>(
   contract: C,
@@ -40,7 +41,7 @@ export async function callApi<C extends CallContract>(
       headers: {
         'content-type': 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(init?.compactRows ? { [LIST_ROWS_HEADER]: LIST_ROWS_ARRAYS } : {}),
+        ...(init?.compactRows ? { [LIST_ROWS_HEADER]: `${LIST_ROWS_LINES}, ${LIST_ROWS_ARRAYS}` } : {}),
       },
       body: JSON.stringify(body ?? {}),
       signal: controller.signal,
@@ -50,8 +51,9 @@ export async function callApi<C extends CallContract>(
       // parsed as it streams in: a 100,000-row list reply never holds the page in one long task
       const onPartial = init?.onPartial;
       const partial = onPartial && res.ok ? (doc: unknown) => doc && typeof doc === 'object' && onPartial(doc as Record<string, unknown>) : undefined;
-      const compact = init?.compactRows && res.headers.get(LIST_ROWS_HEADER) === LIST_ROWS_ARRAYS;
-      payload = (await (compact ? readCompactListStream(res, partial) : readJsonStream(res, partial))) as Record<string, unknown>;
+      const form = init?.compactRows ? res.headers.get(LIST_ROWS_HEADER) : null;
+      const compact = form === LIST_ROWS_ARRAYS || form === LIST_ROWS_LINES;
+      payload = (await (compact ? readCompactListStream(res, partial, form === LIST_ROWS_LINES) : readJsonStream(res, partial))) as Record<string, unknown>;
     } catch {
       payload = undefined;
     }

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { format } from 'date-fns';
 import { startServer, type TestServer } from './harness';
 import { transactionCalls } from '../../src/api/transactions';
-import { CompactListParser } from '../../src/console/compactRows';
-import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, rowsOfArrays } from '../../src/api/listRows';
+import { CompactListParser, LinesListParser, unescapeCopyText } from '../../src/console/compactRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_LINES, isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
 
 let server: TestServer;
 let admin: string;
@@ -152,5 +152,92 @@ describe('the compact list rows (x-list-rows: arrays2)', () => {
     const read = parser.end() as Reply;
     expect(read).toEqual(JSON.parse((await post(path, none)).text));
     expect(read.data.filteredList).toEqual([]);
+  });
+});
+
+describe('the lines of a list streamed from PostgreSQL (x-list-rows: lines3, arrays2)', () => {
+  const LINES = `${LIST_ROWS_LINES}, ${LIST_ROWS_ARRAYS}`;
+
+  it('carry the same rows and values as the documented reply, for every list call', async () => {
+    process.env.LIST_STREAM_ABOVE_ROWS = '50';
+    try {
+      for (const { path, body } of listCalls()) {
+        const plain = JSON.parse((await post(path, body)).text) as Reply;
+        const rows = plain.data.filteredList as Record<string, unknown>[];
+        expect(rows.length, path).toBeGreaterThan(50);
+        const lines = await post(path, body, { [LIST_ROWS_HEADER]: LINES });
+        expect(lines.res.status, path).toBe(200);
+        if (server.backend !== 'pg') {
+          // the embedded database has no COPY: the compact arrays, which the console reads as well
+          expect(lines.res.headers.get(LIST_ROWS_HEADER), path).toBe(LIST_ROWS_ARRAYS);
+          const parser = new CompactListParser();
+          parser.push(lines.text);
+          expect(parser.end(), path).toEqual(plain);
+          continue;
+        }
+        expect(lines.res.headers.get(LIST_ROWS_HEADER), path).toBe(LIST_ROWS_LINES);
+        expect(lines.res.headers.get('content-type'), path).toMatch(/^text\/plain/);
+        // the document on the first line, then a line per row, each ended by a line break
+        const [first, ...rest] = lines.text.split('\n');
+        const doc = JSON.parse(first!) as Reply;
+        expect(doc.data.filteredListRows, path).toEqual([]);
+        expect(doc.data.filteredListRowCount, path).toBe(rows.length);
+        const keys = doc.data.filteredListKeys as string[];
+        expect(keys, path).toEqual(Object.keys(rows[0]!));
+        const kinds = doc.data.filteredListKinds as string;
+        expect(kinds, path).toHaveLength(keys.length);
+        expect(rest.pop(), path).toBe('');
+        expect(rest.length, path).toBe(rows.length);
+        // read independently of the console's reader: each value by its tab, as the documented value's text
+        rest.forEach((line, r) => {
+          const values = line.split('\t');
+          expect(values.length, `${path} row ${r}`).toBe(keys.length);
+          keys.forEach((k, i) => {
+            const want = rows[r]![k];
+            const text = values[i]!;
+            if (want === null) return expect(text, `${path} ${k}`).toBe('\\N');
+            if (kinds[i] === 't') return expect(isoOfUtcWallClock(text), `${path} ${k}`).toBe(want);
+            if (kinds[i] === 'n') return expect(Number(text), `${path} ${k}`).toBe(want);
+            if (kinds[i] === 'b') return expect(text, `${path} ${k}`).toBe(want ? 't' : 'f');
+            if (kinds[i] === 'j') return expect(JSON.parse(unescapeCopyText(text)), `${path} ${k}`).toEqual(want);
+            return expect(unescapeCopyText(text), `${path} ${k}`).toBe(want);
+          });
+        });
+        // as the console reads it, in uneven chunks: the documented reply
+        const parser = new LinesListParser();
+        for (let i = 0; i < lines.text.length; i += 7_777) parser.push(lines.text.slice(i, i + 7_777));
+        expect(parser.end(), path).toEqual(plain);
+        // a reply cut short by whole lines is refused, not read as a shorter list
+        const cut = new LinesListParser();
+        cut.push(lines.text.slice(0, lines.text.lastIndexOf('\n', lines.text.length - 2) + 1));
+        expect(() => cut.end(), path).toThrow(/rows where/);
+      }
+    } finally {
+      delete process.env.LIST_STREAM_ABOVE_ROWS;
+    }
+  });
+
+  it('a list of one statement (not streamed) answers with the compact arrays', async () => {
+    const [{ path, body }] = listCalls();
+    const compact = await post(path, body, { [LIST_ROWS_HEADER]: LINES });
+    expect(compact.res.headers.get(LIST_ROWS_HEADER)).toBe(LIST_ROWS_ARRAYS);
+    expect(fromCompact(compact.text)).toEqual(JSON.parse((await post(path, body)).text));
+  });
+
+  it('are not sent to a client that does not also read the arrays, nor is a bad filter', async () => {
+    const [{ path, body }] = listCalls();
+    process.env.LIST_STREAM_ABOVE_ROWS = '50';
+    try {
+      const alone = await post(path, body, { [LIST_ROWS_HEADER]: LIST_ROWS_LINES });
+      expect(alone.res.headers.get(LIST_ROWS_HEADER)).toBeNull();
+      expect(JSON.parse(alone.text)).toEqual(JSON.parse((await post(path, body)).text));
+      // a refused call is the documented error, in JSON, whatever was asked for
+      const bad = await post(path, { ...body, country_code: 'XX' }, { [LIST_ROWS_HEADER]: LINES });
+      expect(bad.res.status).toBe(400);
+      expect(bad.res.headers.get(LIST_ROWS_HEADER)).toBeNull();
+      expect((JSON.parse(bad.text) as Reply).data.message).toBe("country_code: Unknown country 'XX'");
+    } finally {
+      delete process.env.LIST_STREAM_ABOVE_ROWS;
+    }
   });
 });

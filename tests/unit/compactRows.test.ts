@@ -1,6 +1,6 @@
 /** The console's reader of compact list replies (src/console/compactRows.ts), on texts written here. */
 import { describe, expect, it } from 'vitest';
-import { CompactListParser, rowMaker } from '../../src/console/compactRows';
+import { CompactListParser, LinesListParser, lineMaker, rowMaker, unescapeCopyText } from '../../src/console/compactRows';
 import { isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
 
 const keys = ['id', 'name', 'amount', 'note'];
@@ -83,5 +83,69 @@ describe('the times of a compact reply (filteredListTimes)', () => {
     const text = `{"statusCode":200,"data":{"filteredListKeys":${JSON.stringify(timeKeys)},"filteredListTimes":[1,3],"filteredListRows":[\n${arrays.map((a) => JSON.stringify(a)).join(',\n')}\n]}}`;
     for (const size of [3, 40, 10_000]) expect(readInChunks(text, size), `chunks of ${size}`).toEqual({ statusCode: 200, data: { filteredList: expected } });
     expect(rowsOfArrays(timeKeys, [1, 3], arrays)).toEqual(expected);
+  });
+});
+
+describe('the lines of a lines reply (PostgreSQL COPY text, src/api/listRows.ts LIST_ROWS_LINES)', () => {
+  const lineKeys = ['id', 'name', 'amount', 'paid', 'at', 'dependants', 'note'];
+  const kinds = 'nsnbtjs';
+  const documentedRows = [
+    { id: 1, name: 'A "quoted" name', amount: 1.5, paid: true, at: '2026-08-28T13:48:10.812Z', dependants: [{ name: 'Tab\there' }], note: 'line\nbreak\tand \\ back' },
+    { id: 2, name: 'Ünïcødé ✓', amount: null, paid: false, at: '2026-08-28T13:48:10.000Z', dependants: [], note: null },
+    { id: 3, name: 'a name of more than thirteen characters', amount: -2, paid: null, at: null, dependants: null, note: '\\N' },
+  ];
+  // each row as COPY writes it: tabs between the values, \N for null, backslash escapes, times as the UTC wall clock
+  const copyLines = [
+    '1\tA "quoted" name\t1.50\tt\t2026-08-28 13:48:10.812\t[{"name": "Tab\\\\there"}]\tline\\nbreak\\tand \\\\ back',
+    '2\tÜnïcødé ✓\t\\N\tf\t2026-08-28 13:48:10\t[]\t\\N',
+    '3\ta name of more than thirteen characters\t-2\t\\N\t\\N\t\\N\t\\\\N',
+  ];
+  const head = {
+    matching: 3,
+    statusCode: 200,
+    data: { transactions: [{ id: 1 }], filteredListKeys: lineKeys, filteredListTimes: [4], filteredListKinds: kinds, filteredListRowCount: 3, filteredListRows: [] },
+  };
+  const text = `${JSON.stringify(head)}\n${copyLines.map((l) => `${l}\n`).join('')}`;
+  const expected = { matching: 3, statusCode: 200, data: { transactions: [{ id: 1 }], filteredList: documentedRows } };
+
+  function readLines(t: string, size: number, onRowsBegin?: (p: unknown) => void): unknown {
+    const parser = new LinesListParser(onRowsBegin);
+    for (let i = 0; i < t.length; i += size) parser.push(t.slice(i, i + size));
+    return parser.end();
+  }
+
+  it('give the documented reply whatever the chunks: numbers, booleans, times, JSON, escapes and nulls', () => {
+    for (const size of [1, 2, 5, 13, 64, 100_000]) {
+      const doc = readLines(text, size) as typeof expected;
+      expect(doc, `chunks of ${size}`).toEqual(expected);
+      expect(Object.keys(doc.data.filteredList[0]!)).toEqual(lineKeys);
+    }
+  });
+
+  it('hand over the document before the rows as the rows begin, with an empty list', () => {
+    const partials: unknown[] = [];
+    readLines(text, 7, (p) => partials.push(p));
+    expect(partials).toEqual([{ ...expected, data: { ...expected.data, filteredList: [] } }]);
+  });
+
+  it('refuse a reply with fewer or more rows than its document announced, or a row of the wrong width', () => {
+    const cut = text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1);
+    expect(() => readLines(cut, 10)).toThrow('A list reply of 2 rows where 3 were announced');
+    expect(() => readLines(`${text}${copyLines[0]}\n`, 10)).toThrow('A list reply of 4 rows where 3 were announced');
+    expect(() => readLines(text.replace('\tt\t', '\t'), 10)).toThrow('A list row of 6 values, not 7');
+    expect(() => readLines(text.slice(0, 20), 10)).toThrow(SyntaxError);
+    expect(() => lineMaker(lineKeys, 'nsn')).toThrow(SyntaxError);
+  });
+
+  it('undo exactly the backslash escapes COPY writes', () => {
+    expect(unescapeCopyText('a\\tb\\nc\\rd\\\\e\\bf\\fg\\vh')).toBe('a\tb\nc\rd\\e\bf\fg\vh');
+    expect(unescapeCopyText('plain')).toBe('plain');
+  });
+
+  it('make COPY times into the documented text as they make JSON times', () => {
+    expect(isoOfUtcWallClock('2026-08-28 13:48:10.812')).toBe('2026-08-28T13:48:10.812Z');
+    expect(isoOfUtcWallClock('2026-08-28 13:48:10')).toBe('2026-08-28T13:48:10.000Z');
+    expect(isoOfUtcWallClock('2026-08-28 13:48:10.812999')).toBe('2026-08-28T13:48:10.812Z');
+    expect(isoOfUtcWallClock('0001-01-01 00:00:00')).toBe('0001-01-01T00:00:00.000Z');
   });
 });

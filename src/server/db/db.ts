@@ -38,8 +38,33 @@ export interface ReadSnapshot {
   one<T = Row>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
   /** The rows of one statement in batches of at most `batchRows` rows, read as they are asked for. */
   batches<T = Row>(sql: string, params: readonly unknown[], batchRows: number): AsyncGenerator<T[], void, undefined>;
+  /**
+   * The rows of one SELECT in PostgreSQL's COPY text format (a line per row, values separated by tabs,
+   * times in the ISO date style), as the database sends them: chunks of bytes that need not end at a
+   * line's end. COPY takes no parameters: they are written into the statement as literals
+   * (`inlineParams`). Absent for the embedded database.
+   */
+  copyText?(sql: string, params: readonly unknown[]): AsyncIterable<Buffer>;
   /** Ends the snapshot and gives its connection back; later calls do nothing. */
   release(): Promise<void>;
+}
+
+/**
+ * A statement with its `$1..$n` written in as literals, for COPY (which takes no parameters): a
+ * string quoted by `quote` (the driver's escapeLiteral), a Date as a timestamptz, a finite number or
+ * a boolean as itself; anything else is refused.
+ */
+export function inlineParams(sql: string, params: readonly unknown[], quote: (s: string) => string): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new Error(`inlineParams: no value for $${n}`);
+    const v = params[i];
+    if (typeof v === 'string') return quote(v);
+    if (v instanceof Date && !Number.isNaN(v.getTime())) return `${quote(v.toISOString())}::timestamptz`;
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    throw new Error(`inlineParams: $${n} is not a string, date, finite number or boolean`);
+  });
 }
 
 /** The Db's own snapshot, or one that reads each statement whole through the Db (embedded, inside a transaction). */

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { pgErrorCode, toParams, type Db, type ReadSnapshot } from './db';
+import { to as copyTo } from 'pg-copy-streams';
+import { inlineParams, pgErrorCode, toParams, type Db, type ReadSnapshot } from './db';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -92,6 +93,20 @@ function pgSnapshot(client: pg.PoolClient): ReadSnapshot {
   let released = false;
   let broken = false;
   return {
+    async *copyText(sql: string, params: readonly unknown[]) {
+      // the times' text as ISO (2026-08-28 13:48:10.812), whatever the server's or the role's DateStyle
+      await client.query(`SET LOCAL datestyle TO 'ISO, YMD'`);
+      const stream = client.query(copyTo(`COPY (${inlineParams(sql, params, (v) => client.escapeLiteral(v))}) TO STDOUT`));
+      let finished = false;
+      try {
+        for await (const chunk of stream) yield chunk as Buffer;
+        finished = true;
+      } finally {
+        // stopped part-way (the reply was broken off): the connection is still in its COPY and cannot
+        // take the ROLLBACK, so it is closed instead (the server ends the transaction) and not reused
+        if (!finished) broken = true;
+      }
+    },
     one: async (sql, params) => (await client.query(sql, toParams(params))).rows[0],
     async *batches<T>(sql: string, params: readonly unknown[], batchRows: number) {
       const cursor = `rows_${++cursorCount}`;
@@ -116,6 +131,10 @@ function pgSnapshot(client: pg.PoolClient): ReadSnapshot {
     async release() {
       if (released) return;
       released = true;
+      if (broken) {
+        client.release(true);
+        return;
+      }
       try {
         await client.query('ROLLBACK');
       } catch {

@@ -46,11 +46,34 @@ import { madeOnce } from '../../madeOnce';
 import { openReadSnapshot, type Db } from '../../db/db';
 import { handle, type Ctx, type Handler } from '../../http/handle';
 import { PreparedJson } from '../../http/preparedJson';
-import { compactTimesOf, countsSql, keysOf, listHeadSql, listReplySql, listRowsSql, resolveFilters, rowSeparator, unknownCountry, type ListHeadRow, type ListReplyRow, type RowForm } from './query';
+import {
+  compactTimesOf,
+  countsSql,
+  keysOf,
+  listHeadSql,
+  listReplySql,
+  listRowsLinesSql,
+  listRowsSql,
+  resolveFilters,
+  rowKindsOf,
+  rowSeparator,
+  unknownCountry,
+  type ListHeadRow,
+  type ListReplyRow,
+  type RowForm,
+} from './query';
 import { transactionActionHandlers } from './actions';
 import { transactionKindSpecs } from './kinds';
 import { providerScopeOf } from '../../providerScope';
-import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_TIMES } from '../../../api/listRows';
+import { LIST_ROWS_ARRAYS, LIST_ROWS_COUNT, LIST_ROWS_HEADER, LIST_ROWS_KINDS, LIST_ROWS_LINES, LIST_ROWS_TIMES, listRowForms } from '../../../api/listRows';
+
+/**
+ * The form of a list reply's rows: the documented objects, the compact arrays (`x-list-rows: arrays2`)
+ * or, for a list streamed from PostgreSQL, the lines of COPY text (`x-list-rows: lines3`, see
+ * src/api/listRows.ts); a client that asks for lines gets the arrays when its list is not streamed
+ * from PostgreSQL.
+ */
+export type ReplyForm = RowForm | 'lines';
 
 /** How many rows `transactions` (the first page) carries. */
 export const FIRST_PAGE = 50;
@@ -68,8 +91,10 @@ export interface ListResult {
    * The rows' JSON objects joined by commas: one text, or texts of batches read as they are sent (a
    * large list). In the compact form, JSON arrays instead, each on a line of its own (see `listData`).
    */
-  readonly rows: string | AsyncIterable<string>;
-  readonly form: RowForm;
+  readonly rows: string | AsyncIterable<string> | AsyncIterable<Buffer>;
+  readonly form: ReplyForm;
+  /** A lines reply's: what each value is (src/api/listRows.ts ListRowKind) and how many rows follow. */
+  readonly lines?: { readonly kinds: string; readonly rowCount: number };
   /** The row schema's keys: the order of the values of a compact row. */
   readonly keys: readonly string[];
   /** Ends the read of the rows (a large list holds a database connection until its rows are sent). */
@@ -111,7 +136,9 @@ const fieldsJsonOf = madeOnce((screen: AnyListScreen) => JSON.stringify(exportFi
  * the totals and the countries; or, when there are more than STREAM_ABOVE_ROWS rows, the same
  * without the rows in a read-only snapshot, whose rows are then read through a cursor as they are sent.
  */
-export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: string, firstPage = FIRST_PAGE, provider?: string, form: RowForm = 'objects'): Promise<ListResult> {
+export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: string, firstPage = FIRST_PAGE, provider?: string, asked: ReplyForm = 'objects'): Promise<ListResult> {
+  // the JSON form of the rows, when they are not lines
+  const form: RowForm = asked === 'objects' ? 'objects' : 'arrays';
   const filters = resolveFilters(body, zone, spec.refunded ? 'REFUNDED' : undefined, provider);
   const options = {
     keys: keysOf(spec.row),
@@ -144,6 +171,15 @@ export async function runList(db: Db, spec: ListSpec, body: ListFilters, zone: s
     const head = listHeadSql(transactionKindSpecs[spec.kind], filters, options);
     const r = (await snapshot.one<ListHeadRow>(head.sql, head.params))!;
     const result = rest(r);
+    if (asked === 'lines' && snapshot.copyText) {
+      const copyText = snapshot.copyText.bind(snapshot);
+      const linesSql = listRowsLinesSql(transactionKindSpecs[spec.kind], filters, options.keys);
+      const rowCount = Number(r.row_count);
+      async function* lines(): AsyncGenerator<Buffer> {
+        if (rowCount > 0) yield* copyText(linesSql.sql, linesSql.params);
+      }
+      return { ...result, form: 'lines', lines: { kinds: rowKindsOf(spec.row), rowCount }, rows: lines(), release: () => snapshot.release() };
+    }
     const rowsSql = listRowsSql(transactionKindSpecs[spec.kind], filters, options.keys, form);
     const separator = rowSeparator(form);
     async function* rows(): AsyncGenerator<string> {
@@ -177,17 +213,24 @@ export function listData(r: ListResult, withFirstPage: boolean, totalsInside: bo
   if (withFirstPage) head += `"transactions":[${r.firstPage}],`;
   head += `"fields":${r.fields},"countries":${r.countries}`;
   if (totalsInside) head += `,"totalAmount":${JSON.stringify(r.totalAmount)},"filteredTotalAmount":${JSON.stringify(r.filteredTotalAmount)}`;
+  if (r.lines) {
+    // the document whole on the first line, the rows on the lines after it, as the database wrote them
+    head += `,${COMPACT_KEYS}:${JSON.stringify(r.keys)},${COMPACT_TIMES}:${JSON.stringify(compactTimesOf(r.keys))},${COMPACT_KINDS}:${JSON.stringify(r.lines.kinds)},${COMPACT_COUNT}:${r.lines.rowCount},${COMPACT_ROWS}:[]}`;
+    return PreparedJson.streamed({ head, parts: r.rows as AsyncIterable<Buffer>, tail: '', release: r.release, lines: true });
+  }
   const compact = r.form === 'arrays';
   head += compact ? `,${COMPACT_KEYS}:${JSON.stringify(r.keys)},${COMPACT_TIMES}:${JSON.stringify(compactTimesOf(r.keys))},${COMPACT_ROWS}:[` : ',"filteredList":[';
   const tail = compact ? '\n]}' : ']}';
   if (typeof r.rows === 'string') return PreparedJson.of(`${head}${compact && r.rows ? `\n${r.rows}` : r.rows}${tail}`);
-  return PreparedJson.streamed({ head, parts: r.rows, tail, release: r.release });
+  return PreparedJson.streamed({ head, parts: r.rows as AsyncIterable<string>, tail, release: r.release });
 }
 
 /** The members of a compact list reply (see `listData`), as JSON keys. */
 const COMPACT_KEYS = '"filteredListKeys"';
 const COMPACT_ROWS = '"filteredListRows"';
 const COMPACT_TIMES = JSON.stringify(LIST_ROWS_TIMES);
+const COMPACT_KINDS = JSON.stringify(LIST_ROWS_KINDS);
+const COMPACT_COUNT = JSON.stringify(LIST_ROWS_COUNT);
 
 /** The count cards of one kind, from the monthly roll-up (of the provider's rows, for a caller limited to one). */
 export async function countsOf(db: Db, kind: TransactionKind, provider?: string) {
@@ -208,19 +251,25 @@ export async function countsOf(db: Db, kind: TransactionKind, provider?: string)
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyData = any;
 
-/** The form of the rows the caller asked for: the compact one only when it sent `x-list-rows: arrays2`. */
-function rowFormOf(ctx: Ctx): RowForm {
+/** The form of the rows the caller asked for: a compact one only when it sent `x-list-rows` with `arrays2` (and `lines3`). */
+function rowFormOf(ctx: Ctx): ReplyForm {
   ctx.client.setHeader('vary', LIST_ROWS_HEADER);
-  if (ctx.client.header?.(LIST_ROWS_HEADER) !== LIST_ROWS_ARRAYS) return 'objects';
-  // the reply says which form it carries (a server that does not know the header sends the documented one)
-  ctx.client.setHeader(LIST_ROWS_HEADER, LIST_ROWS_ARRAYS);
-  return 'arrays';
+  const asked = listRowForms(ctx.client.header?.(LIST_ROWS_HEADER));
+  // lines only for a client that also reads the arrays, which the lists not streamed from PostgreSQL send
+  return asked.arrays ? (asked.lines ? 'lines' : 'arrays') : 'objects';
+}
+
+/** Runs a list in the form its caller asked for; the reply says which form it carries (a server that does not know the header sends the documented one). */
+async function listFor(ctx: Ctx, spec: ListSpec, body: ListFilters, firstPage: number): Promise<ListResult> {
+  const r = await runList(ctx.readDb, spec, body, ctx.businessTimeZone, firstPage, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
+  if (r.form !== 'objects') ctx.client.setHeader(LIST_ROWS_HEADER, r.form === 'lines' ? LIST_ROWS_LINES : LIST_ROWS_ARRAYS);
+  return r;
 }
 
 /** A list whose totals sit at the top level. */
 function topLevelList(contract: Parameters<typeof handle>[0], spec: ListSpec): Handler {
   return handle(contract, async (ctx, body) => {
-    const r = await runList(ctx.readDb, spec, body as ListFilters, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
+    const r = await listFor(ctx, spec, body as ListFilters, FIRST_PAGE);
     return { data: listData(r, true, false) as AnyData, top: { totalAmount: r.totalAmount, filteredTotalAmount: r.filteredTotalAmount, matching: r.matching } };
   });
 }
@@ -286,7 +335,7 @@ export const transactionHandlers: readonly Handler[] = [
 
   topLevelList(ceftAuditList, specs.ceftAudit),
   handle(ceftRefundedAuditList, async (ctx, body) => {
-    const r = await runList(ctx.readDb, specs.ceftRefundedAudit, body, ctx.businessTimeZone, FIRST_PAGE, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
+    const r = await listFor(ctx, specs.ceftRefundedAudit, body, FIRST_PAGE);
     return { data: listData(r, true, true) as AnyData, top: { matching: r.matching } };
   }),
   topLevelList(billAuditList, specs.billAudit),
@@ -298,7 +347,7 @@ export const transactionHandlers: readonly Handler[] = [
   topLevelList(thyagaList, specs.thyaga),
   topLevelList(eChannellingList, specs.eChannelling),
   handle(insuranceList, async (ctx, body) => {
-    const r = await runList(ctx.readDb, specs.insurance, body, ctx.businessTimeZone, 0, await providerScopeOf(ctx.db, ctx.user), rowFormOf(ctx));
+    const r = await listFor(ctx, specs.insurance, body, 0);
     return { data: listData(r, false, true) as AnyData, top: { matching: r.matching } };
   }),
 

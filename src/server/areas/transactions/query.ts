@@ -322,6 +322,45 @@ SELECT ${firstPage} AS first_page,
   };
 }
 
+/** A row key's value as COPY writes it in a lines reply (src/api/listRows.ts LIST_ROWS_LINES): a time as the UTC wall clock, else as in the JSON. */
+const lineValueOf = (k: string) => (isCompactTime(k) ? `t.${k} AT TIME ZONE 'UTC'` : valueOf(k));
+
+/** Unwraps nullable, optional and default to the type underneath. */
+function baseTypeOf(schema: z.ZodType): string {
+  let def = (schema as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  while ((def.type === 'nullable' || def.type === 'optional' || def.type === 'default') && def.innerType) {
+    def = (def.innerType as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  }
+  return def.type;
+}
+
+/**
+ * What each value of a row schema is in a lines reply (src/api/listRows.ts `ListRowKind`), in its keys'
+ * order: from the row schema's own types, the times from the time columns.
+ */
+export const rowKindsOf = madeOnce((row: z.ZodObject): string =>
+  Object.entries(row.shape)
+    .map(([k, schema]) => {
+      if (isCompactTime(k)) return 't';
+      const type = baseTypeOf(schema as z.ZodType);
+      return type === 'number' ? 'n' : type === 'boolean' ? 'b' : type === 'string' || type === 'enum' || type === 'literal' ? 's' : 'j';
+    })
+    .join(''),
+);
+
+/**
+ * The rows of a list in the order they were initiated, as plain values in the keys' order, for COPY
+ * (a lines reply: PostgreSQL writes the text, the server passes it on; see `ReadSnapshot.copyText`).
+ */
+export function listRowsLinesSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[]): Sql {
+  const ps = new Params();
+  const where = whereOf(spec, f, ps);
+  return {
+    sql: `SELECT ${keys.map(lineValueOf).join(', ')} FROM ${spec.table} t ${joinsOf(keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${ps.p(f.fetchCount)}`,
+    params: ps.values,
+  };
+}
+
 /** The rows of a list in the order they were initiated, each as its JSON text (column `j`, an object or with `form` 'arrays' an array); see `listHeadSql`. */
 export function listRowsSql(spec: TransactionKindSpec, f: ResolvedFilters, keys: readonly string[], form: RowForm = 'objects'): Sql {
   const ps = new Params();
