@@ -110,8 +110,27 @@ function chromiumPart(pid: string): 'renderer' | 'network' | 'gpu' | 'chromiumOt
   return 'chromiumOther';
 }
 
-function cpuByProgram(): Record<'database' | 'browser' | 'renderer' | 'network' | 'gpu' | 'chromiumOther' | 'node' | 'other' | 'machine', number> {
-  const used = { database: 0, browser: 0, renderer: 0, network: 0, gpu: 0, chromiumOther: 0, node: 0, other: 0, machine: 0 };
+/**
+ * A renderer's CPU by thread: its main thread (the process's first), the foreground thread pool (where
+ * V8 does its concurrent and parallel garbage collection and compiling), the others.
+ */
+function rendererThreads(pid: string): { main: number; v8: number; rest: number } {
+  const used = { main: 0, v8: 0, rest: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    const s = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+    if (tid === pid) used.main += s;
+    else if (comm.startsWith('ThreadPoolForeg')) used.v8 += s;
+    else used.rest += s;
+  }
+  return used;
+}
+
+function cpuByProgram(): Record<'database' | 'browser' | 'renderer' | 'tabMain' | 'tabV8' | 'tabRest' | 'network' | 'gpu' | 'chromiumOther' | 'node' | 'other' | 'machine', number> {
+  const used = { database: 0, browser: 0, renderer: 0, tabMain: 0, tabV8: 0, tabRest: 0, network: 0, gpu: 0, chromiumOther: 0, node: 0, other: 0, machine: 0 };
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -121,7 +140,16 @@ function cpuByProgram(): Record<'database' | 'browser' | 'renderer' | 'network' 
       const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
       const kind = comm.startsWith('postgres') ? 'database' : /chrom/i.test(comm) ? 'browser' : comm === 'node' || comm === 'MainThread' ? 'node' : 'other';
       used[kind] += ticks / TICKS_PER_S;
-      if (kind === 'browser') used[chromiumPart(pid)] += ticks / TICKS_PER_S;
+      if (kind === 'browser') {
+        const part = chromiumPart(pid);
+        used[part] += ticks / TICKS_PER_S;
+        if (part === 'renderer') {
+          const threads = rendererThreads(pid);
+          used.tabMain += threads.main;
+          used.tabV8 += threads.v8;
+          used.tabRest += threads.rest;
+        }
+      }
     } catch {
       /* gone */
     }
@@ -330,7 +358,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
     // database share the cores, the wall time is at least their sum divided by the cores
     const cpu = (k: keyof typeof cpuBefore) => (cpuAfter[k] - cpuBefore[k]).toFixed(2);
     log(
-      `  CPU over the Search: database ${cpu('database')} s, browser ${cpu('browser')} s (the tab ${cpu('renderer')}, network ${cpu('network')}, GPU ${cpu('gpu')}, the rest ${cpu('chromiumOther')}), Node ${cpu('node')} s, other ${cpu('other')} s; machine ${cpu('machine')} s of ${((cpus().length * allRowsMs) / 1000).toFixed(2)} core-s`,
+      `  CPU over the Search: database ${cpu('database')} s, browser ${cpu('browser')} s (the tab ${cpu('renderer')}: main thread ${cpu('tabMain')}, its thread pool (V8's garbage collection) ${cpu('tabV8')}, its other threads ${cpu('tabRest')}; network ${cpu('network')}, GPU ${cpu('gpu')}, the rest ${cpu('chromiumOther')}), Node ${cpu('node')} s, other ${cpu('other')} s; machine ${cpu('machine')} s of ${((cpus().length * allRowsMs) / 1000).toFixed(2)} core-s`,
     );
     rows.push(
       row(

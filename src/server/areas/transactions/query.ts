@@ -285,11 +285,17 @@ export function listReplySql(spec: TransactionKindSpec, f: ResolvedFilters, o: L
   const firstPage = firstPageColumn(o, ps, (limit) => `SELECT j, id FROM r ORDER BY id LIMIT ${limit}`);
   const rows = form === 'arrays' ? `(SELECT coalesce(string_agg(a, E',\\n' ORDER BY at, id), '') FROM r)` : `(SELECT coalesce(string_agg(j, ',' ORDER BY at, id), '') FROM r)`;
   const compact = form === 'arrays' ? `, ${rowArrayJson(o.keys)} AS a` : '';
+  // with `most`, the rows are counted first (an index range of at most most + 1 entries): when there
+  // are more, the call streams them instead and this statement writes no row's JSON (the rows CTE is
+  // empty, a one-time filter), which would be thrown away
+  const over = most === undefined ? '' : ps.p(most);
+  const counted = most === undefined ? '' : `n AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 FROM ${spec.table} t WHERE ${where} LIMIT ${limit}) x),\n`;
+  const fits = most === undefined ? '' : ` AND (SELECT c FROM n) <= ${over}`;
   return {
-    sql: `WITH r AS MATERIALIZED (
+    sql: `WITH ${counted}r AS MATERIALIZED (
   SELECT t.id, t.initiated_time AS at, t.status, t.${o.amountColumn} AS amount, ${rowJson(o.keys)} AS j${compact}
-    FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where} ORDER BY t.initiated_time, t.id LIMIT ${limit})
-SELECT ${most === undefined ? rows : `CASE WHEN (SELECT count(*) FROM r) > ${ps.p(most)} THEN NULL ELSE ${rows} END`} AS rows,
+    FROM ${spec.table} t ${joinsOf(o.keys)} WHERE ${where}${fits} ORDER BY t.initiated_time, t.id LIMIT ${limit})
+SELECT ${most === undefined ? rows : `CASE WHEN (SELECT c FROM n) > ${over} THEN NULL ELSE ${rows} END`} AS rows,
        ${firstPage} AS first_page,
        ${matchingColumn(spec, f, ps, 'r', limit)},
        ${replyTailColumns(spec, f, o, ps, 'r')}`,
