@@ -39,6 +39,36 @@ export const LIST_ROWS_COUNT = 'filteredListRowCount';
  */
 export type ListRowKind = 'n' | 'b' | 't' | 's' | 'j';
 
+const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** A value of PostgreSQL's COPY text format with its backslash escapes undone. */
+export function unescapeCopyText(text: string): string {
+  return text.indexOf('\\') < 0 ? text : text.replace(/\\(.)/gs, (_, c: string) => COPY_ESCAPES[c] ?? c);
+}
+
+/** COPY's text of a null. */
+export const COPY_NULL = '\\N';
+
+/**
+ * A value of a line of COPY text (a lines reply, a server export job's rows) as the documented reply
+ * has it, by its kind: a number, a boolean, a time's documented text, a JSON value, a text; null for `\N`.
+ */
+export function copyTextValue(kind: ListRowKind, text: string): unknown {
+  if (text === COPY_NULL) return null;
+  switch (kind) {
+    case 'n':
+      return Number(text);
+    case 'b':
+      return text === 't';
+    case 't':
+      return isoOfUtcWallClock(text);
+    case 'j':
+      return JSON.parse(unescapeCopyText(text)) as unknown;
+    default:
+      return unescapeCopyText(text);
+  }
+}
+
 /** The forms a client asks for with the header's value (a comma-separated list). */
 export function listRowForms(header: string | undefined): { lines: boolean; arrays: boolean } {
   const asked = (header ?? '').split(',').map((v) => v.trim());

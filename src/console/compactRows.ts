@@ -17,7 +17,9 @@
  */
 
 import { bodyChunks, closeDocument } from './jsonStream';
-import { isoOfUtcWallClock, LIST_ROWS_COUNT, LIST_ROWS_KINDS, LIST_ROWS_TIMES, type ListRowKind } from '../api/listRows';
+import { COPY_NULL, copyTextValue, isoOfUtcWallClock, LIST_ROWS_COUNT, LIST_ROWS_KINDS, LIST_ROWS_TIMES, unescapeCopyText, type ListRowKind } from '../api/listRows';
+
+export { unescapeCopyText } from '../api/listRows';
 
 /** Where the rows begin: the exact text cannot occur inside a JSON string (its quotes would be escaped). */
 const ROWS_MARK = '"filteredListRows":[';
@@ -86,13 +88,6 @@ function toDocumented(holder: Record<string, unknown>, rows: object[]) {
   holder.filteredList = rows;
 }
 
-const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
-
-/** A value of PostgreSQL's COPY text format with its backslash escapes undone. */
-export function unescapeCopyText(text: string): string {
-  return text.indexOf('\\') < 0 ? text : text.replace(/\\(.)/gs, (_, c: string) => COPY_ESCAPES[c] ?? c);
-}
-
 /** A flat copy of a text that owns its characters (not a slice of a longer one). */
 function ownCopy(text: string): string {
   const joined = `${text} `;
@@ -118,40 +113,26 @@ export function lineMaker(keys: readonly string[], kinds: string): (line: string
     const row = { ...template };
     for (let i = 0; i < n; i++) {
       const text = values[i]!;
-      let v: unknown = null;
-      if (text !== '\\N') {
-        switch (kindOf[i]) {
-          case 'n':
-            v = Number(text);
-            break;
-          case 'b':
-            v = text === 't';
-            break;
-          case 't':
-            v = isoOfUtcWallClock(text);
-            // made flat now (see rowMaker)
-            (v as string).charCodeAt(0);
-            break;
-          case 'j':
-            v = JSON.parse(unescapeCopyText(text));
-            break;
-          default: {
-            let x = unescapeCopyText(text);
-            const texts = shared[i];
-            const known = texts?.get(x);
-            if (known !== undefined) x = known;
-            else {
-              // a text of 13 characters or more cut from the line points into it (V8's sliced string)
-              // and would keep the whole chunk of text it came in: a copy of its own instead
-              if (x.length >= 13) x = ownCopy(x);
-              if (texts) {
-                if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(x, x);
-                else shared[i] = undefined;
-              }
-            }
-            v = x;
+      let v: unknown;
+      if (kindOf[i] !== 's' || text === COPY_NULL) {
+        v = copyTextValue(kindOf[i]!, text);
+        // a time made flat now (see rowMaker)
+        if (kindOf[i] === 't' && typeof v === 'string') v.charCodeAt(0);
+      } else {
+        let x = unescapeCopyText(text);
+        const texts = shared[i];
+        const known = texts?.get(x);
+        if (known !== undefined) x = known;
+        else {
+          // a text of 13 characters or more cut from the line points into it (V8's sliced string)
+          // and would keep the whole chunk of text it came in: a copy of its own instead
+          if (x.length >= 13) x = ownCopy(x);
+          if (texts) {
+            if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(x, x);
+            else shared[i] = undefined;
           }
         }
+        v = x;
       }
       row[keys[i]!] = v;
     }

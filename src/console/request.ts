@@ -5,7 +5,6 @@
 import type { CallContract, DataOf, RequestOf, TopOf } from '../api/contract';
 import { clearToken, getToken } from './session';
 import { readJsonStream } from './jsonStream';
-import { readCompactListStream } from './compactRows';
 import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_LINES } from '../api/listRows';
 
 export const REQUEST_TIMEOUT_MS = 90_000;
@@ -53,7 +52,9 @@ export async function callApi<C extends CallContract>(
       const partial = onPartial && res.ok ? (doc: unknown) => doc && typeof doc === 'object' && onPartial(doc as Record<string, unknown>) : undefined;
       const form = init?.compactRows ? res.headers.get(LIST_ROWS_HEADER) : null;
       const compact = form === LIST_ROWS_ARRAYS || form === LIST_ROWS_LINES;
-      payload = (await (compact ? readCompactListStream(res, partial, form === LIST_ROWS_LINES) : readJsonStream(res, partial))) as Record<string, unknown>;
+      // the compact forms' reader is loaded with the first list that asks for them (not in the first load)
+      const readCompact = compact ? (await import('./compactRows')).readCompactListStream : undefined;
+      payload = (await (readCompact ? readCompact(res, partial, form === LIST_ROWS_LINES) : readJsonStream(res, partial))) as Record<string, unknown>;
     } catch {
       payload = undefined;
     }

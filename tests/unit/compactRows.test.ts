@@ -1,7 +1,7 @@
 /** The console's reader of compact list replies (src/console/compactRows.ts), on texts written here. */
 import { describe, expect, it } from 'vitest';
 import { CompactListParser, LinesListParser, lineMaker, rowMaker, unescapeCopyText } from '../../src/console/compactRows';
-import { isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
+import { copyTextValue, isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
 
 const keys = ['id', 'name', 'amount', 'note'];
 const rows = [
@@ -135,6 +135,17 @@ describe('the lines of a lines reply (PostgreSQL COPY text, src/api/listRows.ts 
     expect(() => readLines(text.replace('\tt\t', '\t'), 10)).toThrow('A list row of 6 values, not 7');
     expect(() => readLines(text.slice(0, 20), 10)).toThrow(SyntaxError);
     expect(() => lineMaker(lineKeys, 'nsn')).toThrow(SyntaxError);
+  });
+
+  it('are each made what its kind says (the server export thread reads them the same way)', () => {
+    expect(copyTextValue('n', '85.1850')).toBe(85.185);
+    expect(copyTextValue('n', '-2')).toBe(-2);
+    expect(copyTextValue('b', 't')).toBe(true);
+    expect(copyTextValue('b', 'f')).toBe(false);
+    expect(copyTextValue('t', '2026-08-28 13:48:10.8')).toBe('2026-08-28T13:48:10.800Z');
+    expect(copyTextValue('j', '[{"a": "x\\\\ty"}]')).toEqual([{ a: 'x\ty' }]);
+    expect(copyTextValue('s', 'a\\\\b')).toBe('a\\b');
+    for (const kind of ['n', 'b', 't', 'j', 's'] as const) expect(copyTextValue(kind, '\\N'), kind).toBeNull();
   });
 
   it('undo exactly the backslash escapes COPY writes', () => {

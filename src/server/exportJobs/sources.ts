@@ -29,7 +29,7 @@ import type { Db, ReadSnapshot } from '../db/db';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
 import { transactionKindSpecs } from '../areas/transactions/kinds';
-import { compactTimesOf, keysOf, listCountSql, listRowsAfterSql, resolveFilters, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
+import { compactTimesOf, keysOf, listCountSql, listRowsAfterSql, listRowsLinesSql, resolveFilters, rowKindsOfKeys, unknownCountry, type ResolvedFilters } from '../areas/transactions/query';
 
 /**
  * A list or report exported through its own handler: the call, the screen (columns, filters) and the
@@ -121,6 +121,32 @@ export function durationOfBody(target: ServerExportable, body: Record<string, un
   return undefined;
 }
 
+/** A batch of rows: JSON arrays' texts, or bytes of COPY text (whose lines may end in a later batch) and how many lines end in them. */
+export type RowsBatch = { readonly texts: readonly string[]; readonly rows: number } | { readonly lines: Buffer; readonly rows: number };
+
+/** How many line breaks `bytes` holds: the rows whose line ends in it. */
+function lineEnds(bytes: Buffer): number {
+  let n = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) n++;
+  return n;
+}
+
+/** Bytes of COPY text gathered into batches of about `batchRows` rows (and at least one chunk). */
+async function* linesInBatches(chunks: AsyncIterable<Buffer>, batchRows: number): AsyncGenerator<RowsBatch> {
+  let held: Buffer[] = [];
+  let rows = 0;
+  for await (const chunk of chunks) {
+    held.push(chunk);
+    rows += lineEnds(chunk);
+    if (rows >= batchRows) {
+      yield { lines: Buffer.concat(held), rows };
+      held = [];
+      rows = 0;
+    }
+  }
+  if (held.length > 0) yield { lines: Buffer.concat(held), rows };
+}
+
 export interface ListSource {
   readonly fields: ExportField[];
   readonly itemFields: (ItemFields | null)[];
@@ -131,10 +157,16 @@ export interface ListSource {
   /** The places in a row's array of the times sent as the UTC wall clock (src/api/listRows.ts), made into the documented text when read. */
   readonly times: readonly number[];
   /**
-   * The rows in the list's order, in batches, each as the text of a JSON array of its values (as the
-   * database sends them: parsed and formatted in the job's own thread, ./formatThread.ts).
+   * With lines: what each value of a row is (src/api/listRows.ts ListRowKind), the rows' batches being
+   * bytes of COPY text.
    */
-  batches(batchRows: number): AsyncGenerator<string[], void, undefined>;
+  readonly kinds?: string;
+  /**
+   * The rows in the list's order, in batches, each as the text of a JSON array of its values (as the
+   * database sends them: parsed and formatted in the job's own thread, ./formatThread.ts), or (a list
+   * read from PostgreSQL) bytes of COPY text as the database sends them, a line per row.
+   */
+  batches(batchRows: number): AsyncGenerator<RowsBatch, void, undefined>;
   /** Gives back the connection the rows are read on (when they are read through a cursor); call once done. */
   close(): Promise<void>;
 }
@@ -184,7 +216,10 @@ async function openHandledSource(list: HandledList, body: Record<string, unknown
     async *batches(batchRows) {
       const all = rows ?? [];
       const keys = fields.map((f) => f.dataKey);
-      for (let i = 0; i < all.length; i += batchRows) yield (all.slice(i, i + batchRows) as Record<string, unknown>[]).map((row) => JSON.stringify(keys.map((k) => row?.[k] ?? null)));
+      for (let i = 0; i < all.length; i += batchRows) {
+        const texts = (all.slice(i, i + batchRows) as Record<string, unknown>[]).map((row) => JSON.stringify(keys.map((k) => row?.[k] ?? null)));
+        yield { texts, rows: texts.length };
+      }
     },
     close: async () => {
       rows = undefined;
@@ -233,6 +268,25 @@ export async function openListSource(
     // the row schema's keys, or with some columns only theirs (less for the database to build and the job to read)
     const keys = columns ? keysOfColumns(keysOf(spec.row), fields) : keysOf(spec.row);
     const wanted = Math.min(total, filters.fetchCount);
+    // from PostgreSQL, the rows' plain values as COPY text, passed to the job's thread unread
+    const copyText = snapshot?.copyText?.bind(snapshot);
+    if (copyText) {
+      const q = listRowsLinesSql(kind, filters, keys);
+      return {
+        fields,
+        itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
+        total,
+        at: fields.map((f) => keys.indexOf(f.dataKey)),
+        times: compactTimesOf(keys),
+        kinds: rowKindsOfKeys(spec.row, keys),
+        async *batches(batchRows) {
+          if (wanted > 0) yield* linesInBatches(copyText(q.sql, q.params), batchRows);
+        },
+        close: async () => {
+          await snapshot?.release();
+        },
+      };
+    }
 
     return {
       fields,
@@ -246,7 +300,7 @@ export async function openListSource(
         if (snapshot) {
           // one statement, read through the cursor batch by batch
           const q = listRowsAfterSql(kind, filters, keys, null, wanted, 'arrays');
-          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield rows.map((r) => r.j);
+          for await (const rows of snapshot.batches<{ j: string }>(q.sql, q.params, batchRows)) yield { texts: rows.map((r) => r.j), rows: rows.length };
           return;
         }
         let after: { at: string; id: number } | null = null;
@@ -258,7 +312,7 @@ export async function openListSource(
           const last = rows[rows.length - 1]!;
           after = { at: last.at, id: last.id };
           left -= rows.length;
-          yield rows.map((r) => r.j);
+          yield { texts: rows.map((r) => r.j), rows: rows.length };
         }
       },
       close: async () => {

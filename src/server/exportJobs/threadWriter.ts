@@ -1,6 +1,7 @@
 /**
  * A job's file written in a thread of its own (./formatThread.ts): the job hands it the rows as the
- * database sent them (JSON texts, unparsed) and stores the chunks it hands back, in order. At most
+ * database sent them (JSON texts, unparsed, or bytes of COPY text, handed over without a copy) and
+ * stores the chunks it hands back, in order. At most
  * one batch waits in the thread besides the one it writes, so the job's memory stays at about two
  * batches and a chunk whatever the number of rows, while the next batch is read from the database
  * the thread is already writing the last one.
@@ -8,10 +9,11 @@
 import { Worker } from 'node:worker_threads';
 import type { FromThread, ThreadSpec, ToThread } from './formatThread';
 import type { ChunkSink, WriterSpec } from './writers';
+import type { RowsBatch } from './sources';
 
 export interface ThreadWriter {
   /** Hands a batch on; resolves once the thread has taken the batch before it (and its chunks are stored). */
-  addRows(texts: string[]): Promise<void>;
+  addRows(batch: RowsBatch): Promise<void>;
   /** Writes the rest of the file; resolves once every chunk is stored. */
   finish(): Promise<void>;
   /** Stops the thread: nothing more is written. */
@@ -20,8 +22,8 @@ export interface ThreadWriter {
 
 const ENTRY = new URL('./formatThread.mjs', import.meta.url);
 
-export function createThreadWriter(spec: WriterSpec, rows: Pick<ThreadSpec, 'at' | 'times'>, sink: ChunkSink): ThreadWriter {
-  const thread = new Worker(ENTRY, { workerData: { spec, at: rows.at, times: rows.times } satisfies ThreadSpec });
+export function createThreadWriter(spec: WriterSpec, rows: Pick<ThreadSpec, 'at' | 'times' | 'kinds'>, sink: ChunkSink): ThreadWriter {
+  const thread = new Worker(ENTRY, { workerData: { spec, at: rows.at, times: rows.times, kinds: rows.kinds } satisfies ThreadSpec });
   let failure: Error | undefined;
   let stopped = false;
   // the chunks are stored one after the other, in the order they come
@@ -49,7 +51,11 @@ export function createThreadWriter(spec: WriterSpec, rows: Pick<ThreadSpec, 'at'
   thread.on('exit', (code) => {
     if (!stopped) fail(new Error(`The export thread stopped (exit code ${code})`));
   });
-  const send = (message: ToThread) => thread.postMessage(message);
+  const send = (message: ToThread) => {
+    // bytes of lines are moved to the thread, not copied (a buffer of their own: Buffer.concat's, never the pool's)
+    if (message.type === 'lines' && message.bytes.byteLength === message.bytes.buffer.byteLength) thread.postMessage(message, [message.bytes.buffer as ArrayBuffer]);
+    else thread.postMessage(message);
+  };
   const check = () => {
     if (failure) throw failure;
   };
@@ -58,9 +64,9 @@ export function createThreadWriter(spec: WriterSpec, rows: Pick<ThreadSpec, 'at'
     void thread.terminate();
   };
   return {
-    async addRows(texts) {
+    async addRows(batch) {
       check();
-      send({ type: 'rows', texts });
+      send('texts' in batch ? { type: 'rows', texts: batch.texts } : { type: 'lines', bytes: new Uint8Array(batch.lines.buffer, batch.lines.byteOffset, batch.lines.byteLength) });
       outstanding++;
       while (outstanding > 1 && !failure) await new Promise<void>((resolve) => (onTaken = resolve));
       onTaken = undefined;

@@ -101,9 +101,9 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     });
     let written = 0;
     let reported = performance.now();
-    for await (const rows of source.batches(settings.batchRows)) {
-      await writer.addRows(rows);
-      written += rows.length;
+    for await (const batch of source.batches(settings.batchRows)) {
+      await writer.addRows(batch);
+      written += batch.rows;
       if (deps.stopping?.()) throw new Stopped();
       // the progress and the lease, at most every HEARTBEAT_MS (a cancelled or lost job stops there)
       if (performance.now() - reported >= HEARTBEAT_MS) {

@@ -354,6 +354,13 @@ export const rowKindsOf = madeOnce((row: z.ZodObject): string =>
     .join(''),
 );
 
+/** The kinds of some of a row schema's keys (a server export of some columns), in their order. */
+export function rowKindsOfKeys(row: z.ZodObject, keys: readonly string[]): string {
+  const all = keysOf(row);
+  const kinds = rowKindsOf(row);
+  return keys.map((k) => kinds[all.indexOf(k)] ?? 's').join('');
+}
+
 /**
  * The rows of a list in the order they were initiated, as plain values in the keys' order, for COPY
  * (a lines reply: PostgreSQL writes the text, the server passes it on; see `ReadSnapshot.copyText`).
