@@ -268,33 +268,33 @@ export async function openListSource(
     // the row schema's keys, or with some columns only theirs (less for the database to build and the job to read)
     const keys = columns ? keysOfColumns(keysOf(spec.row), fields) : keysOf(spec.row);
     const wanted = Math.min(total, filters.fetchCount);
+    const shape = {
+      fields,
+      itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
+      total,
+      // each row's values in the order of the keys
+      at: fields.map((f) => keys.indexOf(f.dataKey)),
+      times: compactTimesOf(keys),
+      close: async () => {
+        await snapshot?.release();
+      },
+    };
     // from PostgreSQL, the rows' plain values as COPY text, passed to the job's thread unread
     const copyText = snapshot?.copyText?.bind(snapshot);
     if (copyText) {
       const q = listRowsLinesSql(kind, filters, keys);
       return {
-        fields,
-        itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
-        total,
-        at: fields.map((f) => keys.indexOf(f.dataKey)),
-        times: compactTimesOf(keys),
+        ...shape,
         kinds: rowKindsOfKeys(spec.row, keys),
         async *batches(batchRows) {
           if (wanted > 0) yield* linesInBatches(copyText(q.sql, q.params), batchRows);
-        },
-        close: async () => {
-          await snapshot?.release();
         },
       };
     }
 
     return {
-      fields,
-      itemFields: itemFieldsOfScreen(spec.screen.columns, fields),
-      total,
+      ...shape,
       // the rows come in the compact form: arrays of the row schema's values
-      at: fields.map((f) => keys.indexOf(f.dataKey)),
-      times: compactTimesOf(keys),
       async *batches(batchRows) {
         if (wanted <= 0) return;
         if (snapshot) {
@@ -314,9 +314,6 @@ export async function openListSource(
           left -= rows.length;
           yield { texts: rows.map((r) => r.j), rows: rows.length };
         }
-      },
-      close: async () => {
-        await snapshot?.release();
       },
     };
   } catch (err) {
