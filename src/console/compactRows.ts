@@ -29,6 +29,31 @@ const ROWS = 'filteredListRows';
 /** A column keeps one copy of each of its texts while it has at most this many different ones (a status, a bank name). */
 const SHARED_TEXTS_PER_COLUMN = 256;
 
+/** A row object of `keys`, all null: the template every row of a reply is copied from, so all share one shape. */
+function templateOf(keys: readonly string[]): Record<string, unknown> {
+  return JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
+}
+
+/**
+ * One copy of each text per column while the column has at most SHARED_TEXTS_PER_COLUMN different
+ * ones (`kept(i)` says which columns look at all); `share(i, text)` gives the kept copy, keeping
+ * `own(text)` the first time. A column found to have more stops looking.
+ */
+function textSharer(columns: number, kept: (i: number) => boolean, own: (text: string) => string = (t) => t): (i: number, text: string) => string {
+  const shared: (Map<string, string> | undefined)[] = Array.from({ length: columns }, (_, i) => (kept(i) ? new Map() : undefined));
+  return (i, text) => {
+    const texts = shared[i];
+    const known = texts?.get(text);
+    if (known !== undefined) return known;
+    const mine = own(text);
+    if (texts) {
+      if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(mine, mine);
+      else shared[i] = undefined;
+    }
+    return mine;
+  };
+}
+
 /**
  * Makes row objects of `keys` from arrays of values: each a copy of one template, so all share one
  * shape. A column with few different texts (bank names, payment descriptions) keeps one copy of each,
@@ -36,11 +61,11 @@ const SHARED_TEXTS_PER_COLUMN = 256;
  * characters); a column found to have more stops looking.
  */
 export function rowMaker(keys: readonly string[], times: readonly number[] = []): (values: readonly unknown[]) => Record<string, unknown> {
-  const template = JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
+  const template = templateOf(keys);
   const n = keys.length;
   const isTime = keys.map((_, i) => times.includes(i));
   // (a time column's texts are nearly all different: none kept)
-  const shared: (Map<string, string> | undefined)[] = keys.map((_, i) => (isTime[i] ? undefined : new Map()));
+  const share = textSharer(n, (i) => !isTime[i]);
   return (values) => {
     const row = { ...template };
     for (let i = 0; i < n; i++) {
@@ -51,15 +76,7 @@ export function rowMaker(keys: readonly string[], times: readonly number[] = [])
         // made flat now: the text joined above is V8's pair of the parsed text and 'Z' (twice the
         // memory: 96 MB kept for 100,000 Send Money rows, 79 MB flat) until something reads its characters
         if (typeof v === 'string') v.charCodeAt(0);
-      } else if (typeof v === 'string') {
-        const texts = shared[i];
-        if (texts) {
-          const known = texts.get(v);
-          if (known !== undefined) v = known;
-          else if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(v, v);
-          else shared[i] = undefined;
-        }
-      }
+      } else if (typeof v === 'string') v = share(i, v);
       row[keys[i]] = v;
     }
     return row;
@@ -102,11 +119,17 @@ function ownCopy(text: string): string {
  * documented text; the rows share one shape and a column's few different texts, as `rowMaker`'s do.
  */
 export function lineMaker(keys: readonly string[], kinds: string): (line: string) => Record<string, unknown> {
-  const template = JSON.parse(`{${keys.map((k) => `${JSON.stringify(k)}:null`).join(',')}}`) as Record<string, unknown>;
+  const template = templateOf(keys);
   const n = keys.length;
   if (kinds.length !== n || !/^[nbtsj]*$/.test(kinds)) throw new SyntaxError(`A list reply's kinds '${kinds}' do not fit its ${n} keys`);
   const kindOf = [...kinds] as ListRowKind[];
-  const shared: (Map<string, string> | undefined)[] = kindOf.map((k) => (k === 's' ? new Map() : undefined));
+  // a text of 13 characters or more cut from the line points into it (V8's sliced string) and would
+  // keep the whole chunk of text it came in: the kept copy is one of its own
+  const share = textSharer(
+    n,
+    (i) => kindOf[i] === 's',
+    (t) => (t.length >= 13 ? ownCopy(t) : t),
+  );
   return (line) => {
     const values = line.split('\t');
     if (values.length !== n) throw new SyntaxError(`A list row of ${values.length} values, not ${n}`);
@@ -119,20 +142,7 @@ export function lineMaker(keys: readonly string[], kinds: string): (line: string
         // a time made flat now (see rowMaker)
         if (kindOf[i] === 't' && typeof v === 'string') v.charCodeAt(0);
       } else {
-        let x = unescapeCopyText(text);
-        const texts = shared[i];
-        const known = texts?.get(x);
-        if (known !== undefined) x = known;
-        else {
-          // a text of 13 characters or more cut from the line points into it (V8's sliced string)
-          // and would keep the whole chunk of text it came in: a copy of its own instead
-          if (x.length >= 13) x = ownCopy(x);
-          if (texts) {
-            if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(x, x);
-            else shared[i] = undefined;
-          }
-        }
-        v = x;
+        v = share(i, unescapeCopyText(text));
       }
       row[keys[i]!] = v;
     }
