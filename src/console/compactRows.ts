@@ -13,11 +13,14 @@
  * template object (all such objects share one shape, as JSON.parse's would). The result is the
  * documented reply: `data.filteredList` holds the rows, the compact members are gone.
  *
+ * A lines reply (`x-list-rows: lines3`, a list streamed from PostgreSQL) is read by `LinesListParser`:
+ * its rows are kept as their lines and made into values only where read (`LineRows`).
+ *
  * Pure and synchronous per chunk: `push(text)` for each decoded chunk, then `end()`.
  */
 
 import { bodyChunks, closeDocument } from './jsonStream';
-import { COPY_NULL, copyTextValue, isoOfUtcWallClock, LIST_ROWS_COUNT, LIST_ROWS_KINDS, LIST_ROWS_TIMES, unescapeCopyText, type ListRowKind } from '../api/listRows';
+import { copyTextValue, isoOfUtcWallClock, LIST_ROWS_COUNT, LIST_ROWS_KINDS, LIST_ROWS_TIMES, type ListRowKind } from '../api/listRows';
 
 export { unescapeCopyText } from '../api/listRows';
 
@@ -36,21 +39,20 @@ function templateOf(keys: readonly string[]): Record<string, unknown> {
 
 /**
  * One copy of each text per column while the column has at most SHARED_TEXTS_PER_COLUMN different
- * ones (`kept(i)` says which columns look at all); `share(i, text)` gives the kept copy, keeping
- * `own(text)` the first time. A column found to have more stops looking.
+ * ones (`kept(i)` says which columns look at all); `share(i, text)` gives the kept copy. A column
+ * found to have more stops looking.
  */
-function textSharer(columns: number, kept: (i: number) => boolean, own: (text: string) => string = (t) => t): (i: number, text: string) => string {
+function textSharer(columns: number, kept: (i: number) => boolean): (i: number, text: string) => string {
   const shared: (Map<string, string> | undefined)[] = Array.from({ length: columns }, (_, i) => (kept(i) ? new Map() : undefined));
   return (i, text) => {
     const texts = shared[i];
     const known = texts?.get(text);
     if (known !== undefined) return known;
-    const mine = own(text);
     if (texts) {
-      if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(mine, mine);
+      if (texts.size < SHARED_TEXTS_PER_COLUMN) texts.set(text, text);
       else shared[i] = undefined;
     }
-    return mine;
+    return text;
   };
 }
 
@@ -105,49 +107,100 @@ function toDocumented(holder: Record<string, unknown>, rows: object[]) {
   holder.filteredList = rows;
 }
 
-/** A flat copy of a text that owns its characters (not a slice of a longer one). */
-function ownCopy(text: string): string {
-  const joined = `${text} `;
-  // reading a character makes the joined text flat (its own copy); the slice of that is of this text alone
-  joined.charCodeAt(0);
-  return joined.slice(0, -1);
-}
+/** Where a row of a lines reply keeps its place among the rows (a symbol: no key of a row can hide it). */
+const PLACE = Symbol('row');
+
+/** A row's value starts fit 16 bits while its line is shorter than this; a longer line moves every row's to 32. */
+const SHORT_LINE = 0x10000;
+
+/** Rows whose value starts are room is made for at first when the reply announces more (then twice as many each time). */
+const FIRST_ROOM = 1 << 20;
+
+type RowPlace = { readonly [PLACE]: number };
 
 /**
- * Makes row objects of `keys` from lines of COPY text (a lines reply, src/api/listRows.ts
- * LIST_ROWS_LINES): each value made what its kind says (`kinds`, one letter per key), the times the
- * documented text; the rows share one shape and a column's few different texts, as `rowMaker`'s do.
+ * The rows of a lines reply (src/api/listRows.ts LIST_ROWS_LINES), kept as the lines they came as. A
+ * row is the text of its line and where each of its values starts, found once as the line is added
+ * (which also checks its width); a value is made what its kind says (`copyTextValue`) only when it is
+ * read, and is not kept. The row objects are read-only views of their lines (a Proxy with the keys in
+ * their order: reading a key, `in`, `Object.keys`, spreading and JSON.stringify all see the documented
+ * row), so sorting, paging, the exports and the row drawer read them as any row object; writing to
+ * one throws.
+ *
+ * Why: making 100,000 Send Money rows of 41 values into objects as they arrived cost the tab about a
+ * second of its main thread and the garbage of four million values, while the browser, the server and
+ * the database shared two cores (issue 22). Kept as lines, a reply's rows cost their text (about what
+ * the objects held), two bytes a value for the starts and a small object each, and only the values read
+ * are made: a page's, a column's when it is ranked for sorting, an export's as it is written.
  */
-export function lineMaker(keys: readonly string[], kinds: string): (line: string) => Record<string, unknown> {
-  const template = templateOf(keys);
-  const n = keys.length;
-  if (kinds.length !== n || !/^[nbtsj]*$/.test(kinds)) throw new SyntaxError(`A list reply's kinds '${kinds}' do not fit its ${n} keys`);
-  const kindOf = [...kinds] as ListRowKind[];
-  // a text of 13 characters or more cut from the line points into it (V8's sliced string) and would
-  // keep the whole chunk of text it came in: the kept copy is one of its own
-  const share = textSharer(
-    n,
-    (i) => kindOf[i] === 's',
-    (t) => (t.length >= 13 ? ownCopy(t) : t),
-  );
-  return (line) => {
-    const values = line.split('\t');
-    if (values.length !== n) throw new SyntaxError(`A list row of ${values.length} values, not ${n}`);
-    const row = { ...template };
-    for (let i = 0; i < n; i++) {
-      const text = values[i]!;
-      let v: unknown;
-      if (kindOf[i] !== 's' || text === COPY_NULL) {
-        v = copyTextValue(kindOf[i]!, text);
-        // a time made flat now (see rowMaker)
-        if (kindOf[i] === 't' && typeof v === 'string') v.charCodeAt(0);
-      } else {
-        v = share(i, unescapeCopyText(text));
-      }
-      row[keys[i]!] = v;
+export class LineRows {
+  /** The row objects, in the reply's order. */
+  readonly rows: Record<string, unknown>[] = [];
+  private readonly lines: string[] = [];
+  private readonly width: number;
+  /** Per row, where its values after the first start in its line (`width - 1` of them). */
+  private starts: Uint16Array | Uint32Array;
+  private readonly kindOf: readonly ListRowKind[];
+  private readonly handler: ProxyHandler<RowPlace>;
+
+  constructor(keys: readonly string[], kinds: string, expected = 0) {
+    const n = keys.length;
+    if (kinds.length !== n || !/^[nbtsj]*$/.test(kinds)) throw new SyntaxError(`A list reply's kinds '${kinds}' do not fit its ${n} keys`);
+    this.width = n;
+    this.kindOf = [...kinds] as ListRowKind[];
+    this.starts = new Uint16Array(Math.min(Math.max(expected, 1), FIRST_ROOM) * Math.max(n - 1, 1));
+    const index = new Map(keys.map((k, i) => [k, i]));
+    const at = (p: string | symbol) => (typeof p === 'string' ? index.get(p) : undefined);
+    const ownKeys = [...keys];
+    this.handler = {
+      get: (t, p) => {
+        const k = at(p);
+        return k === undefined ? Reflect.get(t, p) : this.value(t[PLACE], k);
+      },
+      has: (t, p) => at(p) !== undefined || Reflect.has(t, p),
+      ownKeys: () => ownKeys.slice(),
+      getOwnPropertyDescriptor: (t, p) => {
+        const k = at(p);
+        return k === undefined ? undefined : { value: this.value(t[PLACE], k), writable: false, enumerable: true, configurable: true };
+      },
+      set: () => false,
+      defineProperty: () => false,
+      deleteProperty: () => false,
+    };
+  }
+
+  /** Adds the row of one line of COPY text; a line of more or fewer values than the keys is refused. */
+  add(line: string): void {
+    const r = this.lines.length;
+    const gaps = this.width - 1;
+    if (line.length >= SHORT_LINE && this.starts instanceof Uint16Array) this.starts = Uint32Array.from(this.starts);
+    if ((r + 1) * gaps > this.starts.length) {
+      const more = new (this.starts.constructor as Uint16ArrayConstructor | Uint32ArrayConstructor)(Math.max(this.starts.length * 2, (r + 1) * gaps));
+      more.set(this.starts);
+      this.starts = more;
     }
-    return row;
-  };
+    const starts = this.starts;
+    const base = r * gaps;
+    let from = 0;
+    for (let k = 0; k < gaps; k++) {
+      const tab = line.indexOf('\t', from);
+      if (tab < 0) throw new SyntaxError(`A list row of ${k + 1} values, not ${this.width}`);
+      from = tab + 1;
+      starts[base + k] = from;
+    }
+    if (line.indexOf('\t', from) >= 0) throw new SyntaxError(`A list row of ${line.split('\t').length} values, not ${this.width}`);
+    this.lines.push(line);
+    this.rows.push(new Proxy({ [PLACE]: r }, this.handler) as unknown as Record<string, unknown>);
+  }
+
+  /** The value under key `k` of row `r`, made what its kind says (the documented value). */
+  value(r: number, k: number): unknown {
+    const line = this.lines[r]!;
+    const gaps = this.width - 1;
+    const start = k === 0 ? 0 : this.starts[r * gaps + k - 1]!;
+    const end = k === gaps ? line.length : this.starts[r * gaps + k]! - 1;
+    return copyTextValue(this.kindOf[k]!, line.slice(start, end));
+  }
 }
 
 /**
@@ -159,20 +212,19 @@ export function lineMaker(keys: readonly string[], kinds: string): (line: string
 export class LinesListParser {
   private head = '';
   private pending = '';
-  private readonly rows: object[] = [];
   private holder: Record<string, unknown> | undefined;
   private doc: unknown;
   private expected = 0;
-  private make: ((line: string) => Record<string, unknown>) | undefined;
+  private store: LineRows | undefined;
 
   constructor(private readonly onRowsBegin?: (partial: unknown) => void) {}
 
   get rowCount(): number {
-    return this.rows.length;
+    return this.store?.rows.length ?? 0;
   }
 
   push(chunk: string): void {
-    if (!this.make) {
+    if (!this.store) {
       this.head += chunk;
       const nl = this.head.indexOf('\n');
       if (nl < 0) return;
@@ -181,19 +233,30 @@ export class LinesListParser {
       this.head = '';
       this.begin(text);
     }
-    this.pending += chunk;
-    const nl = this.pending.lastIndexOf('\n');
-    if (nl < 0) return;
-    this.take(this.pending.slice(0, nl));
-    this.pending = this.pending.slice(nl + 1);
+    // each line is cut from the chunk it came in (no copy of the chunk's text is made); only a line
+    // begun in an earlier chunk is joined
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.pending += chunk;
+      return;
+    }
+    const store = this.store!;
+    store.add(this.pending + chunk.slice(0, nl));
+    let from = nl + 1;
+    while ((nl = chunk.indexOf('\n', from)) >= 0) {
+      store.add(chunk.slice(from, nl));
+      from = nl + 1;
+    }
+    this.pending = chunk.slice(from);
   }
 
   end(): unknown {
-    if (!this.make) throw new SyntaxError('A list reply without its first line');
-    if (this.pending !== '') this.take(this.pending);
+    if (!this.store) throw new SyntaxError('A list reply without its first line');
+    if (this.pending !== '') this.store.add(this.pending);
     this.pending = '';
-    if (this.rows.length !== this.expected) throw new SyntaxError(`A list reply of ${this.rows.length} rows where ${this.expected} were announced`);
-    toDocumented(this.holder!, this.rows);
+    const { rows } = this.store;
+    if (rows.length !== this.expected) throw new SyntaxError(`A list reply of ${rows.length} rows where ${this.expected} were announced`);
+    toDocumented(this.holder!, rows);
     return this.doc;
   }
 
@@ -205,18 +268,12 @@ export class LinesListParser {
     if (!holder || typeof kinds !== 'string' || typeof count !== 'number') throw new SyntaxError(`A lines list reply without ${KEYS}, ${LIST_ROWS_KINDS} or ${LIST_ROWS_COUNT}`);
     this.holder = holder;
     this.expected = count;
-    this.make = lineMaker(holder[KEYS] as string[], kinds);
+    this.store = new LineRows(holder[KEYS] as string[], kinds, count);
     if (this.onRowsBegin) {
       const partial = JSON.parse(text) as unknown;
       toDocumented(compactHolder(partial)!, []);
       this.onRowsBegin(partial);
     }
-  }
-
-  private take(block: string) {
-    const make = this.make!;
-    const lines = block.split('\n');
-    for (let i = 0; i < lines.length; i++) this.rows.push(make(lines[i]!));
   }
 }
 

@@ -22,7 +22,7 @@ const tableRegion = (page: Page) => page.getByRole('region', { name: `${title} t
 const pagerText = async (page: Page) => (await page.getByRole('navigation', { name: 'Pagination' }).locator('> span').first().innerText()).replace(/\s+/g, ' ').trim();
 const firstColumn = (page: Page) => tableRegion(page).locator('tbody tr td:first-child').allInnerTexts();
 
-type Row = { id: number; amount: number; trace: string };
+type Row = { id: number; amount: number; trace: string; status: string; currency_code: string; bank_name: string | null };
 
 async function onPostgres(schema: string, sql: string) {
   const client = new pg.Client({ connectionString: PG_URL });
@@ -113,6 +113,20 @@ async function allRows(live: ReturnType<typeof useServerAndBrowser>, form: strin
     const row = byIdMap.get(cells[0])!;
     expect(cells[1]).toBe(row.trace);
     expect(Number(cells[amountAt].replace(/,/g, ''))).toBeCloseTo(row.amount, 2);
+  }
+
+  // a row of the list opens in the drawer with the documented row's values (the row the last page ends with)
+  const first = byId[0];
+  await tableRegion(page)
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('cell', { name: String(first.id), exact: true }) })
+    .first()
+    .click();
+  const drawer = page.getByRole('dialog', { name: `${title}: ID ${first.id}` });
+  await drawer.waitFor();
+  await drawer.getByRole('region', { name: 'Row details' }).getByText(first.trace, { exact: true }).waitFor();
+  for (const key of ['status', 'currency_code', 'bank_name'] as const) {
+    expect(await drawer.locator(`[data-field="${key}"]`).first().innerText(), key).toBe(first[key] ?? '');
   }
   await context.close();
 }

@@ -1,6 +1,6 @@
 /** The console's reader of compact list replies (src/console/compactRows.ts), on texts written here. */
 import { describe, expect, it } from 'vitest';
-import { CompactListParser, LinesListParser, lineMaker, rowMaker, unescapeCopyText } from '../../src/console/compactRows';
+import { CompactListParser, LineRows, LinesListParser, rowMaker, unescapeCopyText } from '../../src/console/compactRows';
 import { copyTextValue, isoOfUtcWallClock, rowsOfArrays } from '../../src/api/listRows';
 
 const keys = ['id', 'name', 'amount', 'note'];
@@ -134,7 +134,43 @@ describe('the lines of a lines reply (PostgreSQL COPY text, src/api/listRows.ts 
     expect(() => readLines(`${text}${copyLines[0]}\n`, 10)).toThrow('A list reply of 4 rows where 3 were announced');
     expect(() => readLines(text.replace('\tt\t', '\t'), 10)).toThrow('A list row of 6 values, not 7');
     expect(() => readLines(text.slice(0, 20), 10)).toThrow(SyntaxError);
-    expect(() => lineMaker(lineKeys, 'nsn')).toThrow(SyntaxError);
+    expect(() => new LineRows(lineKeys, 'nsn')).toThrow(SyntaxError);
+  });
+
+  it('are rows a reader cannot tell from the documented objects, and cannot change', () => {
+    const rows = (readLines(text, 64) as typeof expected).data.filteredList as Record<string, unknown>[];
+    rows.forEach((row, r) => {
+      const want = documentedRows[r]!;
+      for (const k of lineKeys) expect(row[k], `row ${r} ${k}`).toEqual(want[k as keyof typeof want]);
+      expect({ ...row }).toEqual(want);
+      expect(JSON.parse(JSON.stringify(row))).toEqual(want);
+      expect(Object.entries(row).map(([k]) => k)).toEqual(lineKeys);
+      expect('amount' in row && !('other' in row)).toBe(true);
+      expect(row.other).toBeUndefined();
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(String(row)).toBe('[object Object]');
+    });
+    // a view of its line, read-only: writing, defining or deleting a value throws (in strict mode, as here)
+    expect(() => (rows[0]!.amount = 2)).toThrow(TypeError);
+    expect(() => delete rows[0]!.amount).toThrow(TypeError);
+    expect(() => Object.defineProperty(rows[0], 'x', { value: 1 })).toThrow(TypeError);
+    expect(rows[0]!.amount).toBe(1.5);
+  });
+
+  it('keep rows of lines longer than 65,535 characters, and more rows than announced until the count is checked', () => {
+    const long = 'x'.repeat(70_000);
+    const store = new LineRows(['a', 'b', 'c'], 'sns', 1);
+    store.add(`1\t2\t3`);
+    store.add(`${long}\t${long.length}\t${long}!`);
+    store.add(`\\N\t\\N\tlast`);
+    expect(store.rows.map((r) => ({ ...r }))).toEqual([
+      { a: '1', b: 2, c: '3' },
+      { a: long, b: 70_000, c: `${long}!` },
+      { a: null, b: null, c: 'last' },
+    ]);
+    expect(() => store.add('1\t2')).toThrow('A list row of 2 values, not 3');
+    expect(() => store.add('1\t2\t3\t4')).toThrow('A list row of 4 values, not 3');
+    expect(store.rows).toHaveLength(3);
   });
 
   it('are each made what its kind says (the server export thread reads them the same way)', () => {
