@@ -113,7 +113,7 @@ const PLACE = Symbol('row');
 /** A row's value starts fit 16 bits while its line is shorter than this; a longer line moves every row's to 32. */
 const SHORT_LINE = 0x10000;
 
-/** Rows whose value starts are room is made for at first when the reply announces more (then twice as many each time). */
+/** The most rows whose value starts are made room for at once, whatever the reply announces (more room is made, twice as much each time, as more rows come). */
 const FIRST_ROOM = 1 << 20;
 
 type RowPlace = { readonly [PLACE]: number };
