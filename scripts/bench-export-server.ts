@@ -12,8 +12,9 @@
  *   100 ms meanwhile (the peak above its RSS just before) and its CPU seconds;
  * - times another call (the send-money list of the day, fetch count 10) made every `--pace-ms` (50),
  *   `--runs` (100) times idle, then all through the same export run again (its status asked every
- *   200 ms beside them, on a timer of its own): p50 and p95 of each, and that second export's time. Paced rather than back to back: a client calling back to back would on
- *   this 2-core machine hold a core itself and slow the export it measures.
+ *   200 ms beside them, on a timer of its own): p50 and p95 of each, and that second export's time.
+ *   Paced rather than back to back: a client calling back to back would on this 2-core machine hold
+ *   a core itself and slow the export it measures.
  * Then downloads the file once and reports its size. The issue's target size, 1,000,000 rows: about
  * 55 % of the transactions are send-money rows, so `--transactions 1820000 --rows 1000000` (seeding
  * takes minutes, once; the schema is reused after).
