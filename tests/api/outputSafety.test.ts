@@ -68,6 +68,8 @@ function expectSecurityHeaders(res: Response, what: string) {
   expect(res.headers.get('x-content-type-options'), `${what}: nosniff`).toBe('nosniff');
   expect(res.headers.get('referrer-policy'), `${what}: referrer-policy`).toBe('no-referrer');
   expect(res.headers.get('x-correlation-id'), `${what}: correlation id`).toMatch(/^[0-9a-f-]{36}$/);
+  // the server's own time for the reply, in milliseconds (what the export bench compares with the client's)
+  expect(res.headers.get('server-timing'), `${what}: server-timing`).toMatch(/^app;dur=\d+\.\d$/);
 }
 
 const post = (path: string, init: { body?: string; contentType?: string; token?: string } = {}) => {
