@@ -228,7 +228,12 @@ async function main() {
         const bytes = (await file.arrayBuffer()).byteLength;
 
         // 2. another user's list call every PACE_MS: idle, then during the same export run again
-        for (let i = 0; i < 10; i++) await other();
+        // (the warm-up calls may meet the download's connection as the server closes it: tried again)
+        for (let i = 0, failures = 0; i < 10; i++) {
+          await other().catch((err: unknown) => {
+            if (++failures > 3) throw err;
+          });
+        }
         serverMs.length = 0;
         const idleMs = await paced(RUNS);
         const idleServerMs = serverMs.splice(0);
