@@ -288,7 +288,8 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('referrer-policy', 'no-referrer');
   if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
   reply.header('x-correlation-id', request.id);
-  // how long the server took, from the request's arrival to its reply (the browser's developer tools show it)
+  // how long the server took, from the request's arrival to its reply's start (a streamed list goes on
+  // after it); the browser's developer tools show it
   reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
 }
 

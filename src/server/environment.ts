@@ -18,7 +18,7 @@ import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promi
 import { join, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../domain/approvals';
-import { openDb, type Db } from './db/db';
+import { openDb, pgErrorCode, type Db } from './db/db';
 import { migrate, MigrationRefusal } from './db/migrate';
 
 export interface Environment {
@@ -234,10 +234,27 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
     await migrate(db);
   } catch (err) {
     await db.close();
-    throw err instanceof MigrationRefusal ? new StartupRefusal(err.message) : err;
+    if (err instanceof MigrationRefusal) throw new StartupRefusal(err.message);
+    // PostgreSQL's "no schema has been selected to create in": the search_path names no schema that exists
+    if (environment.databaseUrl && pgErrorCode(err) === '3F000') throw new StartupRefusal(noSchemaMessage(environment.databaseUrl));
+    throw err;
   }
   if (!environment.databaseUrl) await restrictToOwner(environment.dataDir);
   return db;
+}
+
+/** Why the tables cannot be made: the schema DATABASE_URL's search_path names does not exist (the message names it, never the password). */
+export function noSchemaMessage(databaseUrl: string): string {
+  let options = '';
+  try {
+    options = new URL(databaseUrl).searchParams.get('options') ?? '';
+  } catch {
+    // not a URL: the message goes without the name
+  }
+  const schema = /search_path\s*=\s*([^\s,]+)/.exec(options)?.[1];
+  return schema
+    ? `DATABASE_URL: its search_path names the schema "${schema}", which does not exist in that database: create it first (CREATE SCHEMA ${schema}) or name another`
+    : 'DATABASE_URL: the database has no schema to make the tables in (its search_path names none that exists): create one first or name another';
 }
 
 /**

@@ -331,6 +331,15 @@ describe('the entry point (src/server/main.ts as a child process)', () => {
     }
   });
 
+  it.runIf(process.env.TEST_DATABASE_URL)('DATABASE_URL whose search_path names a schema that does not exist: exits 1 naming the schema, with no stack trace', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.searchParams.set('options', '-c search_path=no_such_schema_31');
+    const r = await runEntry('src/server/main.ts', { NODE_ENV: 'test', DATABASE_URL: url.toString(), PORT: '0' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('DATABASE_URL: its search_path names the schema "no_such_schema_31", which does not exist in that database: create it first (CREATE SCHEMA no_such_schema_31)');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('production with demo accounts: refused, naming the command; after `remove-demo-accounts` it starts, on 127.0.0.1 by default and on HOST when set', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'transport-prod-'));
     const env = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(48), DATA_DIR: dataDir, PORT: '0' };
