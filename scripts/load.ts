@@ -90,13 +90,13 @@ async function prepare(db: Db): Promise<{ firstRequest: number; lastRequest: num
   const run = randomBytes(4).toString('hex');
   const ids = await db.one<{ first: number; last: number }>(
     `WITH made AS (
-       INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status)
+       INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_by_id, requested_at, status)
        SELECT 'Role', NULL, 'CREATE',
               jsonb_build_object('role_name', jsonb_build_object('header', 'Role Name', 'type', 'STRING', 'value', 'Load Role ' || $1 || ' ' || g)),
               NULL,
               jsonb_build_object('role_name', 'Load Role ' || $1 || ' ' || g, 'user_type', 'BACKEND', 'user_level', (SELECT id FROM user_levels ORDER BY level LIMIT 1),
                                  'permissions', '["user-view"]'::jsonb, 'disabled', 0),
-              NULL, 'maker', now(), 'PENDING'
+              NULL, 'maker', (SELECT id FROM console_users WHERE username = 'maker'), now(), 'PENDING'
          FROM generate_series(1, $2::int) g
        RETURNING id)
      SELECT min(id) AS first, max(id) AS last FROM made`,

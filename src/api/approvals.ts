@@ -23,10 +23,16 @@ export const changeRequestSummary = z.object({
   recordId: z.number().nullable(),
   /** The record it concerns, in words: its name and id. */
   record: z.string(),
+  /** The maker's name when the request was made (display only). */
   requestedBy: z.string(),
+  /** The maker's account id: what four eyes compares (null: a request older than the ids whose maker's name no account had any more). */
+  requestedById: z.number().nullable(),
   requestedTime: z.string(),
   status: changeRequestStatus,
+  /** The decider's name when they decided (display only). */
   decidedBy: z.string().nullable(),
+  /** The decider's account id (null while pending, for an expired request, or a decision older than the ids by an account gone since). */
+  decidedById: z.number().nullable(),
   decidedTime: z.string().nullable(),
   /** The checker's comment; for a rejection, the reason. */
   comment: z.string().nullable(),
@@ -43,9 +49,9 @@ export const myChangeRequests = defineCall({
   path: 'changeRequest/mine',
   access: anyOf(...makePermissions),
   summary:
-    "The caller's own change requests, newest first (at most 500), with their outcome: pending, approved, rejected (with the reason), withdrawn or expired. Optionally only those with one status.",
+    "The caller's own change requests (by account: a rename keeps them), newest first (at most 500; `total` says how many there are), with their outcome: pending, approved, rejected (with the reason), withdrawn or expired. Optionally only those with one status.",
   request: z.strictObject({ status: changeRequestStatus.optional() }),
-  data: z.object({ requests: z.array(changeRequestSummary) }),
+  data: z.object({ requests: z.array(changeRequestSummary), total: z.number() }),
 });
 
 export const withdrawChangeRequest = defineCall({
@@ -61,9 +67,10 @@ export const approvalInbox = defineCall({
   path: 'changeRequest/inbox',
   access: anyOf(...approvePermissions),
   summary:
-    "Every pending change request the caller may decide (an approve permission for its area, not their own request, not about themselves; a large money action, area Transaction, for a holder of the action's own permission: transaction-refund for voids and refunds, transaction-retry for manual fund transfers), oldest first, optionally of one area, by one maker, or at least minAgeHours old; with the count per area.",
+    "The pending change requests the caller may decide (an approve permission for its area, not their own request by account id, not about themselves; a large money action, area Transaction, for a holder of the action's own permission: transaction-refund for voids and refunds, transaction-retry for manual fund transfers), oldest first, a page at a time (`offset`, `limit`: default 100, at most 500; `total`: how many match), optionally of one area, by one maker (account id, or name), or at least minAgeHours old; with the count per area and the makers, before the filter.",
   request: z.strictObject({
     type: z.string().max(50).optional(),
+    requestedById: z.number().int().positive().max(MAX_ID).optional(),
     requestedBy: z.string().max(100).optional(),
     minAgeHours: z
       .number()
@@ -71,8 +78,18 @@ export const approvalInbox = defineCall({
       .min(0)
       .max(24 * 366)
       .optional(),
+    offset: z.number().int().min(0).max(1_000_000).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
   }),
-  data: z.object({ requests: z.array(changeRequestSummary), counts: z.array(areaCount) }),
+  data: z.object({
+    requests: z.array(changeRequestSummary),
+    /** How many pending requests match the filter (the page shows `requests.length` of them from `offset`). */
+    total: z.number(),
+    offset: z.number(),
+    counts: z.array(areaCount),
+    /** The makers of the requests the caller may decide (before the filter): account id, the account's name now, how many. */
+    makers: z.array(z.object({ id: z.number().nullable(), username: z.string(), count: z.number() })),
+  }),
 });
 
 export const approvalCounts = defineCall({

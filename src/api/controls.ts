@@ -66,7 +66,7 @@ export const moneyApprovalApprove = defineCall({
 
 export const sodFinding = z.object({
   id: z.number(),
-  finding: z.enum(['Role can make and approve', 'User can make and approve', 'Approved own request', 'Mutual approvals']),
+  finding: z.enum(['Role can make and approve', 'User can make and approve', 'Approved own request', 'Rejected own request', 'Renamed while pending', 'Mutual approvals']),
   subject: z.string(),
   area: z.string(),
   detail: z.string(),
@@ -77,7 +77,7 @@ export const sodReport = defineCall({
   path: 'report/segregation-of-duties',
   access: anyOf('sod-report-view'),
   summary:
-    'Segregation of duties: the active roles and users that can both make and approve in the same area (src/domain/segregation.ts), every change request approved by its own maker (there must be none), and the pairs of users who approve each other more than `threshold` (a share 0..1, default 0.5) of their approved requests in the last `days` days (default 90).',
+    "Segregation of duties: the active roles and users that can both make and approve in the same area (src/domain/segregation.ts), every change request approved or rejected by its own maker, compared by account id (there must be none), every decision where the maker's or the decider's account was renamed while the request was pending, and the pairs of users who approve each other more than `threshold` (a share 0..1, default 0.5) of their approved requests in the last `days` days (default 90).",
   request: z.strictObject({
     threshold: z.number({ error: 'threshold: enter a share from 0 to 1' }).min(0, 'threshold: enter a share from 0 to 1').max(1, 'threshold: enter a share from 0 to 1').default(0.5),
     days: z
@@ -89,7 +89,10 @@ export const sodReport = defineCall({
   }),
   data: z.object({
     findings: z.array(sodFinding),
+    /** Change requests decided (approved or rejected) by their own maker's account. */
     selfApprovedCount: z.number(),
+    /** Decisions where the maker's or the decider's account was renamed while the request was pending. */
+    renamedWhilePendingCount: z.number(),
     mutualPairCount: z.number(),
   }),
 });

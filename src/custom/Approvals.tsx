@@ -1,7 +1,8 @@
 /**
  * The approvals inbox (issue 20): every pending change request the signed-in user may decide, across
- * all areas, oldest first, with the area, the record, the maker, the age and the changed fields;
- * filters by area, maker and age; View opens the approval modal; several can be selected and approved
+ * all areas, oldest first, a page at a time (the server pages, filters and counts: nothing is cut
+ * without saying so), with the area, the record, the maker, the age and the changed fields; filters
+ * by area, maker (by account) and age; View opens the approval modal; several can be selected and approved
  * or rejected with one comment (each decided on its own, the outcome of each listed). While it is
  * open, the list and the menu's counts follow the server's announcements (server-sent events).
  */
@@ -38,12 +39,23 @@ export function ageText(requestedTime: string, now: number): string {
 
 type Outcome = { changeRequestId: number; statusCode: number; message: string };
 
+/** How many requests a page of the inbox shows. */
+const PAGE_SIZE = 100;
+
+/** The maker filter's value: an account (`id:3`) or, for a request whose maker is no known account, the name it was made under. */
+function makerFilter(value: string): { requestedById: number } | { requestedBy: string } | Record<string, never> {
+  if (value.startsWith('id:')) return { requestedById: Number(value.slice(3)) };
+  if (value.startsWith('name:')) return { requestedBy: value.slice(5) };
+  return {};
+}
+
 export default function Approvals() {
   const queryClient = useQueryClient();
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const [area, setArea] = useState(typeof search.type === 'string' ? search.type : '');
   const [maker, setMaker] = useState('');
   const [minAgeHours, setMinAgeHours] = useState(0);
+  const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [viewing, setViewing] = useState<ChangeRequestSummary | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,24 +74,25 @@ export default function Approvals() {
   );
 
   const { data, isLoading, isError } = useQuery({
-    queryKey: ['approvalInbox', area, maker, minAgeHours],
+    queryKey: ['approvalInbox', area, maker, minAgeHours, offset],
     queryFn: async () => {
-      const res = await callApi(approvalInbox, { ...(area ? { type: area } : {}), ...(maker ? { requestedBy: maker } : {}), ...(minAgeHours ? { minAgeHours } : {}) });
+      const res = await callApi(approvalInbox, { ...(area ? { type: area } : {}), ...makerFilter(maker), ...(minAgeHours ? { minAgeHours } : {}), offset, limit: PAGE_SIZE });
       if (!res.ok) throw new Error(failureMessage(res) ?? 'Could not load the inbox');
       return res.data;
     },
+    placeholderData: (previous) => previous,
   });
-  // the makers offered by the filter: those of every decidable request (loaded without the maker filter)
-  const { data: all } = useQuery({
-    queryKey: ['approvalInbox', '', '', 0],
-    queryFn: async () => {
-      const res = await callApi(approvalInbox, {});
-      if (!res.ok) throw new Error(failureMessage(res) ?? 'Could not load the inbox');
-      return res.data;
-    },
-  });
-  const makers = useMemo(() => Array.from(new Set((all?.requests ?? []).map((r) => r.requestedBy))).sort(), [all]);
+  // the makers offered by the filter: of every request the user may decide (the server counts them before the filter)
+  const makers = useMemo(() => (data?.makers ?? []).map((m) => ({ value: m.id === null ? `name:${m.username}` : `id:${m.id}`, label: `${m.username} (${m.count})` })), [data]);
   const requests = data?.requests ?? [];
+  const total = data?.total ?? 0;
+  // a filter change starts again at the first page
+  const filterBy =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setOffset(0);
+    };
   const shownSelected = requests.filter((r) => selected.has(r.changeRequestId)).map((r) => r.changeRequestId);
   const now = Date.now();
 
@@ -140,9 +153,9 @@ export default function Approvals() {
       <PageHeader screen={screen} />
       <div className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3" role="search" aria-label="Filter the approvals">
         <FieldRow label="Area" htmlFor={ids.area}>
-          <select id={ids.area} className={inputClass} value={area} onChange={(e) => setArea(e.target.value)}>
+          <select id={ids.area} className={inputClass} value={area} onChange={(e) => filterBy(setArea)(e.target.value)}>
             <option value="">All areas</option>
-            {(data?.counts ?? all?.counts ?? []).map((c) => (
+            {(data?.counts ?? []).map((c) => (
               <option key={c.type} value={c.type}>
                 {c.type} ({c.count})
               </option>
@@ -150,17 +163,17 @@ export default function Approvals() {
           </select>
         </FieldRow>
         <FieldRow label="Maker" htmlFor={ids.maker}>
-          <select id={ids.maker} className={inputClass} value={maker} onChange={(e) => setMaker(e.target.value)}>
+          <select id={ids.maker} className={inputClass} value={maker} onChange={(e) => filterBy(setMaker)(e.target.value)}>
             <option value="">Anyone</option>
             {makers.map((m) => (
-              <option key={m} value={m}>
-                {m}
+              <option key={m.value} value={m.value}>
+                {m.label}
               </option>
             ))}
           </select>
         </FieldRow>
         <FieldRow label="Age" htmlFor={ids.age}>
-          <select id={ids.age} className={inputClass} value={minAgeHours} onChange={(e) => setMinAgeHours(Number(e.target.value))}>
+          <select id={ids.age} className={inputClass} value={minAgeHours} onChange={(e) => filterBy(setMinAgeHours)(Number(e.target.value))}>
             {AGES.map((a) => (
               <option key={a.hours} value={a.hours}>
                 {a.label}
@@ -227,6 +240,19 @@ export default function Approvals() {
               ))}
             </tbody>
           </table>
+          {total > requests.length && (
+            <div className="flex items-center justify-end gap-2 border-t border-line px-3 py-2 text-sm" role="navigation" aria-label="Pages of the approvals">
+              <span data-testid="inbox-range" aria-live="polite">
+                {offset + 1}–{offset + requests.length} of {total.toLocaleString('en-US')}
+              </span>
+              <Button onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))} disabled={offset === 0}>
+                Previous
+              </Button>
+              <Button onClick={() => setOffset(offset + PAGE_SIZE)} disabled={offset + requests.length >= total}>
+                Next
+              </Button>
+            </div>
+          )}
         </div>
       )}
 

@@ -39,9 +39,10 @@ export default function MyRequests() {
     queryFn: async () => {
       const res = await callApi(myChangeRequests, {});
       if (!res.ok) throw new Error(failureMessage(res) ?? 'Could not load your requests');
-      return res.data.requests;
+      return res.data;
     },
   });
+  const requests = data?.requests ?? [];
 
   async function withdraw(r: ChangeRequestSummary) {
     setWithdrawing(null);
@@ -61,10 +62,15 @@ export default function MyRequests() {
         <p role="alert" className="text-sm text-red-700">
           Your requests could not be loaded.
         </p>
-      ) : !data?.length ? (
+      ) : requests.length === 0 ? (
         <p className="rounded-md border border-line bg-surface p-6 text-sm text-ink-soft">You have made no change requests.</p>
       ) : (
         <div className="overflow-x-auto rounded-md border border-line bg-surface">
+          {data && data.total > requests.length && (
+            <p className="border-b border-line px-3 py-2 text-sm text-ink-soft" data-testid="my-requests-cut">
+              The newest {requests.length.toLocaleString('en-US')} of your {data.total.toLocaleString('en-US')} requests.
+            </p>
+          )}
           <table className="w-full text-sm" aria-label="My requests">
             <thead>
               <tr className="border-b border-line text-left">
@@ -81,7 +87,7 @@ export default function MyRequests() {
               </tr>
             </thead>
             <tbody>
-              {data.map((r) => (
+              {requests.map((r) => (
                 <tr key={r.changeRequestId} data-request={r.changeRequestId} className="border-b border-line/60 align-top">
                   <td className="px-3 py-2 tabular-nums">{r.changeRequestId}</td>
                   <td className="px-3 py-2">{r.type}</td>

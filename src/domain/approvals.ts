@@ -62,6 +62,16 @@ export function areasDecidableBy(permissions: readonly string[]): ChangeRequestA
   return changeRequestAreas.filter((a) => a.approve.some((p) => hasPermission(permissions, p)));
 }
 
+/**
+ * The types whose pending requests count against the per-maker limit apart from the others: the
+ * setting-gated areas (the large money actions), so a maker's flood of record changes never stops
+ * their money actions, nor the reverse.
+ */
+export const separatelyLimitedTypes: readonly string[] = changeRequestAreas.filter((a) => a.setting).map((a) => a.type);
+
+/** How many pending requests one maker may have waiting, unless PENDING_REQUESTS_PER_MAKER says otherwise (and as many money-action requests). */
+export const DEFAULT_PENDING_REQUESTS_PER_MAKER = 200;
+
 /** How long a change request may stay pending before it expires, unless CHANGE_REQUEST_EXPIRY_DAYS says otherwise. */
 export const DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS = 7;
 

@@ -28,7 +28,15 @@ import { startExportWorker } from './exportJobs/worker';
 import { trackCallsInFlight } from './http/callsInFlight';
 import { readExportSettings, type ExportSettings } from './exportJobs/settings';
 import { isValidTimeZone } from '../domain/businessTime';
-import { parseMoneyApprovalAboveUsd, parseSettlementSchedule, readBusinessTimeZone, readChangeRequestExpiryDays, StartupRefusal, type SettlementSchedule } from './environment';
+import {
+  parseMoneyApprovalAboveUsd,
+  parseSettlementSchedule,
+  readBusinessTimeZone,
+  readChangeRequestExpiryDays,
+  readPendingRequestsPerMaker,
+  StartupRefusal,
+  type SettlementSchedule,
+} from './environment';
 import { startSettlementScheduler } from './settlementSchedule';
 import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partitions';
 import { syncRollupTimeZone } from './areas/transactions/stats';
@@ -73,6 +81,8 @@ export interface AppOptions {
   businessTimeZone?: string;
   /** A pending change request older than this many days expires; default CHANGE_REQUEST_EXPIRY_DAYS (readChangeRequestExpiryDays: 7 when unset). */
   changeRequestExpiryDays?: number;
+  /** How many pending requests one maker may have waiting; default PENDING_REQUESTS_PER_MAKER (readPendingRequestsPerMaker: 200 when unset). */
+  pendingRequestsPerMaker?: number;
   /**
    * Scheduled settlement (src/server/settlementSchedule.ts): the business time of day the day's
    * scheduled batch is generated, as SETTLEMENT_SCHEDULE spells it ('HH:MM', or 'off') or parsed.
@@ -152,6 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!Number.isInteger(changeRequestExpiryDays) || changeRequestExpiryDays < 1 || changeRequestExpiryDays > 365) {
     throw new StartupRefusal(`CHANGE_REQUEST_EXPIRY_DAYS: ${changeRequestExpiryDays} is not a whole number of days from 1 to 365`);
   }
+  const pendingRequestsPerMaker = options.pendingRequestsPerMaker ?? readPendingRequestsPerMaker(process.env);
+  if (!Number.isInteger(pendingRequestsPerMaker) || pendingRequestsPerMaker < 1) throw new StartupRefusal(`PENDING_REQUESTS_PER_MAKER: ${pendingRequestsPerMaker} is not a whole number from 1`);
   const moneyApprovalAboveUsd = options.moneyActionApprovalAboveUsd !== undefined ? options.moneyActionApprovalAboveUsd : parseMoneyApprovalAboveUsd(process.env.MONEY_ACTION_APPROVAL_ABOVE_USD);
   const schedule = typeof options.settlementSchedule === 'string' ? parseSettlementSchedule(options.settlementSchedule) : options.settlementSchedule;
   // the roll-ups' days (the totals of whole-day filters, the dashboards) are business days
@@ -226,6 +238,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     changeRequestExpiryDays,
     moneyApprovalAboveUsd,
+    pendingRequestsPerMaker,
   });
   registerOpenApi(app);
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);

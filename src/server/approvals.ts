@@ -13,9 +13,9 @@ import type { RecordField } from '../api/contract';
 import { areasDecidableBy, changeRequestAreas, type ChangeRequestArea, type ChangeRequestStatus, type ServerSettings } from '../domain/approvals';
 import { hasAnyPermission } from '../domain/permissions';
 import { currencyProviderOfDecider, decideProviderCurrencies } from './areas/providerCurrencies';
-import { decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
-import type { Db, Row } from './db/db';
-import { decideMoneyApproval, mayDecideMoneyRequest, MONEY_ENTITY, MONEY_TABLE, moneyChangedFields, moneyOperationLabel } from './moneyApprovals';
+import { accountText, decide, expiryCutoff, type ChangeAction, type Decision, type DisplayMap, type EntityAdapter } from './changeRequests';
+import type { Db } from './db/db';
+import { decideMoneyApproval, moneyOperationsDecidableBy, MONEY_ENTITY, MONEY_TABLE, moneyChangedFields, moneyOperationLabel } from './moneyApprovals';
 import { advertisementEntity } from './entities/advertisement';
 import { appUserEntity } from './entities/appUser';
 import { appVersionEntity } from './entities/appVersion';
@@ -39,8 +39,11 @@ interface ApprovalArea {
   decide(ctx: Ctx, decision: Decision): Promise<{ message: string }>;
   /** The engine adapter's clean-up for a request that will not be applied, run here when it is withdrawn or expired (`decide` runs it on a rejection). */
   onRejected?(db: Db, request: { payload: unknown; record_id: number | null }): Promise<void>;
-  /** Narrows the area's approve permissions per request (a money action: the action's own permission). */
-  mayDecide?(permissions: readonly string[], request: { operation: string | null }): boolean;
+  /**
+   * Narrows the area's approve permissions per request: the operations these permissions decide (a
+   * money action: the action's own permission). Unset: every request of the area.
+   */
+  decidableOperations?(permissions: readonly string[]): string[];
   /** A named operation in words, when the area has no engine operations to read its label from. */
   operationLabel?(operation: string): string | undefined;
   /** What the inbox shows as the changed fields, when not the headers of the fields that differ. */
@@ -71,7 +74,14 @@ function approvalAreas(): Map<string, ApprovalArea> {
     'App Version': engine(appVersionEntity),
     // the large money actions: the adapter is built per call (its operations run with the caller's
     // context), so the area decides through moneyApprovals.ts's own decision, rules and all
-    [MONEY_ENTITY]: { type: MONEY_ENTITY, table: MONEY_TABLE, decide: decideMoneyApproval, mayDecide: mayDecideMoneyRequest, changedFields: moneyChangedFields, operationLabel: moneyOperationLabel },
+    [MONEY_ENTITY]: {
+      type: MONEY_ENTITY,
+      table: MONEY_TABLE,
+      decide: decideMoneyApproval,
+      decidableOperations: moneyOperationsDecidableBy,
+      changedFields: moneyChangedFields,
+      operationLabel: moneyOperationLabel,
+    },
   };
   registry = new Map(
     changeRequestAreas.map((area) => {
@@ -98,15 +108,18 @@ interface RequestRow {
   new_record: DisplayMap;
   original_record: DisplayMap | null;
   requested_by: string;
+  requested_by_id: number | null;
   requested_at: Date;
   status: ChangeRequestStatus;
   decided_by: string | null;
+  decided_by_id: number | null;
   decided_at: Date | null;
   decision_comment: string | null;
   operation: string | null;
 }
 
-const REQUEST_COLUMNS = 'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_at, status, decided_by, decided_at, decision_comment, operation';
+const REQUEST_COLUMNS =
+  'id, entity_type, record_id, action, payload, new_record, original_record, requested_by, requested_by_id, requested_at, status, decided_by, decided_by_id, decided_at, decision_comment, operation';
 
 /** The server settings as the console learns them (config): which setting-gated areas are on. */
 export function serverSettingsOf(ctx: Pick<Ctx, 'moneyApprovalAboveUsd'>): ServerSettings {
@@ -153,7 +166,7 @@ async function release(db: Db, area: ApprovalArea, r: RequestRow): Promise<void>
 }
 
 function describeRequest(r: RequestRow): string {
-  return `change request #${r.id} (${r.operation ?? r.action} of ${r.entity_type}${r.record_id === null ? '' : ` #${r.record_id}`} by ${r.requested_by})`;
+  return `change request #${r.id} (${r.operation ?? r.action} of ${r.entity_type}${r.record_id === null ? '' : ` #${r.record_id}`} by ${accountText(r.requested_by, r.requested_by_id)})`;
 }
 
 /**
@@ -179,97 +192,184 @@ export async function withdrawRequest(ctx: Ctx, id: number): Promise<{ message: 
   return ctx.tx(async (t) => {
     const r = await t.db.one<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE id = $1 FOR UPDATE`, [id]);
     if (!r) throw new HttpError(404, 'Change request not found');
-    if (r.requested_by.toLowerCase() !== t.user.username.toLowerCase()) throw new HttpError(403, 'Only the maker of a change request can withdraw it');
+    if (r.requested_by_id !== t.user.id) throw new HttpError(403, 'Only the maker of a change request can withdraw it');
     if (r.status !== 'PENDING') throw new HttpError(409, `The change request is no longer pending (${r.status.toLowerCase()})`);
     const area = areaOf(r.entity_type);
     await release(t.db, area, r);
-    await t.db.query("UPDATE change_requests SET status = 'WITHDRAWN', decided_by = $2, decided_at = $3 WHERE id = $1", [r.id, t.user.username, t.clock()]);
+    await t.db.query("UPDATE change_requests SET status = 'WITHDRAWN', decided_by = $2, decided_by_id = $3, decided_at = $4 WHERE id = $1", [r.id, t.user.username, t.user.id, t.clock()]);
     await t.log({ type: 'CHANGE_WITHDRAWN', description: `Withdrew ${describeRequest(r)}`, before: r.original_record, after: r.new_record });
     return { message: 'Change request withdrawn' };
   });
 }
 
-/** The caller's own requests, newest first. */
-export async function myRequests(ctx: Ctx, status: ChangeRequestStatus | undefined): Promise<ChangeRequestSummary[]> {
-  const rows = await ctx.db.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM change_requests
-      WHERE lower(requested_by) = lower($1) AND ($2::text IS NULL OR status = $2) ORDER BY id DESC LIMIT 500`,
-    [ctx.user.username, status ?? null],
+/** How many of the caller's own requests My requests shows, newest first; the reply says how many there are. */
+export const MY_REQUESTS_SHOWN = 500;
+
+/** The caller's own requests (by account id: a rename keeps them), newest first, and how many there are. */
+export async function myRequests(ctx: Ctx, status: ChangeRequestStatus | undefined): Promise<{ requests: ChangeRequestSummary[]; total: number }> {
+  const rows = await ctx.db.query<RequestRow & { total: number }>(
+    `SELECT ${REQUEST_COLUMNS}, count(*) OVER ()::int AS total FROM change_requests
+      WHERE requested_by_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY id DESC LIMIT ${MY_REQUESTS_SHOWN}`,
+    [ctx.user.id, status ?? null],
   );
-  return rows.map(summaryOf);
+  return { requests: rows.map(summaryOf), total: rows[0]?.total ?? 0 };
 }
 
 // ---- the checker's side ------------------------------------------------------------------------
 
 export interface InboxFilter {
   type?: string | undefined;
+  /** A maker's account id. */
+  requestedById?: number | undefined;
+  /** A maker's name: the account's name now, or the name a request was made under. */
   requestedBy?: string | undefined;
   minAgeHours?: number | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
 }
 
-/** Every pending request the caller may decide, oldest first, and the count per area (before the filter). */
-export async function inbox(ctx: Ctx, filter: InboxFilter): Promise<{ requests: ChangeRequestSummary[]; counts: { type: string; count: number }[] }> {
-  const now = ctx.clock();
-  const decidable = await decidableRequests(ctx);
-  const settings = serverSettingsOf(ctx);
-  // an area that needs a setting is counted while the setting is on, or while requests made when it was on wait
-  const counts = areasDecidableBy(ctx.user.permissions)
-    .map((a) => ({ area: a, type: a.type, count: decidable.filter((r) => r.entity_type === a.type).length }))
-    .filter((c) => !c.area.setting || settings[c.area.setting] || c.count > 0)
-    .map(({ type, count }) => ({ type, count }));
-  const minAgeMs = (filter.minAgeHours ?? 0) * 3_600_000;
-  const requests = decidable.filter(
-    (r) =>
-      (!filter.type || r.entity_type === filter.type) &&
-      (!filter.requestedBy || r.requested_by.toLowerCase() === filter.requestedBy.toLowerCase()) &&
-      now.getTime() - r.requested_at.getTime() >= minAgeMs,
-  );
-  return { requests: requests.map(summaryOf), counts };
+/** The inbox's page when the call names none. */
+export const INBOX_PAGE_DEFAULT = 100;
+
+interface Decidable {
+  /** A WHERE condition on change_requests (alias c) naming only its own parameters, from $1. */
+  readonly where: string;
+  readonly params: unknown[];
 }
 
 /**
- * The pending requests the caller may decide: of an area whose approve permission they hold, not
- * their own (four eyes), not refused to them by the request's operation (their own password reset),
- * and for a provider's currencies, of their own provider unless they are a super user.
+ * The pending requests the caller may decide, as SQL: of an area whose approve permission they hold
+ * (a money action: the action's own permission), not their own by account id (four eyes), not about
+ * their own account where the operation forbids it (their own password reset), not expired, and for a
+ * provider's currencies, of their own provider unless they are a super user. Null: no area at all.
+ * The counts, the makers and each page of the inbox all use this one condition.
  */
-async function decidableRequests(ctx: Ctx): Promise<RequestRow[]> {
-  const types = areasDecidableBy(ctx.user.permissions).map((a) => a.type);
-  if (types.length === 0) return [];
-  const cutoff = expiryCutoff(ctx.clock(), ctx.changeRequestExpiryDays);
-  const rows = await ctx.db.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM change_requests
-      WHERE status = 'PENDING' AND entity_type IN (SELECT jsonb_array_elements_text($1::jsonb)) AND lower(requested_by) <> lower($2) AND requested_at > $3
-      ORDER BY id LIMIT 2000`,
-    [JSON.stringify(types), ctx.user.username, cutoff],
+async function decidable(ctx: Ctx): Promise<Decidable | null> {
+  const areas = areasDecidableBy(ctx.user.permissions).map((a) => areaOf(a.type));
+  if (areas.length === 0) return null;
+  const types = areas.map((a) => a.type);
+  // areas narrowed per operation: only these type:operation pairs of theirs
+  const narrowed = areas.filter((a) => a.decidableOperations);
+  const allowedPairs = narrowed.flatMap((a) => a.decidableOperations!(ctx.user.permissions).map((op) => `${a.type}:${op}`));
+  // operations an account's owner may not decide (their own password reset): refused when the record is the caller
+  const ownerRefused = areas.flatMap((a) =>
+    a.table === 'console_users' ? Object.entries(a.operations ?? {}).flatMap(([name, op]) => ((op as { ownerMayNotDecide?: string }).ownerMayNotDecide ? [`${a.type}:${name}`] : [])) : [],
   );
-  let ownProvider: number | null | undefined | 'unread' = 'unread';
-  const out: RequestRow[] = [];
-  for (const r of rows) {
-    const area = areaOf(r.entity_type);
-    if (area.mayDecide && !area.mayDecide(ctx.user.permissions, r)) continue;
-    if (r.entity_type === providerCurrencyEntity.type) {
-      if (ownProvider === 'unread') ownProvider = await currencyProviderOfDecider(ctx);
-      if (ownProvider !== null && ownProvider !== r.record_id) continue;
-    }
-    if (r.operation !== null) {
-      const op = area.operations?.[r.operation] as { decisionRefusal?(row: Row, decider: string): string | null } | undefined;
-      if (op?.decisionRefusal) {
-        const row = await ctx.db.one<Row>(`SELECT * FROM ${area.table} WHERE id = $1`, [r.record_id]);
-        if (!row || op.decisionRefusal(row, ctx.user.username)) continue;
-      }
-    }
-    out.push(r);
+  let provider: number | null = null;
+  if (types.includes(providerCurrencyEntity.type)) {
+    const own = await currencyProviderOfDecider(ctx);
+    provider = own === null ? null : (own ?? -1); // a checker without a provider decides none
   }
-  return out;
+  return {
+    where: `c.status = 'PENDING' AND c.requested_at > $1
+      AND c.entity_type IN (SELECT jsonb_array_elements_text($2::jsonb))
+      AND c.requested_by_id IS DISTINCT FROM $3
+      AND (c.entity_type NOT IN (SELECT jsonb_array_elements_text($4::jsonb)) OR c.entity_type || ':' || coalesce(c.operation, '') IN (SELECT jsonb_array_elements_text($5::jsonb)))
+      AND NOT (c.record_id IS NOT DISTINCT FROM $3 AND c.entity_type || ':' || coalesce(c.operation, '') IN (SELECT jsonb_array_elements_text($6::jsonb)))
+      AND (c.entity_type <> $7 OR $8::int IS NULL OR c.record_id = $8::int)`,
+    params: [
+      expiryCutoff(ctx.clock(), ctx.changeRequestExpiryDays),
+      JSON.stringify(types),
+      ctx.user.id,
+      JSON.stringify(narrowed.map((a) => a.type)),
+      JSON.stringify(allowedPairs),
+      JSON.stringify(ownerRefused),
+      providerCurrencyEntity.type,
+      provider,
+    ],
+  };
 }
 
-/** Decides one request of any area through that area's own decision, with its permission. */
+/** Whether the caller may decide this pending request (the inbox's own condition). */
+async function mayDecideRequest(ctx: Ctx, id: number): Promise<boolean> {
+  const d = await decidable(ctx);
+  if (!d) return false;
+  const row = await ctx.db.one(`SELECT 1 FROM change_requests c WHERE c.id = $${d.params.length + 1} AND ${d.where}`, [...d.params, id]);
+  return row !== undefined;
+}
+
+export interface AreaCount {
+  type: string;
+  count: number;
+}
+
+/** How many pending requests the caller may decide, per area, counted in SQL (every one of them). */
+export async function decidableCounts(ctx: Ctx): Promise<AreaCount[]> {
+  const d = await decidable(ctx);
+  if (!d) return [];
+  const rows = await ctx.db.query<{ type: string; count: number }>(`SELECT c.entity_type AS type, count(*)::int AS count FROM change_requests c WHERE ${d.where} GROUP BY c.entity_type`, d.params);
+  const settings = serverSettingsOf(ctx);
+  // an area that needs a setting is counted while the setting is on, or while requests made when it was on wait
+  return areasDecidableBy(ctx.user.permissions)
+    .map((a) => ({ area: a, type: a.type, count: rows.find((r) => r.type === a.type)?.count ?? 0 }))
+    .filter((c) => !c.area.setting || settings[c.area.setting] || c.count > 0)
+    .map(({ type, count }) => ({ type, count }));
+}
+
+/**
+ * One page of the pending requests the caller may decide, oldest first, filtered in SQL by area, maker
+ * and age; with how many match the filter (`total`), the count per area and the makers (before the
+ * filter). Nothing is cut silently: a page names its place in the total.
+ */
+export async function inbox(
+  ctx: Ctx,
+  filter: InboxFilter,
+): Promise<{ requests: ChangeRequestSummary[]; total: number; offset: number; counts: AreaCount[]; makers: { id: number | null; username: string; count: number }[] }> {
+  const offset = filter.offset ?? 0;
+  const limit = filter.limit ?? INBOX_PAGE_DEFAULT;
+  const d = await decidable(ctx);
+  if (!d) return { requests: [], total: 0, offset, counts: [], makers: [] };
+  const params = [...d.params];
+  const arg = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  let where = d.where;
+  if (filter.type) where += ` AND c.entity_type = ${arg(filter.type)}`;
+  if (filter.requestedById !== undefined) where += ` AND c.requested_by_id = ${arg(filter.requestedById)}`;
+  if (filter.requestedBy) {
+    const name = arg(filter.requestedBy);
+    where += ` AND (lower(c.requested_by) = lower(${name}) OR c.requested_by_id IN (SELECT id FROM console_users WHERE lower(username) = lower(${name})))`;
+  }
+  if (filter.minAgeHours) where += ` AND c.requested_at <= ${arg(new Date(ctx.clock().getTime() - filter.minAgeHours * 3_600_000))}`;
+  const total = await ctx.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM change_requests c WHERE ${where}`, params);
+  const rows = await ctx.db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS.split(', ')
+      .map((col) => `c.${col}`)
+      .join(', ')} FROM change_requests c WHERE ${where} ORDER BY c.id LIMIT ${arg(limit)} OFFSET ${arg(offset)}`,
+    params,
+  );
+  // the makers offered by the filter: by account, under the account's name now (the name they made the request under when it is no account)
+  const makers = await ctx.db.query<{ id: number | null; username: string; count: number }>(
+    `SELECT c.requested_by_id AS id, coalesce(u.username, min(c.requested_by)) AS username, count(*)::int AS count
+       FROM change_requests c LEFT JOIN console_users u ON u.id = c.requested_by_id
+      WHERE ${d.where} GROUP BY c.requested_by_id, u.username ORDER BY 2`,
+    d.params,
+  );
+  return { requests: rows.map(summaryOf), total: total?.n ?? 0, offset, counts: await decidableCounts(ctx), makers };
+}
+
+/**
+ * Decides one request of any area through that area's own decision, with its permission. A request
+ * the caller may not decide at all (another area, another provider's currencies) is not found for
+ * them: a 404, as for a request that does not exist, so its area is not disclosed.
+ */
 export async function decideAny(ctx: Ctx, decision: Decision): Promise<{ message: string }> {
   await expireStaleRequests(ctx);
-  const r = await ctx.db.one<{ entity_type: string }>('SELECT entity_type FROM change_requests WHERE id = $1', [decision.changeRequestID]);
+  const r = await ctx.db.one<{ entity_type: string; status: ChangeRequestStatus; requested_by_id: number | null; record_id: number | null; operation: string | null }>(
+    'SELECT entity_type, status, requested_by_id, record_id, operation FROM change_requests WHERE id = $1',
+    [decision.changeRequestID],
+  );
   if (!r) throw new HttpError(404, 'Change request not found');
+  // the maker knows their own request: four eyes is the reason, whatever their permissions
+  if (r.requested_by_id === ctx.user.id) throw new HttpError(403, 'You cannot approve or reject your own change request');
   const area = areaOf(r.entity_type);
-  if (!hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
+  if (!hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(404, 'Change request not found');
+  // a pending request outside the caller's inbox (another provider's, an action their permission does not
+  // decide) is not found either; their own request, or one about their own account, goes on to the
+  // area's decision, which says why it is refused, as does one already decided
+  const ownOrAboutSelf = r.requested_by_id === ctx.user.id || (area.table === 'console_users' && r.operation !== null && r.record_id === ctx.user.id);
+  if (r.status === 'PENDING' && !ownOrAboutSelf && !(await mayDecideRequest(ctx, decision.changeRequestID))) throw new HttpError(404, 'Change request not found');
   return area.decide(ctx, decision);
 }
 
@@ -292,7 +392,7 @@ export async function decideMany(
   }
   await ctx.log({
     type: 'CHANGE_BULK_DECISION',
-    description: `Bulk ${actionTaken} of ${ids.length} change requests: ${results.map((r) => `#${r.changeRequestId} ${r.statusCode === 200 ? 'done' : `refused (${r.statusCode})`}`).join(', ')}`,
+    description: `Bulk ${actionTaken} of ${ids.length} change requests by ${accountText(ctx.user.username, ctx.user.id)}: ${results.map((r) => `#${r.changeRequestId} ${r.statusCode === 200 ? 'done' : `refused (${r.statusCode})`}`).join(', ')}`,
   });
   return results;
 }
@@ -302,8 +402,9 @@ export async function requestHistory(ctx: Ctx, id: number): Promise<ChangeReques
   const r = await ctx.db.one<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM change_requests WHERE id = $1`, [id]);
   if (!r) throw new HttpError(404, 'Change request not found');
   const area = areaOf(r.entity_type);
-  const mine = r.requested_by.toLowerCase() === ctx.user.username.toLowerCase();
-  if (!mine && !hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(403, `Forbidden: needs ${area.area.approve.join(' or ')}`);
+  const mine = r.requested_by_id === ctx.user.id;
+  // another area's request is not found, as in the inbox and the decisions: its area is not disclosed
+  if (!mine && !hasAnyPermission(ctx.user.permissions, area.area.approve)) throw new HttpError(404, 'Change request not found');
   // a provider's currency requests are its own checkers' (and a super user's), as in the inbox: another
   // provider's request is not found
   if (!mine && r.entity_type === providerCurrencyEntity.type) {
@@ -368,9 +469,11 @@ function summaryOf(r: RequestRow): ChangeRequestSummary {
     recordId: r.record_id,
     record: recordLabel(r),
     requestedBy: r.requested_by,
+    requestedById: r.requested_by_id,
     requestedTime: r.requested_at.toISOString(),
     status: r.status,
     decidedBy: r.decided_by,
+    decidedById: r.decided_by_id,
     decidedTime: r.decided_at ? r.decided_at.toISOString() : null,
     comment: r.decision_comment,
     changedFields: approvalAreas().get(r.entity_type)?.changedFields?.(r) ?? changedFields(r),

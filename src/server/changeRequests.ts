@@ -5,7 +5,7 @@
  */
 import type { ChangeRequest, RecordField } from '../api/contract';
 import type { Principal } from '../domain/privilege';
-import type { ChangeRequestStatus } from '../domain/approvals';
+import { separatelyLimitedTypes, type ChangeRequestStatus } from '../domain/approvals';
 import { describeRecord, type RecordDefinition } from '../definitions/records';
 import { permissionList } from './auth/sessionUser';
 import type { Db, Row } from './db/db';
@@ -62,8 +62,11 @@ export interface RecordOperation<O extends object> {
    * and again when it is approved, with the maker's permissions as they are then.
    */
   check?(db: Db, row: Row, payload: O, maker: Principal, when: { stage: 'request' | 'approval'; at: Date }): Promise<void>;
-  /** Why `decider` may not approve or reject this request on `row` (a 403), or null when they may. */
-  decisionRefusal?(row: Row, decider: string): string | null;
+  /**
+   * The record is an account (console_users) and its owner may neither approve nor reject this
+   * operation on it: the refusal (403) they get. Compared by account id, as every four-eyes rule.
+   */
+  readonly ownerMayNotDecide?: string;
   /** The fields the approval modal compares: their current values and the requested ones. */
   describe(row: Row, payload: O): { before: DisplayMap; after: DisplayMap };
   /** Applies an approved request; returns the activity log entry of what it did (never a secret). */
@@ -93,6 +96,7 @@ interface StoredRequest {
   original_record: DisplayMap | null;
   record_version: number | null;
   requested_by: string;
+  requested_by_id: number | null;
   requested_at: Date;
   status: ChangeRequestStatus;
   operation: string | null;
@@ -104,15 +108,46 @@ function operationOf<P extends object>(adapter: EntityAdapter<P>, name: string):
   return op;
 }
 
-/** A maker as the rules see them: the permissions of their role now (none when it is disabled). */
-async function principalOf(db: Db, username: string): Promise<Principal> {
-  const row = await db.one<{ username: string; permissions: unknown; role_disabled: number | null; disabled: number }>(
-    `SELECT u.username, r.permissions, r.disabled AS role_disabled, u.disabled
-       FROM console_users u LEFT JOIN roles r ON r.id = u.role_id WHERE lower(u.username) = lower($1)`,
-    [username],
-  );
-  if (!row || row.disabled !== 0 || row.role_disabled !== 0) return { username, permissions: [] };
+/**
+ * A maker as the rules see them: the account's permissions now (none when it or its role is disabled,
+ * or when the request's maker is no known account). By account id: a rename changes nothing here.
+ */
+async function principalOf(db: Db, request: { requested_by: string; requested_by_id: number | null }): Promise<Principal> {
+  const row =
+    request.requested_by_id === null
+      ? undefined
+      : await db.one<{ username: string; permissions: unknown; role_disabled: number | null; disabled: number }>(
+          `SELECT u.username, r.permissions, r.disabled AS role_disabled, u.disabled
+             FROM console_users u LEFT JOIN roles r ON r.id = u.role_id WHERE u.id = $1`,
+          [request.requested_by_id],
+        );
+  if (!row || row.disabled !== 0 || row.role_disabled !== 0) return { username: request.requested_by, permissions: [] };
   return { username: row.username, permissions: permissionList(row.permissions) };
+}
+
+/** An account as the activity log names it: its name then and its id ("maker (account 3)"). */
+export function accountText(username: string, id: number | null): string {
+  return id === null ? `${username} (no known account)` : `${username} (account ${id})`;
+}
+
+/**
+ * Refuses a new request when its maker already has as many pending requests as PENDING_REQUESTS_PER_MAKER
+ * allows (422 naming the limit). Requests of a setting-gated area (the large money actions) are counted
+ * apart from the others, each against the same limit. Called under the maker's lock, so parallel
+ * requests of one maker cannot pass the limit together.
+ */
+async function checkPendingLimit(db: Db, makerId: number, type: string, limit: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`change-request:maker:${makerId}`]);
+  const separate = separatelyLimitedTypes.includes(type);
+  const row = await db.one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM change_requests
+      WHERE requested_by_id = $1 AND status = 'PENDING' AND (entity_type IN (SELECT jsonb_array_elements_text($2::jsonb))) = $3`,
+    [makerId, JSON.stringify(separatelyLimitedTypes), separate],
+  );
+  if ((row?.n ?? 0) >= limit) {
+    const what = separate ? `${type} requests` : 'change requests';
+    throw new HttpError(422, `You already have ${limit} pending ${what}, the most one maker may have waiting (PENDING_REQUESTS_PER_MAKER): withdraw some or wait for their decision`);
+  }
 }
 
 /** The display map of a record's values or a payload, from the record's display fields. Never a password, hash or token. */
@@ -145,6 +180,7 @@ async function store<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, requ
     let originalRecord: DisplayMap | null = null;
     let newRecord: DisplayMap = {};
     let recordVersion: number | null = null;
+    await checkPendingLimit(db, t.user.id, adapter.type, t.pendingRequestsPerMaker);
     if (recordId === undefined) {
       // one CREATE of this type at a time, so "already pending creation" checks cannot race
       await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`change-request:create:${adapter.type}`]);
@@ -169,15 +205,15 @@ async function store<P extends object>(ctx: Ctx, adapter: EntityAdapter<P>, requ
     if (recordId !== undefined) await db.query(`UPDATE ${adapter.table} SET locked = 1 WHERE id = $1`, [recordId]);
     const stored = await db.one<{ id: number }>(
       `INSERT INTO change_requests
-         (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status, operation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10) RETURNING id`,
-      [adapter.type, recordId ?? null, action, newRecord, originalRecord, payload, recordVersion, t.user.username, t.clock(), operation ?? null],
+         (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_by_id, requested_at, status, operation)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PENDING', $11) RETURNING id`,
+      [adapter.type, recordId ?? null, action, newRecord, originalRecord, payload, recordVersion, t.user.username, t.user.id, t.clock(), operation ?? null],
     );
     const id = stored!.id;
     const what = operation === undefined ? action : operationOf(adapter, operation).label;
     await t.log({
       type: 'CHANGE_REQUEST',
-      description: `Requested ${what} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${id})`,
+      description: `Requested ${what} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${id} by ${accountText(t.user.username, t.user.id)})`,
       before: originalRecord,
       after: newRecord,
     });
@@ -209,17 +245,17 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     if (request.status !== 'PENDING') throw new HttpError(409, 'Change request already decided');
     // expired but not yet swept (the sweep before each call ends it): refused, never decided
     if (request.requested_at.getTime() <= expiryCutoff(now, t.changeRequestExpiryDays).getTime()) throw new HttpError(409, 'Change request has expired');
-    if (request.requested_by.toLowerCase() === t.user.username.toLowerCase()) {
-      throw new HttpError(403, 'You cannot approve or reject your own change request');
+    // four eyes by account id: a rename of either account changes nothing
+    if (request.requested_by_id === t.user.id) throw new HttpError(403, 'You cannot approve or reject your own change request');
+    const approve = decision.actionTaken === 'approve';
+    if (request.requested_by_id === null && approve) {
+      throw new HttpError(403, `The maker of this change request (${request.requested_by}) is no known account, so no one can approve it as a second person: reject it, or let it expire`);
     }
     let recordId = request.record_id ?? undefined;
     if (request.operation !== null) {
       const op = operationOf(adapter, request.operation);
-      const row = op.decisionRefusal && (await db.one<Row>(`SELECT * FROM ${adapter.table} WHERE id = $1`, [recordId]));
-      const refusal = row ? op.decisionRefusal!(row, t.user.username) : null;
-      if (refusal) throw new HttpError(403, refusal);
+      if (op.ownerMayNotDecide !== undefined && adapter.table === 'console_users' && recordId === t.user.id) throw new HttpError(403, op.ownerMayNotDecide);
     }
-    const approve = decision.actionTaken === 'approve';
     let after: DisplayMap | null = null;
 
     if (approve) {
@@ -231,9 +267,9 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
       if (request.operation !== null) {
         const op = operationOf(adapter, request.operation);
         const payload = request.payload as object;
-        await op.check?.(db, current!, payload, await principalOf(db, request.requested_by), { stage: 'approval', at: now });
+        await op.check?.(db, current!, payload, await principalOf(db, request), { stage: 'approval', at: now });
         const done = await op.apply(db, current!, payload, now);
-        await t.log({ type: done.type, description: `${done.description} (change request #${request.id} by ${request.requested_by})` });
+        await t.log({ type: done.type, description: `${done.description} (change request #${request.id} by ${accountText(request.requested_by, request.requested_by_id)})` });
       } else {
         recordId = await applyChange(db, adapter, request.action, recordId, request.payload as P, now);
       }
@@ -250,17 +286,18 @@ export async function decide<P extends object>(ctx: Ctx, adapter: EntityAdapter<
     }
     const status = approve ? 'APPROVED' : 'REJECTED';
     const comment = decision.comment?.trim() || null;
-    await db.query('UPDATE change_requests SET status = $2, decided_by = $3, decided_at = $4, record_id = $5, decision_comment = $6 WHERE id = $1', [
+    await db.query('UPDATE change_requests SET status = $2, decided_by = $3, decided_by_id = $4, decided_at = $5, record_id = $6, decision_comment = $7 WHERE id = $1', [
       request.id,
       status,
       t.user.username,
+      t.user.id,
       now,
       recordId ?? null,
       comment,
     ]);
     await t.log({
       type: approve ? 'CHANGE_APPROVED' : 'CHANGE_REJECTED',
-      description: `${approve ? 'Approved' : 'Rejected'} ${request.operation === null ? request.action : operationOf(adapter, request.operation).label} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${request.requested_by})${comment ? `: ${comment}` : ''}`,
+      description: `${approve ? 'Approved' : 'Rejected'} ${request.operation === null ? request.action : operationOf(adapter, request.operation).label} of ${adapter.type}${recordId === undefined ? '' : ` #${recordId}`} (change request #${request.id} by ${accountText(request.requested_by, request.requested_by_id)}; decided by ${accountText(t.user.username, t.user.id)})${comment ? `: ${comment}` : ''}`,
       before: request.original_record,
       after: approve ? after : request.new_record,
     });

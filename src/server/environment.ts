@@ -5,6 +5,7 @@
  * (default ./data), SESSION_SECRET (at least 32 characters; unset = generated once and kept),
  * TRUST_PROXY (the proxies whose X-Forwarded-For is believed; unset = none), BUSINESS_TIME_ZONE (the
  * IANA zone of the business day; default Asia/Colombo), CHANGE_REQUEST_EXPIRY_DAYS (default 7),
+ * PENDING_REQUESTS_PER_MAKER (pending change requests one maker may have waiting; default 200),
  * SETTLEMENT_SCHEDULE (the business time the day's scheduled settlement is generated; default 07:30, off = never by itself),
  * MONEY_ACTION_APPROVAL_ABOVE_USD (large voids, refunds and manual transfers need a second person; unset = off),
  * DATABASE_REPLICA_URL (a streaming replica for dashboards, reports, lists and exports; unset = none),
@@ -17,7 +18,7 @@ import { isIP } from 'node:net';
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
-import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../domain/approvals';
+import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../domain/approvals';
 import { openDb, pgErrorCode, type Db } from './db/db';
 import { migrate, MigrationRefusal } from './db/migrate';
 
@@ -34,6 +35,8 @@ export interface Environment {
   businessTimeZone: string;
   /** See readChangeRequestExpiryDays. */
   changeRequestExpiryDays: number;
+  /** See readPendingRequestsPerMaker. */
+  pendingRequestsPerMaker: number;
   /** See parseSettlementSchedule. */
   settlementSchedule: SettlementSchedule;
   /** See parseMoneyApprovalAboveUsd. */
@@ -70,6 +73,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     businessTimeZone: readBusinessTimeZone(env),
     changeRequestExpiryDays: readChangeRequestExpiryDays(env),
+    pendingRequestsPerMaker: readPendingRequestsPerMaker(env),
     settlementSchedule: parseSettlementSchedule(env.SETTLEMENT_SCHEDULE),
     moneyApprovalAboveUsd: parseMoneyApprovalAboveUsd(env.MONEY_ACTION_APPROVAL_ABOVE_USD),
     replicaUrl: env.DATABASE_REPLICA_URL || undefined,
@@ -139,6 +143,19 @@ export function readChangeRequestExpiryDays(env: NodeJS.ProcessEnv = process.env
     throw new StartupRefusal(`CHANGE_REQUEST_EXPIRY_DAYS: "${text}" is not a whole number of days from 1 to 365`);
   }
   return days;
+}
+
+/**
+ * PENDING_REQUESTS_PER_MAKER: how many pending change requests one maker may have waiting (a new one
+ * past it is refused, 422), and as many large money-action requests besides. Unset or empty: 200. A
+ * whole number from 1 to 100000; anything else stops the start.
+ */
+export function readPendingRequestsPerMaker(env: NodeJS.ProcessEnv = process.env): number {
+  const text = (env.PENDING_REQUESTS_PER_MAKER ?? '').trim();
+  if (text === '') return DEFAULT_PENDING_REQUESTS_PER_MAKER;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 100_000) throw new StartupRefusal(`PENDING_REQUESTS_PER_MAKER: "${text}" is not a whole number from 1 to 100000`);
+  return n;
 }
 
 /**

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     trustProxy: environment.trustProxy,
     businessTimeZone: environment.businessTimeZone,
     changeRequestExpiryDays: environment.changeRequestExpiryDays,
+    pendingRequestsPerMaker: environment.pendingRequestsPerMaker,
     settlementSchedule: environment.settlementSchedule,
     moneyActionApprovalAboveUsd: environment.moneyApprovalAboveUsd,
     exportWorker: true,

@@ -47,10 +47,11 @@ export const moneyActions: Record<MoneyAction, MoneyActionInfo> = {
 
 const actionOfOperation = (operation: string | null): MoneyAction | undefined => (Object.keys(moneyActions) as MoneyAction[]).find((a) => moneyActions[a].operation === operation);
 
-/** Whether these permissions decide this request: the action's own permission (voids and refunds: transaction-refund; manual fund transfers: transaction-retry). */
-export function mayDecideMoneyRequest(permissions: readonly string[], request: { operation: string | null }): boolean {
-  const action = actionOfOperation(request.operation);
-  return action !== undefined && hasPermission(permissions, moneyActions[action].permission);
+/** The operations (stored names) these permissions decide: each money action's own permission. */
+export function moneyOperationsDecidableBy(permissions: readonly string[]): string[] {
+  return Object.values(moneyActions)
+    .filter((a) => hasPermission(permissions, a.permission))
+    .map((a) => a.operation);
 }
 
 /** A money request's operation as the approvals show it ('Refund', 'Void', 'Manual Fund Transfer'). */
@@ -88,7 +89,7 @@ function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message
     },
     describe: () => ({ before: { action: displayField('Action', 'None') }, after: { action: displayField('Action', moneyActions[action].shown) } }),
     async apply(db, row) {
-      const inTx = makeCtx(db, ctx.user, ctx.clock, ctx.auth, ctx.businessTimeZone, ctx.client, ctx.changeRequestExpiryDays, ctx.moneyApprovalAboveUsd);
+      const inTx = makeCtx(db, ctx.user, ctx.clock, ctx.auth, ctx.businessTimeZone, ctx.client, ctx);
       const reply = await runAction(inTx, action, { id: Number(row.id) }, '', { approved: true });
       outcome.reply = reply;
       return {
@@ -136,18 +137,20 @@ export async function pendingMoneyApprovals(ctx: Ctx): Promise<{ requests: Money
     operation: string;
     record_id: number;
     requested_by: string;
+    requested_by_id: number | null;
     requested_at: Date;
     trace: string;
     currency_code: string;
     amount: number;
     amount_usd: number;
   }>(
-    `SELECT c.id, c.operation, c.record_id, c.requested_by, c.requested_at, t.trace, t.currency_code, t.amount::float8 AS amount, t.amount_usd::float8 AS amount_usd
+    `SELECT c.id, c.operation, c.record_id, c.requested_by, c.requested_by_id, c.requested_at, t.trace, t.currency_code, t.amount::float8 AS amount, t.amount_usd::float8 AS amount_usd
        FROM change_requests c JOIN ceft_transactions t ON t.id = c.record_id
-      WHERE c.entity_type = $1 AND c.status = 'PENDING' AND lower(c.requested_by) <> lower($2) ORDER BY c.id`,
-    [MONEY_ENTITY, ctx.user.username],
+      WHERE c.entity_type = $1 AND c.status = 'PENDING' AND c.requested_by_id IS DISTINCT FROM $2
+        AND c.operation IN (SELECT jsonb_array_elements_text($3::jsonb)) ORDER BY c.id`,
+    [MONEY_ENTITY, ctx.user.id, JSON.stringify(moneyOperationsDecidableBy(ctx.user.permissions))],
   );
-  const visible = rows.filter((r) => mayDecideMoneyRequest(ctx.user.permissions, r));
+  const visible = rows;
   const ids = new Set(visible.map((r) => r.id));
   const requests = visible.map((r) => ({
     changeRequestId: r.id,

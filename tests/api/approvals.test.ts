@@ -76,7 +76,7 @@ describe('reasons on the approve calls', () => {
     const requests = await mine();
     expect(requests.find((r) => r.changeRequestId === rejected)).toMatchObject({ status: 'REJECTED', comment: 'Wrong user level for report readers', type: 'Role', pendingAction: 'CREATE' });
     expect(requests.find((r) => r.changeRequestId === approved)).toMatchObject({ status: 'APPROVED', comment: 'Checked with ops' });
-    expect(await logged('CHANGE_REJECTED', `#${rejected} by maker): Wrong user level`)).toBe(1);
+    expect(await logged('CHANGE_REJECTED', `#${rejected} by maker (account %; decided by checker (account %)): Wrong user level`)).toBe(1);
   });
 
   it('refuses a bad comment with a 400 naming the field, deciding nothing', async () => {
@@ -121,7 +121,7 @@ describe('My requests and withdrawal', () => {
     expect(await server.call('changeRequest/withdraw', { changeRequestID: id }, maker)).toEqual({ statusCode: 200, data: { message: 'Change request withdrawn' } });
     expect(await roleLocked(roleId)).toBe(0);
     expect((await mine()).find((r) => r.changeRequestId === id)).toMatchObject({ status: 'WITHDRAWN', decidedBy: 'maker' });
-    expect(await logged('CHANGE_WITHDRAWN', `#${id} (EDIT of Role #${roleId} by maker)`)).toBe(1);
+    expect(await logged('CHANGE_WITHDRAWN', `#${id} (EDIT of Role #${roleId} by maker (account %))`)).toBe(1);
     // no longer pending: neither withdrawn again nor decided
     expect((await server.call('changeRequest/withdraw', { changeRequestID: id }, maker)).statusCode).toBe(409);
     expect(await server.call('role/approve', { changeRequestID: id, actionTaken: 'approve' }, checker)).toEqual({ statusCode: 409, data: { message: 'Change request was withdrawn by its maker' } });
@@ -149,7 +149,7 @@ describe('the approvals inbox', () => {
     // holders of no approve permission; an IPG bank checker sees no role requests
     expect((await server.call('changeRequest/inbox', {}, auditor)).statusCode).toBe(403);
     // the maker holds transaction-refund (large money actions' area): while MONEY_ACTION_APPROVAL_ABOVE_USD is off, nothing to decide and no area counted
-    expect((await server.call('changeRequest/inbox', {}, maker)).data).toEqual({ requests: [], counts: [] });
+    expect((await server.call('changeRequest/inbox', {}, maker)).data).toEqual({ requests: [], total: 0, offset: 0, counts: [], makers: [] });
     expect((await server.call('changeRequest/counts', {}, auditor)).statusCode).toBe(403);
     const ofIpg = (await server.call('changeRequest/inbox', {}, ipgChecker)).data;
     expect(ofIpg.requests.some((r: { type: string }) => r.type !== 'IPG Provider Currency')).toBe(false);
@@ -176,7 +176,8 @@ describe('the approvals inbox', () => {
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject' }, checker)).data.message).toBe('comment: Please enter a reason for the rejection');
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'reject', comment: '   ' }, checker)).statusCode).toBe(400);
     // an approver of another area only; the maker themself (four eyes); a user with no approve permission
-    expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'approve' }, ipgChecker)).toEqual({ statusCode: 403, data: { message: 'Forbidden: needs role-approve' } });
+    // another area's request is not found for them: its area is not disclosed
+    expect(await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'approve' }, ipgChecker)).toEqual({ statusCode: 404, data: { message: 'Change request not found' } });
     const own = await requestRole(admin);
     expect((await server.call('changeRequest/decide', { changeRequestID: own, actionTaken: 'approve' }, admin)).statusCode).toBe(403);
     expect((await server.call('changeRequest/decide', { changeRequestID: id, actionTaken: 'approve' }, maker)).statusCode).toBe(403);
@@ -197,8 +198,8 @@ describe('the approvals inbox', () => {
     const history = (await server.call('changeRequest/history', { changeRequestID: second }, checker)).data.history;
     expect(history[0]).toMatchObject({ changeRequestId: first, status: 'REJECTED', comment: 'Not this quarter' });
     expect((await server.call('changeRequest/history', { changeRequestID: second }, maker)).statusCode).toBe(200);
-    expect((await server.call('changeRequest/history', { changeRequestID: second }, maker2)).statusCode).toBe(403);
-    expect((await server.call('changeRequest/history', { changeRequestID: second }, ipgChecker)).statusCode).toBe(403);
+    expect((await server.call('changeRequest/history', { changeRequestID: second }, maker2)).statusCode).toBe(404);
+    expect((await server.call('changeRequest/history', { changeRequestID: second }, ipgChecker)).statusCode).toBe(404);
   });
 });
 
@@ -231,7 +232,7 @@ describe('bulk decisions', () => {
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [], actionTaken: 'approve' }, checker)).data.message).toMatch(/^changeRequestIDs: /);
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, auditor)).statusCode).toBe(403);
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, maker)).data.results).toEqual([
-      { changeRequestId: a, statusCode: 403, message: 'Forbidden: needs role-approve' },
+      { changeRequestId: a, statusCode: 404, message: 'Change request not found' },
     ]);
     expect((await mine()).find((r) => r.changeRequestId === a)).toMatchObject({ status: 'PENDING' });
     const reply = await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'reject', comment: 'Role names must say the team' }, checker);
@@ -262,7 +263,9 @@ describe('bulk decisions', () => {
           [id],
         );
         expect(row).toMatchObject({ status: 'APPROVED', decided_by: byBulk.statusCode === 200 ? 'checker' : 'kumari_fernando', version: 2 });
-        expect(await server.db.query("SELECT 1 FROM activity_logs WHERE type = 'CHANGE_APPROVED' AND description LIKE $1", [`%(change request #${id} by maker)%`])).toHaveLength(1);
+        expect(
+          await server.db.query("SELECT 1 FROM activity_logs WHERE type = 'CHANGE_APPROVED' AND description LIKE $1", [`%(change request #${id} by maker (account %); decided by %`]),
+        ).toHaveLength(1);
       }
     } finally {
       await peer.close();
@@ -339,7 +342,7 @@ describe('expiry (fake clock)', () => {
     const requests = await mine(makerNow);
     expect(requests.find((r) => r.changeRequestId === old)).toMatchObject({ status: 'EXPIRED', decidedBy: null });
     expect(requests.find((r) => r.changeRequestId === young)).toMatchObject({ status: 'PENDING' });
-    expect(await server.db.query("SELECT username FROM activity_logs WHERE type = 'CHANGE_EXPIRED' AND description LIKE $1", [`%#${old} (EDIT of Role #${roleId} by maker)%`])).toEqual([
+    expect(await server.db.query("SELECT username FROM activity_logs WHERE type = 'CHANGE_EXPIRED' AND description LIKE $1", [`%#${old} (EDIT of Role #${roleId} by maker (account %))%`])).toEqual([
       { username: 'system' },
     ]);
     const inboxIds = (await server.call('changeRequest/inbox', {}, checkerNow)).data.requests.map((r: { changeRequestId: number }) => r.changeRequestId);

@@ -156,8 +156,9 @@ describe('in the approvals inbox', () => {
     const id = await sendForApproval('refund', row);
     const decideAs = (token: string, body: Record<string, unknown>) => server.call('changeRequest/decide', { changeRequestID: id, ...body }, token);
     expect(await decideAs(maker, { actionTaken: 'approve' })).toEqual({ statusCode: 403, data: { message: 'You cannot approve or reject your own change request' } });
-    expect(await decideAs(retrier, { actionTaken: 'approve' })).toEqual({ statusCode: 403, data: { message: 'Forbidden: deciding a refund needs the permission transaction-refund' } });
-    expect(await decideAs(checker, { actionTaken: 'approve' })).toEqual({ statusCode: 403, data: { message: 'Forbidden: needs transaction-refund or transaction-retry' } });
+    // a request outside their inbox is not found for them, as one that does not exist (its area and action are not disclosed)
+    expect(await decideAs(retrier, { actionTaken: 'approve' })).toEqual({ statusCode: 404, data: { message: 'Change request not found' } });
+    expect(await decideAs(checker, { actionTaken: 'approve' })).toEqual({ statusCode: 404, data: { message: 'Change request not found' } });
     expect(await decideAs(refunder, { actionTaken: 'reject' })).toEqual({ statusCode: 400, data: { message: 'comment: Please enter a reason for the rejection' } });
     expect((await decideAs(refunder, { actionTaken: 'reject', comment: 'x'.repeat(201) })).data.message).toMatch(/^comment: /);
     expect((await rowOf(row.id)).locked).toBe(1);
@@ -203,8 +204,8 @@ describe('in the approvals inbox', () => {
     // a holder of transaction-refund only: the manual fund transfer and the role are not theirs
     const partial = await server.call('changeRequest/decide-many', { changeRequestIDs: [c, roleRequest], actionTaken: 'approve' }, refunder);
     expect(partial.data.results).toEqual([
-      { changeRequestId: c, statusCode: 403, message: 'Forbidden: deciding a manual fund transfer needs the permission transaction-retry' },
-      { changeRequestId: roleRequest, statusCode: 403, message: 'Forbidden: needs role-approve' },
+      { changeRequestId: c, statusCode: 404, message: 'Change request not found' },
+      { changeRequestId: roleRequest, statusCode: 404, message: 'Change request not found' },
     ]);
     const reply = await server.call('changeRequest/decide-many', { changeRequestIDs: [a, b, c, roleRequest], actionTaken: 'approve', comment: 'Checked the batch' }, admin);
     expect(reply.statusCode).toBe(200);

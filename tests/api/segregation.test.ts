@@ -24,13 +24,23 @@ async function report(body: RequestOf<typeof sodReport> = {}, token = admin) {
   return (await server.ok(sodReport, body, token)).data;
 }
 
-/** An approved change request, written in SQL. */
-async function approved(maker: string, checker: string, daysAgo = 1) {
+/** Account ids for the names of the requests written here (accounts need not exist: a removed account keeps its id in the history). */
+const accountIds = new Map<string, number>();
+const accountOf = (name: string) => {
+  const key = name.toLowerCase();
+  if (!accountIds.has(key)) accountIds.set(key, 90_000 + accountIds.size);
+  return accountIds.get(key)!;
+};
+/** A name as the report names an account: "alice (account 90001)". */
+const acct = (name: string) => `${name} (account ${accountOf(name)})`;
+
+/** An approved change request, written in SQL; the accounts are the names' own unless `ids` says otherwise (null: no known account). */
+async function approved(maker: string, checker: string, daysAgo = 1, ids: { maker?: number | null; checker?: number | null } = {}) {
   const at = new Date(server.now().getTime() - daysAgo * 86_400_000);
   await server.db.query(
-    `INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_at, status, decided_by, decided_at)
-     VALUES ('Bank', NULL, 'CREATE', '{}', NULL, '{}', NULL, $1, $3, 'APPROVED', $2, $3)`,
-    [maker, checker, at],
+    `INSERT INTO change_requests (entity_type, record_id, action, new_record, original_record, payload, record_version, requested_by, requested_by_id, requested_at, status, decided_by, decided_by_id, decided_at)
+     VALUES ('Bank', NULL, 'CREATE', '{}', NULL, '{}', NULL, $1, $4, $3, 'APPROVED', $2, $5, $3)`,
+    [maker, checker, at, ids.maker === undefined ? accountOf(maker) : ids.maker, ids.checker === undefined ? accountOf(checker) : ids.checker],
   );
 }
 
@@ -66,14 +76,19 @@ describe('the segregation-of-duties report', () => {
     ]);
   });
 
-  it('reports a request approved by its own maker', async () => {
-    await approved('Mallory', 'mallory');
+  it('reports a request decided by its own maker, by account id whatever the names say', async () => {
+    // the names read as two people, the account is one (renamed between the request and the decision)
+    await approved('Mallory', 'mallory_renamed', 1, { maker: accountOf('Mallory'), checker: accountOf('Mallory') });
+    // two accounts, the same name at different times: not a self-approval
+    await approved('trent', 'trent', 1, { maker: accountOf('trent'), checker: accountOf('trent2') });
+    // a request older than the ids, whose names no account had any more: compared by name
+    await approved('Oscar', 'oscar', 1, { maker: null, checker: null });
     const data = await report();
-    expect(data.selfApprovedCount).toBe(1);
+    expect(data.selfApprovedCount).toBe(2);
     const own = data.findings.filter((f) => f.finding === 'Approved own request');
-    expect(own).toHaveLength(1);
-    expect(own[0]).toMatchObject({ subject: 'Mallory', area: 'Bank' });
-    expect(own[0]!.detail).toMatch(/^change request #\d+ \(CREATE\) was approved by its maker on /);
+    expect(own.map((f) => f.subject)).toEqual([acct('Mallory'), 'Oscar (no known account)']);
+    expect(own[0]).toMatchObject({ area: 'Bank' });
+    expect(own[0]!.detail).toMatch(/^change request #\d+ \(CREATE\) was approved by its maker's own account on /);
   });
 
   it('reports pairs approving each other above the threshold share, in the window', async () => {
@@ -93,11 +108,13 @@ describe('the segregation-of-duties report', () => {
 
     const pairs = async (body: RequestOf<typeof sodReport>) => (await report(body)).findings.filter((f) => f.finding === 'Mutual approvals');
     const def = await pairs({});
-    expect(def.map((f) => f.subject)).toEqual(['alice and bob']);
-    expect(def[0]!.detail).toBe('bob approved 3 of 4 approved requests of alice; alice approved 2 of 2 of bob: 83.3% of their approved requests in the last 90 days (threshold 50.0%)');
+    expect(def.map((f) => f.subject)).toEqual([`${acct('alice')} and ${acct('bob')}`]);
+    expect(def[0]!.detail).toBe(
+      `${acct('bob')} approved 3 of 4 approved requests of ${acct('alice')}; ${acct('alice')} approved 2 of 2 of ${acct('bob')}: 83.3% of their approved requests in the last 90 days (threshold 50.0%)`,
+    );
     expect((await pairs({ threshold: 0.9 })).map((f) => f.subject)).toEqual([]);
-    expect((await pairs({ threshold: 0.2 })).map((f) => f.subject)).toEqual(['alice and bob', 'frank and grace']);
-    expect((await pairs({ days: 365 })).map((f) => f.subject)).toEqual(['dave and erin', 'alice and bob']);
+    expect((await pairs({ threshold: 0.2 })).map((f) => f.subject)).toEqual([`${acct('alice')} and ${acct('bob')}`, `${acct('frank')} and ${acct('grace')}`]);
+    expect((await pairs({ days: 365 })).map((f) => f.subject)).toEqual([`${acct('dave')} and ${acct('erin')}`, `${acct('alice')} and ${acct('bob')}`]);
     expect((await report({ days: 365, threshold: 0.2 })).mutualPairCount).toBe(3);
   });
 

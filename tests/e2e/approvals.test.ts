@@ -63,7 +63,10 @@ describe('the approvals inbox', () => {
 
       // filter by area and maker
       await page.getByLabel('Area', { exact: true }).selectOption('Role');
-      await page.getByLabel('Maker', { exact: true }).selectOption('maker');
+      // the makers are offered by account, each with how many of their requests wait: "maker (3)"
+      const makerSelect = page.getByLabel('Maker', { exact: true });
+      const makerOption = makerSelect.locator('option', { hasText: /^maker \(\d+\)$/ });
+      await makerSelect.selectOption((await makerOption.getAttribute('value'))!);
       expect(await rowOf('Inbox Approve Me').getByRole('cell').nth(4).innerText()).toBe('maker');
       await screenshot(page, 'approvals-inbox');
 

@@ -1,13 +1,13 @@
 /** The checker's workbench and the maker's side (issue 20): src/server/approvals.ts does the work. */
 import { approvalCounts, approvalInbox, changeRequestHistory, decideChangeRequest, decideManyChangeRequests, myChangeRequests, withdrawChangeRequest } from '../../api/approvals';
-import { decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
+import { decidableCounts, decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
 import { handle } from '../http/handle';
 import { changeRequestAreas } from '../../domain/approvals';
 
 export const approvalHandlers = [
   handle(myChangeRequests, async (ctx, { status }) => {
     await expireStaleRequests(ctx);
-    return { data: { requests: await myRequests(ctx, status) } };
+    return { data: await myRequests(ctx, status) };
   }),
   handle(withdrawChangeRequest, async (ctx, { changeRequestID }) => ({ data: await withdrawRequest(ctx, changeRequestID) })),
   handle(approvalInbox, async (ctx, filter) => {
@@ -15,7 +15,7 @@ export const approvalHandlers = [
     return { data: await inbox(ctx, filter) };
   }),
   handle(approvalCounts, async (ctx) => {
-    const { counts } = await inbox(ctx, {});
+    const counts = await decidableCounts(ctx);
     return { data: { counts, total: counts.reduce((n, c) => n + c.count, 0) } };
   }),
   handle(decideChangeRequest, async (ctx, decision) => ({ data: await decideAny(ctx, decision) }), { decides: changeRequestAreas.map((a) => a.type) }),

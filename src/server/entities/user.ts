@@ -72,7 +72,7 @@ const passwordReset: RecordOperation<PasswordResetPayload> = {
     await checkPasswordReset(db, maker, Number(row.id));
   },
   // else the account's owner, once talked into it, hands their identity to the one who chose the password
-  decisionRefusal: (row, decider) => (String(row.username).toLowerCase() === decider.toLowerCase() ? 'You cannot approve or reject the reset of your own password' : null),
+  ownerMayNotDecide: 'You cannot approve or reject the reset of your own password',
   describe: () => ({
     before: { password: displayField('Password', 'unchanged') },
     after: { password: displayField('Password', 'reset (temporary)') },

@@ -85,7 +85,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     assertMayList(list, user);
     const body = listBodyOf(list, job.request);
     // the list call's context for the owner as they are now (reads on the replica while it is well)
-    source = await openSource(list, body, makeCtx(db, user, clock, deps.auth, deps.businessTimeZone, undefined, undefined, null, deps.readDb ?? db), job.columns);
+    source = await openSource(list, body, makeCtx(db, user, clock, deps.auth, deps.businessTimeZone, undefined, undefined, deps.readDb ?? db), job.columns);
     if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
     if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
 

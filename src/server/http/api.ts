@@ -12,7 +12,8 @@ import { authenticate } from '../auth/authenticate';
 import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db } from '../db/db';
 import { trackWrites, type ReadRouting } from '../db/readRouting';
-import { makeCtx, type AuthServices, type Ctx, type Handler } from './handle';
+import { makeCtx, type ApprovalSettings, type AuthServices, type Ctx, type Handler } from './handle';
+import { DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../../domain/approvals';
 import { expirySweeper } from '../approvals';
 import { HttpError } from './httpError';
 import { describeIssues, readJsonBody } from './requestBody';
@@ -32,6 +33,8 @@ export interface ApiOptions {
   bodyLimit: number;
   /** A pending change request older than this many days expires (CHANGE_REQUEST_EXPIRY_DAYS). */
   changeRequestExpiryDays: number;
+  /** How many pending requests one maker may have waiting (PENDING_REQUESTS_PER_MAKER); default DEFAULT_PENDING_REQUESTS_PER_MAKER. */
+  pendingRequestsPerMaker?: number;
   /** Where reads may go (a read replica) and where each user's writes are recorded; unset: everything on `db`. */
   reads?: ReadRouting;
 }
@@ -40,6 +43,12 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
   const byPath = handlerTable(allCalls, handlers);
   // change requests past their age expire before a signed-in user's call sees them (no timer)
   const sweepExpired = expirySweeper();
+  const approvals: ApprovalSettings = {
+    changeRequestExpiryDays: options.changeRequestExpiryDays,
+    moneyApprovalAboveUsd: options.moneyApprovalAboveUsd ?? null,
+    pendingRequestsPerMaker: options.pendingRequestsPerMaker ?? DEFAULT_PENDING_REQUESTS_PER_MAKER,
+  };
+  const publicApprovals: ApprovalSettings = { ...approvals, moneyApprovalAboveUsd: null };
 
   // Bodies arrive as text; readJsonBody decides (after the access check) what is acceptable.
   app.removeAllContentTypeParsers();
@@ -73,8 +82,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const db = writes?.db ?? options.db;
     const readDb = options.reads ? options.reads.readDbFor(user?.username) : options.db;
     const ctx = user
-      ? makeCtx(db, user, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, options.moneyApprovalAboveUsd ?? null, readDb)
-      : makeCtx(db, undefined, options.clock, options.auth, options.businessTimeZone, client, options.changeRequestExpiryDays, null, readDb);
+      ? makeCtx(db, user, options.clock, options.auth, options.businessTimeZone, client, approvals, readDb)
+      : makeCtx(db, undefined, options.clock, options.auth, options.businessTimeZone, client, publicApprovals, readDb);
     // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
     if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));
     writes?.reset();

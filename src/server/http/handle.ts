@@ -12,7 +12,7 @@ import type { SessionUser } from '../auth/sessionUser';
 import type { TokenSubject } from '../auth/tokens';
 import type { ImageUrlSigner } from './imageUrls';
 import type { ExportLinkSigner } from '../exportJobs/links';
-import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS } from '../../domain/approvals';
+import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../../domain/approvals';
 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
@@ -81,6 +81,8 @@ interface CtxOf<U> {
    * person's approval (MONEY_ACTION_APPROVAL_ABOVE_USD, src/server/moneyApprovals.ts); null: never.
    */
   readonly moneyApprovalAboveUsd: number | null;
+  /** How many pending requests one maker may have waiting (and as many large money-action requests): PENDING_REQUESTS_PER_MAKER. */
+  readonly pendingRequestsPerMaker: number;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -131,6 +133,19 @@ export function handlePublic<C extends CallContract>(contract: C, fn: (ctx: Publ
   return { contract, isPublic: true, run: (ctx, body) => fn(ctx as PublicCtx, body as BodyOf<C>) };
 }
 
+/** The maker-checker settings a context carries (CHANGE_REQUEST_EXPIRY_DAYS, MONEY_ACTION_APPROVAL_ABOVE_USD, PENDING_REQUESTS_PER_MAKER). */
+export interface ApprovalSettings {
+  readonly changeRequestExpiryDays: number;
+  readonly moneyApprovalAboveUsd: number | null;
+  readonly pendingRequestsPerMaker: number;
+}
+
+export const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = {
+  changeRequestExpiryDays: DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS,
+  moneyApprovalAboveUsd: null,
+  pendingRequestsPerMaker: DEFAULT_PENDING_REQUESTS_PER_MAKER,
+};
+
 export function makeCtx<U extends SessionUser | undefined>(
   db: Db,
   user: U,
@@ -138,8 +153,7 @@ export function makeCtx<U extends SessionUser | undefined>(
   auth: AuthServices,
   businessTimeZone: string,
   client: ClientInfo = noClient,
-  changeRequestExpiryDays: number = DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS,
-  moneyApprovalAboveUsd: number | null = null,
+  approvals: ApprovalSettings = DEFAULT_APPROVAL_SETTINGS,
   readDb: Db = db,
 ): CtxOf<U> {
   return {
@@ -150,11 +164,12 @@ export function makeCtx<U extends SessionUser | undefined>(
     auth: auth.forClient ? auth.forClient(client.address) : auth,
     client,
     businessTimeZone,
-    changeRequestExpiryDays,
-    moneyApprovalAboveUsd,
+    changeRequestExpiryDays: approvals.changeRequestExpiryDays,
+    moneyApprovalAboveUsd: approvals.moneyApprovalAboveUsd,
+    pendingRequestsPerMaker: approvals.pendingRequestsPerMaker,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, changeRequestExpiryDays, moneyApprovalAboveUsd))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, approvals))),
   };
 }
