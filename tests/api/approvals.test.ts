@@ -232,7 +232,7 @@ describe('bulk decisions', () => {
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [], actionTaken: 'approve' }, checker)).data.message).toMatch(/^changeRequestIDs: /);
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, auditor)).statusCode).toBe(403);
     expect((await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'approve' }, maker)).data.results).toEqual([
-      { changeRequestId: a, statusCode: 404, message: 'Change request not found' },
+      { changeRequestId: a, statusCode: 403, message: 'You cannot approve or reject your own change request' },
     ]);
     expect((await mine()).find((r) => r.changeRequestId === a)).toMatchObject({ status: 'PENDING' });
     const reply = await server.call('changeRequest/decide-many', { changeRequestIDs: [a], actionTaken: 'reject', comment: 'Role names must say the team' }, checker);
