@@ -120,6 +120,8 @@ export interface ServerOptions {
   moneyActionApprovalAboveUsd?: number | null;
   /** Where the server's clock starts, in milliseconds from the real time (advanceClock moves it on). */
   clockOffsetMs?: number;
+  /** AppOptions.changeRequestEventsHeartbeatMs (default: the server's). */
+  eventsHeartbeatMs?: number;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -141,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       settlementSchedule: options.settlementSchedule,
       schedulerTickMs: options.schedulerTickMs,
       moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null,
+      ...(options.eventsHeartbeatMs !== undefined ? { changeRequestEventsHeartbeatMs: options.eventsHeartbeatMs } : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
