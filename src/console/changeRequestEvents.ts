@@ -1,9 +1,12 @@
 /**
  * The console's side of GET /api/changeRequest/events (src/server/http/changeRequestEvents.ts): one
  * stream per tab, shared by every subscriber, read with fetch (an EventSource cannot send the bearer
- * token). Reconnects 5 s after it ends; closed when the last subscriber leaves. The approvals inbox
- * subscribes and reloads the list and the menu counts; the counts also poll every 30 s, so a lost
- * stream only slows them down.
+ * token). Reconnects 5 s after the connection is lost; closed when the last subscriber leaves. A
+ * stream the server ends itself says why first (event `end`): it is opened again only with a newer
+ * token (the session's token was refreshed) or when the server could not check the session; signed
+ * out, without the permission, or superseded by the account's newer streams, it stays closed. The
+ * approvals inbox subscribes and reloads the list and the menu counts; the counts also poll every
+ * 30 s, so a lost stream only slows them down.
  */
 import { getToken } from './session';
 
@@ -20,6 +23,7 @@ async function connect(): Promise<void> {
   if (!token || listeners.size === 0) return;
   const own = new AbortController();
   controller = own;
+  let endReason: string | undefined;
   try {
     const res = await fetch('/api/changeRequest/events', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: own.signal });
     // 403 (no approve permission) or 503 (no LISTEN on this server): polling only, no retry
@@ -36,22 +40,31 @@ async function connect(): Promise<void> {
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const message = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        if (!/^event: change$/m.test(message)) continue;
-        const data = /^data: (.*)$/m.exec(message)?.[1];
-        let area = '';
-        try {
-          area = String((JSON.parse(data ?? '{}') as { type?: unknown }).type ?? '');
-        } catch {
-          area = '';
-        }
+        const event = /^event: (.*)$/m.exec(message)?.[1];
+        const data = dataOf(message);
+        if (event === 'end') endReason = String(data.reason ?? '');
+        if (event !== 'change') continue;
+        const area = String(data.type ?? '');
         for (const l of listeners) l(area);
       }
     }
   } catch {
     // aborted, or the connection failed: retried below while anyone listens
   }
-  if (controller === own && !own.signal.aborted && listeners.size > 0) {
+  // ended by the server: again only with a newer token, or after a check that could not be made
+  const again = endReason === undefined || endReason === 'unavailable' || (endReason === 'session' && getToken() !== token);
+  if (again && controller === own && !own.signal.aborted && listeners.size > 0) {
     retry = setTimeout(() => void connect(), RETRY_MS);
+  }
+}
+
+/** The JSON object of a message's data line; empty when it has none or it is not an object. */
+function dataOf(message: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(/^data: (.*)$/m.exec(message)?.[1] ?? '{}');
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }
 
