@@ -2,9 +2,10 @@
  * The console's side of GET /api/changeRequest/events (src/server/http/changeRequestEvents.ts): one
  * stream per tab, shared by every subscriber, read with fetch (an EventSource cannot send the bearer
  * token). Reconnects 5 s after the connection is lost; closed when the last subscriber leaves. A
- * stream the server ends itself says why first (event `end`): it is opened again only with a newer
+ * stream the server ends itself says why in its last message (event `end`): it is opened again only with a newer
  * token (the session's token was refreshed) or when the server could not check the session; signed
- * out, without the permission, or superseded by the account's newer streams, it stays closed. The
+ * out, without the permission, or superseded by the account's newer streams, it stays closed. A
+ * stream opened again announces one change (area '') first, for what happened in between. The
  * approvals inbox subscribes and reloads the list and the menu counts; the counts also poll every
  * 30 s, so a lost stream only slows them down.
  */
@@ -15,6 +16,8 @@ type Listener = (area: string) => void;
 const listeners = new Set<Listener>();
 let controller: AbortController | undefined;
 let retry: ReturnType<typeof setTimeout> | undefined;
+/** The next connection replaces one that ended while someone listened. */
+let reopening = false;
 
 const RETRY_MS = 5_000;
 
@@ -29,6 +32,9 @@ async function connect(): Promise<void> {
     // 403 (no approve permission) or 503 (no LISTEN on this server): polling only, no retry
     if (res.status === 403 || res.status === 503 || res.status === 401) return;
     if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
+    // open again after a gap: whatever changed meanwhile was not announced, so reload once now
+    if (reopening) for (const l of listeners) l('');
+    reopening = false;
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
@@ -54,6 +60,7 @@ async function connect(): Promise<void> {
   // ended by the server: again only with a newer token, or after a check that could not be made
   const again = endReason === undefined || endReason === 'unavailable' || (endReason === 'session' && getToken() !== token);
   if (again && controller === own && !own.signal.aborted && listeners.size > 0) {
+    reopening = true;
     retry = setTimeout(() => void connect(), RETRY_MS);
   }
 }
@@ -76,6 +83,7 @@ export function onChangeRequestEvent(listener: Listener): () => void {
     listeners.delete(listener);
     if (listeners.size === 0) {
       clearTimeout(retry);
+      reopening = false;
       controller?.abort();
       controller = undefined;
     }
