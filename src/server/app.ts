@@ -21,6 +21,7 @@ import { sendError } from './http/reply';
 import { registerStaticFiles } from './http/staticFiles';
 import { registerOpenApi } from './http/openapi';
 import { registerChangeRequestEvents } from './http/changeRequestEvents';
+import { SessionWatchers, type SessionSignals } from './auth/sessionSignals';
 import { imageUrlSigner } from './http/imageUrls';
 import { exportLinkSigner } from './exportJobs/links';
 import { registerExportFiles } from './http/exportFiles';
@@ -112,6 +113,8 @@ export interface AppOptions {
   readRouting?: Partial<ReadRoutingOptions>;
   /** A read routing the caller made (createReadRouting) and checks itself (tests); replicaDb and readRouting are then unused. */
   reads?: ReadRouting;
+  /** How often each live-count stream (GET /api/changeRequest/events) is checked again and kept alive, in ms (default 25 s, at most 30 s; tests shorten it). */
+  changeRequestEventsHeartbeatMs?: number;
 }
 
 /**
@@ -228,12 +231,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   registerHealth(app, options.db, reads);
+  const sessions = new SessionWatchers();
   registerApi(app, allHandlers, {
     reads,
     db: options.db,
     secret: options.secret,
     clock,
-    auth: authServices(options, clock),
+    auth: authServices(options, clock, sessions),
     businessTimeZone,
     bodyLimit: BODY_LIMIT,
     changeRequestExpiryDays,
@@ -242,7 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerOpenApi(app);
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
-  registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
+  registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock, sessions, heartbeatMs: options.changeRequestEventsHeartbeatMs });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
   await registerStaticFiles(app, options.staticDir);
   if (options.exportWorker) {
@@ -319,7 +323,7 @@ export const ATTEMPTS_PER_ADDRESS = 2;
 
 /** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
 /** The password, token and link services of an app (exported for the export worker's tests, which run it themselves). */
-export function authServices(options: AppOptions, clock: () => Date): AuthServices {
+export function authServices(options: AppOptions, clock: () => Date, sessionSignals?: SessionSignals): AuthServices {
   const { secret } = options;
   const scryptN = options.scryptN ?? DEFAULT_SCRYPT_N;
   const ttlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
@@ -360,6 +364,7 @@ export function authServices(options: AppOptions, clock: () => Date): AuthServic
     imageUrls: imageUrlSigner(secret, clock),
     exportLinks: exportLinkSigner(secret, clock),
     sessionMaxHours,
+    ...(sessionSignals ? { sessionSignals } : {}),
   });
   return { ...servicesFor('unknown'), forClient: servicesFor };
 }

@@ -122,6 +122,8 @@ export interface ServerOptions {
   clockOffsetMs?: number;
   /** AppOptions.pendingRequestsPerMaker (default: PENDING_REQUESTS_PER_MAKER's default, 200). */
   pendingRequestsPerMaker?: number;
+  /** AppOptions.changeRequestEventsHeartbeatMs (default: the server's). */
+  eventsHeartbeatMs?: number;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -144,6 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       schedulerTickMs: options.schedulerTickMs,
       moneyActionApprovalAboveUsd: options.moneyActionApprovalAboveUsd ?? null,
       ...(options.pendingRequestsPerMaker !== undefined ? { pendingRequestsPerMaker: options.pendingRequestsPerMaker } : {}),
+      ...(options.eventsHeartbeatMs !== undefined ? { changeRequestEventsHeartbeatMs: options.eventsHeartbeatMs } : {}),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

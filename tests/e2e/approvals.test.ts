@@ -3,10 +3,12 @@
  * checker's Approvals inbox while it is open (the menu count rises without a reload, by server-sent
  * events); the checker approves one, is stopped from rejecting another without a reason, rejects it
  * with one, approves two more in bulk; the maker reads the outcomes and the reason under My requests.
+ * A checker who signs out with the inbox open: the server ends the inbox's live stream itself, at the
+ * logout, and the tab opens no other and follows no more changes.
  */
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
+import type { Page, Request } from 'playwright-core';
+import { DEMO_PASSWORD, menuOf, newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
 
 const live = useServerAndBrowser();
 
@@ -121,6 +123,62 @@ describe('the approvals inbox', () => {
       await maker.context.close();
     }
   }, 180_000);
+
+  it("a checker signs out with the inbox open: the server ends the inbox's stream at the logout, and the tab follows no more changes", async () => {
+    const makerToken = (await api('auth/login', { username: 'maker', password: DEMO_PASSWORD })).data.token as string;
+    await requestRole(makerToken, 'Signed Out Before');
+    const checker = await newPage(live.browser, live.server.url);
+    const page = checker.page;
+    // the tab's requests to the stream: each one's end, by the server (finished) or by the tab (failed)
+    const streams = new Map<Request, 'open' | 'finished' | 'failed'>();
+    const isStream = (r: Request) => new URL(r.url()).pathname === '/api/changeRequest/events';
+    page.on('request', (r) => isStream(r) && streams.set(r, 'open'));
+    page.on('requestfinished', (r) => isStream(r) && streams.set(r, 'finished'));
+    page.on('requestfailed', (r) => isStream(r) && streams.set(r, 'failed'));
+    try {
+      await signIn(page, 'checker');
+      const opened = page.waitForResponse((r) => isStream(r.request()) && r.status() === 200);
+      await page
+        .getByRole('navigation', { name: 'Main menu' })
+        .getByRole('link', { name: /^Approvals/ })
+        .click();
+      await page.getByRole('heading', { name: 'Approvals' }).first().waitFor();
+      const stream = (await opened).request();
+      // the inbox follows changes: a request made now raises the menu count
+      await expect.poll(() => menuCount(page), { timeout: 10_000 }).toBeGreaterThan(0);
+      const before = await menuCount(page);
+      await requestRole(makerToken, 'Signed Out Live');
+      await expect.poll(() => menuCount(page), { timeout: 10_000 }).toBe(before + 1);
+
+      // The logout's reply is held until the server has ended the stream, so the tab (which drops its
+      // stream once signed out) cannot be what ends it; then the tab gets the reply and signs out.
+      let endedByServer: 'finished' | 'failed' | 'still open' = 'still open';
+      await page.route('**/api/auth/logout', async (route) => {
+        const reply = await route.fetch();
+        await expect
+          .poll(() => streams.get(stream), { timeout: 10_000 })
+          .not.toBe('open')
+          .catch(() => {});
+        const state = streams.get(stream);
+        endedByServer = state === 'finished' || state === 'failed' ? state : 'still open';
+        await route.fulfill({ response: reply });
+      });
+      await signOut(page);
+      expect(endedByServer).toBe('finished');
+      // what the stream said last: that it ended with the session
+      expect((await (await stream.response())!.text()).trimEnd()).toMatch(/event: end\ndata: \{"reason":"session"\}$/);
+
+      // no stream is open or opened again (the tab retries a lost stream after 5 s), whatever changes
+      await requestRole(makerToken, 'Signed Out After');
+      await new Promise((r) => setTimeout(r, 7_000));
+      expect([...streams.values()]).toEqual(['finished']);
+    } catch (err) {
+      await screenshot(page, 'approvals-signout-failed').catch(() => {});
+      throw err;
+    } finally {
+      await checker.context.close();
+    }
+  }, 120_000);
 
   it('with MONEY_ACTION_APPROVAL_ABOVE_USD off (this server), no Money Action Approvals entry or page, and no Approvals for a money permission alone', async () => {
     const admin = await newPage(live.browser, live.server.url);

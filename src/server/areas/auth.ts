@@ -164,6 +164,8 @@ export const authHandlers = [
 
   handle(logout, async (ctx) => {
     await endSession(ctx.db, ctx.user.sessionId!, ctx.clock());
+    // what this process holds open under the session (the live-count streams) ends now
+    ctx.auth.sessionSignals?.sessionEnded(ctx.user.sessionId!);
     await ctx.log({ type: 'LOGOUT', description: 'Signed out' });
     return { data: { message: 'Signed out' } };
   }),

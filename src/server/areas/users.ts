@@ -202,6 +202,8 @@ export const userHandlers = [
     const hash = await ctx.auth.hashPassword(new_password);
     await ctx.db.query('UPDATE console_users SET password_hash = $2, must_change_password = 0, updated_at = $3 WHERE id = $1', [ctx.user.id, hash, ctx.clock()]);
     const sessionVersion = await revokeSessions(ctx.db, ctx.user.id);
+    // the streams this process holds open under the revoked tokens check again and end
+    ctx.auth.sessionSignals?.accessChanged(ctx.user.id);
     await ctx.log({ type: 'PASSWORD_RESET', description: 'Reset own password (other sessions were revoked)' });
     const ref = await refreshSession(ctx.db, ctx.user.sessionId!, ctx.user.tokenId!, ctx.clock());
     if (!ref) throw unauthorized();

@@ -10,6 +10,7 @@ import { writeActivity, type Activity } from '../activityLog';
 import type { Db } from '../db/db';
 import type { SessionUser } from '../auth/sessionUser';
 import type { TokenSubject } from '../auth/tokens';
+import type { SessionSignals } from '../auth/sessionSignals';
 import type { ImageUrlSigner } from './imageUrls';
 import type { ExportLinkSigner } from '../exportJobs/links';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../../domain/approvals';
@@ -40,6 +41,8 @@ export interface AuthServices {
   imageUrls: ImageUrlSigner;
   /** Signs the download links of server export files (src/server/exportJobs/links.ts). */
   exportLinks?: ExportLinkSigner;
+  /** Tells what this process holds open under a session (the live-count streams) that it ended or that the account's access changed (src/server/auth/sessionSignals.ts). */
+  sessionSignals?: SessionSignals;
 }
 
 export type LogEntry = Omit<Activity, 'username'> & { username?: string };
