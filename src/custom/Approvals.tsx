@@ -148,6 +148,25 @@ export default function Approvals() {
     });
   const allShownSelected = requests.length > 0 && shownSelected.length === requests.length;
 
+  // more match than one page shows: where this page is in them, above and below the table
+  const pager = (where: 'top' | 'bottom') => (
+    <div
+      className={`flex items-center justify-end gap-2 border-line px-3 py-2 text-sm ${where === 'top' ? 'border-b' : 'border-t'}`}
+      role="navigation"
+      aria-label={`Pages of the approvals (${where})`}
+    >
+      <span data-testid={`inbox-range-${where}`} aria-live={where === 'top' ? 'polite' : undefined}>
+        {offset + 1}–{offset + requests.length} of {total.toLocaleString('en-US')}
+      </span>
+      <Button onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))} disabled={offset === 0}>
+        Previous
+      </Button>
+      <Button onClick={() => setOffset(offset + PAGE_SIZE)} disabled={offset + requests.length >= total}>
+        Next
+      </Button>
+    </div>
+  );
+
   return (
     <div className="flex flex-col gap-4">
       <PageHeader screen={screen} />
@@ -193,6 +212,7 @@ export default function Approvals() {
         <p className="rounded-md border border-line bg-surface p-6 text-sm text-ink-soft">No pending requests for you to decide.</p>
       ) : (
         <div className="overflow-x-auto rounded-md border border-line bg-surface">
+          {total > requests.length && pager('top')}
           <table className="w-full text-sm" aria-label="Pending requests">
             <thead>
               <tr className="border-b border-line text-left">
@@ -240,19 +260,7 @@ export default function Approvals() {
               ))}
             </tbody>
           </table>
-          {total > requests.length && (
-            <div className="flex items-center justify-end gap-2 border-t border-line px-3 py-2 text-sm" role="navigation" aria-label="Pages of the approvals">
-              <span data-testid="inbox-range" aria-live="polite">
-                {offset + 1}–{offset + requests.length} of {total.toLocaleString('en-US')}
-              </span>
-              <Button onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))} disabled={offset === 0}>
-                Previous
-              </Button>
-              <Button onClick={() => setOffset(offset + PAGE_SIZE)} disabled={offset + requests.length >= total}>
-                Next
-              </Button>
-            </div>
-          )}
+          {total > requests.length && pager('bottom')}
         </div>
       )}
 
