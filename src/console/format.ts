@@ -1,6 +1,6 @@
 /** Cell formatting shared by tables and exports: pure functions. */
 import { isValid, parseISO } from 'date-fns';
-import { businessDay, displayDateTime } from '../domain/businessTime';
+import { businessDay, displayDateTime, instantOf } from '../domain/businessTime';
 import { businessTimeZone } from './businessTime';
 import { cellKindOf } from '../definitions/cellKinds';
 
@@ -26,13 +26,28 @@ export function formatRate(value: unknown): string {
   return rateFormat.format(n);
 }
 
+/** A date-time without an offset ('2026-11-22T00:00:01', a space for the T, optional fraction): a wall clock. */
+const ZONELESS_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?$/;
+
+/**
+ * The instant a time on the wire names. With Z or an offset, that instant; without one (the server
+ * sends some business times as local wall clocks, e.g. an advertisement's validity), the wall clock in
+ * the business zone, never in the browser's zone or UTC; other ISO text as date-fns reads it.
+ */
+function wireInstant(text: string, zone: string): Date {
+  if (ISO_DATE_TIME.test(text) && /(Z|[+-]\d{2}:\d{2})$/.test(text)) return new Date(text);
+  const wall = ZONELESS_DATE_TIME.exec(text);
+  if (wall) return instantOf(`${wall[1]}T${wall[2]}`, zone) ?? new Date(Number.NaN);
+  return parseISO(text);
+}
+
 /**
  * Date-times in the business time zone (README "Business time zone"; the shell names the zone once),
  * never the browser's; '-' for missing, unreadable, or a year before 1000 (placeholder times).
  */
 export function formatDateTime(value: unknown, zone: string = businessTimeZone()): string {
   if (value === null || value === undefined || value === '') return '-';
-  const d = value instanceof Date ? value : ISO_DATE_TIME.test(String(value)) ? new Date(String(value)) : parseISO(String(value));
+  const d = value instanceof Date ? value : wireInstant(String(value), zone);
   if (!isValid(d) || d.getUTCFullYear() < 1000) return '-';
   return displayDateTime(d, zone);
 }
@@ -41,7 +56,7 @@ export function formatDateTime(value: unknown, zone: string = businessTimeZone()
 export function formatDate(value: unknown, zone: string = businessTimeZone()): string {
   if (value === null || value === undefined || value === '') return '-';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value >= '1000' ? value : '-';
-  const d = value instanceof Date ? value : parseISO(String(value));
+  const d = value instanceof Date ? value : wireInstant(String(value), zone);
   if (!isValid(d) || d.getUTCFullYear() < 1000) return '-';
   return businessDay(d, zone);
 }

@@ -35,6 +35,16 @@ describe('formatDateTime', () => {
     expect(formatDate('2026-11-19', 'Asia/Colombo')).toBe('2026-11-19');
   });
 
+  it('reads a time sent without an offset as the business wall clock (an advertisement valid 2026-11-22 00:00:01 to 2026-12-22 23:59:59)', () => {
+    for (const zone of ['Asia/Colombo', 'UTC', 'America/New_York']) {
+      expect(formatDateTime('2026-11-22T00:00:01', zone)).toBe('2026-11-22 00:00:01');
+      expect(formatDateTime('2026-12-22T23:59:59', zone)).toBe('2026-12-22 23:59:59');
+      expect(formatDateTime('2026-12-22T23:59:59.500', zone)).toBe('2026-12-22 23:59:59');
+      expect(formatDate('2026-12-22T23:59:59', zone)).toBe('2026-12-22');
+    }
+    expect(formatDateTime('2026-02-30T10:00:00', 'Asia/Colombo')).toBe('-');
+  });
+
   it("shows '-' for missing, unreadable and placeholder (before year 1000) times", () => {
     for (const v of [null, undefined, '', 'not a date', '0001-01-01T00:00:00.000Z', '0999-12-31T10:00:00Z', '2026-13-40T99:99:99Z']) expect(formatDateTime(v), String(v)).toBe('-');
     expect(formatDateTime(new Date(Date.UTC(2026, 10, 24, 9, 5, 7)), 'UTC')).toBe('2026-11-24 09:05:07');
