@@ -56,6 +56,7 @@ const shipped: readonly (readonly [number, string])[] = [
   [190, '54d54e7130b806196e387d94c59bb42cb7a611774dbb7f5f0c7ffb875347ff6b'],
   [200, '0fec6ad191cc1986b36af6d90c5bc863d8e6b91365aeec74538d60b67732d880'],
   [210, '279dfec06b816148d526f58dd242eaf8b932a5d92237f8c2c91fae49e3909e4e'],
+  [230, '0d01b9173c3ca7b0344c935e961250ab49ebf49f284c45edd672bbbee128b416'],
 ];
 
 const opened: { db: Db; schema?: string }[] = [];

@@ -94,6 +94,7 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
     name: 'past one machine: send-money transactions carry awaiting_settlement (generated: successful and not settled), indexed, so the pending search is planned by its own statistics',
   },
   { id: 210, file: '0210-export-chunks-uncompressed.sql', name: 'exports at any size: export file chunks are stored without compression (a large .csv no longer costs the database a core)' },
+  { id: 230, file: '0230-export-job-provider-scope.sql', name: 'export files: the provider scope a job was written under, checked again when its file is downloaded' },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);
