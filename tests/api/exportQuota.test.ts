@@ -2,8 +2,10 @@
  * Server export files: the per-user quota (EXPORT_QUOTA_FILES, EXPORT_QUOTA_BYTES) and download links
  * that follow what happened since they were handed out (the list's permission withdrawn by an approved
  * role edit, another provider's rows, the session that asked for the link signed out or the account
- * disabled), through real HTTP as the users would try, on PGlite and PostgreSQL. The app's own export
- * poller is off here: each test runs the worker code when it wants the queue written.
+ * disabled), through real HTTP as the users would try, on PGlite and PostgreSQL; and the lists other
+ * than the transaction lists read for an export batch by batch from the database (a cursor, or pages
+ * after the last row), never their whole reply at once. The app's own export poller is off here: each
+ * test runs the worker code when it wants the queue written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { format } from 'date-fns';
@@ -11,6 +13,13 @@ import { roleId, startServer, type TestServer } from './harness';
 import { drainQueue, type WorkerDeps } from '../../src/server/exportJobs/worker';
 import { DEFAULT_EXPORT_SETTINGS, type ExportSettings } from '../../src/server/exportJobs/settings';
 import { authServices } from '../../src/server/app';
+import type { Db, ReadSnapshot } from '../../src/server/db/db';
+import { makeCtx } from '../../src/server/http/handle';
+import { loadSessionUser } from '../../src/server/auth/sessionUser';
+import { exportableListOf, listBodyOf, openSource } from '../../src/server/exportJobs/sources';
+import { exportFieldsOf } from '../../src/definitions/exportFields';
+import { activityLogsScreen } from '../../screens/activityLogs';
+import { appUsersScreen } from '../../screens/appUsers';
 
 const CEFT = 'Transaction/get-ceftTransaction';
 /** Tests that run many export jobs, each with a thread of its own: time enough on a loaded 2-core machine. */
@@ -216,4 +225,75 @@ describe('download links follow what happened since', () => {
       await server.db.query(`UPDATE console_users SET disabled = 0 WHERE username = 'checker'`);
     }
   });
+});
+
+/** The Db, counting the most rows any one statement (or one FETCH of a cursor) handed back. */
+function counting(db: Db): { db: Db; most: () => number } {
+  let most = 0;
+  const seen = <T>(rows: T[]) => {
+    most = Math.max(most, rows.length);
+    return rows;
+  };
+  const snapshot = async (): Promise<ReadSnapshot> => {
+    const s = await db.readSnapshot!();
+    return {
+      ...s,
+      one: (sql, params) => s.one(sql, params),
+      async *batches<T>(sql: string, params: readonly unknown[], batchRows: number) {
+        for await (const rows of s.batches<T>(sql, params, batchRows)) yield seen(rows);
+      },
+      release: () => s.release(),
+    };
+  };
+  const wrapped: Db = {
+    ...db,
+    query: async <T>(sql: string, params?: readonly unknown[]) => seen(await db.query<T>(sql, params)),
+    one: (sql, params) => db.one(sql, params),
+    ...(db.readSnapshot ? { readSnapshot: snapshot } : {}),
+  };
+  return { db: wrapped, most: () => most };
+}
+
+describe('the lists other than the transaction lists, exported', () => {
+  const monthAgo = day(-30);
+  const cases = [
+    { call: 'report/get-activity-report', body: { from: `${monthAgo}T00:00:00`, to: `${day(0)}T23:59:59`, fetchCount: 99_999_999, username: '' }, rows: 'logs', screen: activityLogsScreen },
+    { call: 'AppUser/list', body: { data: '', countryCode: '', fetchCount: 99_999_999 }, rows: 'appUsers', screen: appUsersScreen },
+  ] as const;
+  for (const c of cases) {
+    it(`${c.call}: read in batches of EXPORT_BATCH_ROWS (here 7), never a statement of more rows, the same rows in the same order as the list`, async () => {
+      const reply = await server.call(c.call, c.body, tokens.admin);
+      expect(reply.statusCode).toBe(200);
+      const listed = reply.data[c.rows] as Record<string, unknown>[];
+      expect(listed.length).toBeGreaterThan(20);
+      const keys = exportFieldsOf(c.screen).map((f) => f.dataKey);
+
+      const adminId = (await server.db.one<{ id: number; session_version: number }>(`SELECT id, session_version FROM console_users WHERE username = 'admin'`))!;
+      const user = (await loadSessionUser(server.db, adminId.id, adminId.session_version))!;
+      const count = counting(server.db);
+      const ctx = makeCtx(count.db, user, server.now, authServices({ db: server.db, secret: server.secret }, server.now), zone, undefined, undefined, null, count.db);
+      const list = exportableListOf(c.call);
+      const source = await openSource(list, listBodyOf(list, c.body), ctx);
+      const batches: number[] = [];
+      const read: unknown[][] = [];
+      try {
+        for await (const batch of source.batches(7)) {
+          batches.push(batch.rows);
+          if ('texts' in batch) for (const t of batch.texts) read.push(JSON.parse(t) as unknown[]);
+        }
+      } finally {
+        await source.close();
+      }
+      // rows the list call wrote meanwhile (the activity log's own lines) come after: compare the list's
+      expect(source.total).toBeGreaterThanOrEqual(listed.length);
+      expect(batches.every((n) => n === 7) || batches.slice(0, -1).every((n) => n === 7)).toBe(true);
+      expect(batches.length).toBe(Math.ceil(source.total / 7));
+      expect(count.most()).toBeLessThanOrEqual(7);
+      const expected = listed.map((r) => keys.map((k) => r[k] ?? null));
+      const ids = new Set(listed.map((r) => r.id));
+      const idAt = keys.indexOf('id');
+      const readOfListed = idAt >= 0 ? read.filter((r) => ids.has(r[idAt])) : read;
+      expect(readOfListed).toEqual(expected);
+    });
+  }
 });
