@@ -95,17 +95,21 @@ describe('the file quota (EXPORT_QUOTA_FILES, default 5)', () => {
     MANY_JOBS_MS,
   );
 
-  it('deletes a file already downloaded before an older one not yet downloaded, and a link handed out before answers 410', async () => {
-    const a = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
-    const b = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
-    const linkB = await link(tokens.admin!, b);
-    expect(linkB.statusCode).toBe(200);
-    const c = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
-    expect([(await state(a)).state, (await state(b)).state, (await state(c)).state]).toEqual(['done', 'expired', 'done']);
-    const res = await server.raw(linkB.data.url);
-    expect(res.status).toBe(410);
-    expect(await messageOf(res)).toMatch(/EXPORT_QUOTA_FILES/);
-  });
+  it(
+    'deletes a file already downloaded before an older one not yet downloaded, and a link handed out before answers 410',
+    async () => {
+      const a = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
+      const b = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
+      const linkB = await link(tokens.admin!, b);
+      expect(linkB.statusCode).toBe(200);
+      const c = await exportDone(tokens.admin!, 3, { quotaFiles: 2 });
+      expect([(await state(a)).state, (await state(b)).state, (await state(c)).state]).toEqual(['done', 'expired', 'done']);
+      const res = await server.raw(linkB.data.url);
+      expect(res.status).toBe(410);
+      expect(await messageOf(res)).toMatch(/EXPORT_QUOTA_FILES/);
+    },
+    MANY_JOBS_MS,
+  );
 });
 
 describe('the byte quota (EXPORT_QUOTA_BYTES)', () => {
