@@ -3,7 +3,9 @@
  * matching rows than EXPORT_SERVER_ABOVE_ROWS), or any list the user chooses to, is exported by the
  * server as a job: streamed from the database in batches, written as .xlsx, .csv or .pdf, kept until it
  * expires (EXPORT_FILE_HOURS), downloaded through a short-lived signed link that only its owner (or an
- * administrator) is given. One queued or running job per user: a second start answers 409.
+ * administrator) is given, bound to the session that asked for it. One queued or running job per
+ * user: a second start answers 409; each user keeps at most EXPORT_QUOTA_FILES files of
+ * EXPORT_QUOTA_BYTES in all, older ones deleted to make room.
  */
 import { z } from 'zod';
 import { defineCall, emptyBody, MAX_ID } from './contract';
@@ -123,9 +125,9 @@ export const cancelExportJob = defineCall({
 export const exportDownloadLink = defineCall({
   path: 'export/download-link',
   access: 'authenticated',
-  answers: [404, 409, 410],
+  answers: [403, 404, 409, 410],
   summary:
-    "A link to download a finished export job's file (its owner or an administrator; anyone else: 404), signed and valid for a few minutes: `GET url`. A job not finished yet is 409; an expired file is 410.",
+    "A link to download a finished export job's file (its owner or an administrator; anyone else: 404), signed and valid for a few minutes: `GET url`, and only while the session that asked for it lasts (after a sign-out, the session's end, the account disabled or its password changed, the link answers 401). The list's permission and the provider scope are checked as they are now, here and again when the link is followed: the list's permission withdrawn, or a file of rows of another provider than the caller's (an IPG bank user), is 403. A job not finished yet is 409; a file expired or deleted by the export quota (EXPORT_QUOTA_FILES, EXPORT_QUOTA_BYTES) is 410 with a message saying which.",
   request: jobIdBody,
   data: z.object({ url: z.string(), fileName: z.string(), linkExpiresAt: z.string() }),
 });

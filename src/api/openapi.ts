@@ -196,20 +196,24 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       get: {
         operationId: 'exportFile',
         summary: 'The file of a finished server export job',
-        description: "Only through the link `export/download-link` answers (to the job's owner or an administrator): the signature covers the job id and the expiry, minutes ahead. No bearer token.",
+        description:
+          "Only through the link `export/download-link` answers (to the job's owner or an administrator): the signature covers the job id, the expiry, minutes ahead, and the session that asked for the link, which must still last. No bearer token. The list's permission and the provider scope of the session's user are checked again.",
         tags: ['export'],
         parameters: [
           { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,10}$' } },
           { name: 'exp', in: 'query', required: true, schema: { type: 'string' }, description: "The link's expiry, in Unix seconds" },
-          { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, description: 'The HMAC of the job id and the expiry' },
+          { name: 'sid', in: 'query', required: true, schema: { type: 'string' }, description: 'The session the link was asked for in' },
+          { name: 'sv', in: 'query', required: true, schema: { type: 'string' }, description: "The account's session version when the link was asked for (a password change raises it)" },
+          { name: 'sig', in: 'query', required: true, schema: { type: 'string' }, description: 'The HMAC of the job id, the expiry, sid and sv' },
         ],
         responses: {
           '200': {
             description: 'The file (.xlsx, .csv or .pdf), with Content-Disposition naming it.',
             content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
           },
-          '403': errorOf('The link is not valid or has expired (ask for a new one)'),
-          '410': errorOf('The file has expired or no longer exists (start the export again)'),
+          '401': errorOf('The session that asked for the link has ended: signed out, past its end, the account disabled or its password changed (sign in and ask for a new one)'),
+          '403': errorOf("The link is not valid or has expired (ask for a new one), or the session's user may no longer have the file: the list's permission withdrawn, or rows of another provider"),
+          '410': errorOf('The file has expired, was deleted by the export quota, or no longer exists (start the export again)'),
           '500': { $ref: '#/components/responses/InternalServerError' },
         },
       },

@@ -57,6 +57,7 @@ const shipped: readonly (readonly [number, string])[] = [
   [200, '0fec6ad191cc1986b36af6d90c5bc863d8e6b91365aeec74538d60b67732d880'],
   [210, '279dfec06b816148d526f58dd242eaf8b932a5d92237f8c2c91fae49e3909e4e'],
   [220, '7d91644e410ad7267cf512fbe739e9f174ab276d2e7fad022555d809229862c9'],
+  [230, '0d01b9173c3ca7b0344c935e961250ab49ebf49f284c45edd672bbbee128b416'],
 ];
 
 const opened: { db: Db; schema?: string }[] = [];

@@ -21,7 +21,7 @@ describe('the OpenAPI document', () => {
   it('has every call as POST /api/<path>, the change-request event stream and the export file as GET, and nothing else', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...allCalls.map((c) => `/api/${c.path}`), '/api/changeRequest/events', '/api/export-file/{id}'].sort());
     expect(Object.keys(doc.paths['/api/changeRequest/events'])).toEqual(['get']);
-    expect(Object.keys(doc.paths['/api/export-file/{id}'].get.responses).sort()).toEqual(['200', '403', '410', '500']);
+    expect(Object.keys(doc.paths['/api/export-file/{id}'].get.responses).sort()).toEqual(['200', '401', '403', '410', '500']);
     expect(doc.paths['/api/changeRequest/events'].get['x-permissions'].anyOf).toContain('role-approve');
     for (const c of allCalls) {
       const item = doc.paths[`/api/${c.path}`];

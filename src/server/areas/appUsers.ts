@@ -6,7 +6,8 @@ import { appUserStatusText } from '../../domain/recordStatus';
 import { decide, pendingChangeRequests, submit, type SubmitRequest } from '../changeRequests';
 import { appUserEntity, type AppUserPayload } from '../entities/appUser';
 import type { Row } from '../db/db';
-import { handle, type Ctx } from '../http/handle';
+import { handle, type BodyOf, type Ctx } from '../http/handle';
+import { pageSql, type ListRows } from '../db/keyset';
 import { matchingRows } from './matching';
 import { HttpError, notFound } from '../http/httpError';
 import { appUsersScreen } from '../../../screens/appUsers';
@@ -75,20 +76,30 @@ async function requestChange(ctx: Ctx, id: number, change: (current: AppUserPayl
   });
 }
 
-export const appUserHandlers = [
-  handle(appUserList, async (ctx, { data: search, countryCode, fetchCount }) => {
+/** The app users list's rows (its handler and its server export): search by UID, e-mail or contact, a country, newest first. */
+export const appUserListRows: ListRows<BodyOf<typeof appUserList>, AppUserTableRow, Ctx> = {
+  query: async (_ctx, { data: search, countryCode, fetchCount }) => {
     const text = search.trim().replace(/^\+/, '');
-    const from = `FROM app_users u JOIN countries c ON c.code = u.country
-        WHERE ($1 = '' OR u.uid LIKE upper($2) OR lower(u.email) LIKE lower($2) OR u.contact LIKE $2)
-          AND ($3 = '' OR u.country = $3)`;
-    const rows = await ctx.db.query<AppUserTableRow>(
-      `SELECT u.id, u.first_name, u.last_name, u.uid_type, u.uid, u.contact, u.email, u.country, c.name AS country_name,
-              u.disabled, u.hold, u.locked, u.user_hold_reason, u.selfie, u.uid_front, u.uid_back, u.created_at, u.updated_at
-         ${from}
-        ORDER BY u.id DESC
-        LIMIT $4`,
-      [text, startsWithPattern(text), countryCode, fetchCount],
-    );
+    return {
+      sql: `SELECT u.id, u.first_name, u.last_name, u.uid_type, u.uid, u.contact, u.email, u.country, c.name AS country_name,
+                   u.disabled, u.hold, u.locked, u.user_hold_reason, u.selfie, u.uid_front, u.uid_back, u.created_at, u.updated_at
+              FROM app_users u JOIN countries c ON c.code = u.country
+             WHERE ($1 = '' OR u.uid LIKE upper($2) OR lower(u.email) LIKE lower($2) OR u.contact LIKE $2)
+               AND ($3 = '' OR u.country = $3)`,
+      params: [text, startsWithPattern(text), countryCode],
+      keys: [{ column: 'id', type: 'integer' }],
+      descending: true,
+      limit: fetchCount,
+    };
+  },
+  toRow: (r, ctx) => toAppUserRow(r, ctx.auth.imageUrls.signOrNull),
+};
+
+export const appUserHandlers = [
+  handle(appUserList, async (ctx, body) => {
+    const q = await appUserListRows.query(ctx, body);
+    const page = pageSql(q, q.limit);
+    const rows = await ctx.db.query<AppUserTableRow>(page.sql, page.params);
     const countries = await ctx.db.query<{ code: string; name: string }>('SELECT code, name FROM countries ORDER BY name');
     const approver = hasPermission(ctx.user.permissions, 'app-user-approve');
     return {
@@ -98,7 +109,7 @@ export const appUserHandlers = [
         changeRequests: approver ? await pendingChangeRequests(ctx.db, appUserEntity) : [],
         fields: appUserExportFields,
       },
-      top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, from, [text, startsWithPattern(text), countryCode]) },
+      top: { matching: await matchingRows(ctx.db, rows.length, q.limit, `FROM (${q.sql}) page`, q.params) },
     };
   }),
 

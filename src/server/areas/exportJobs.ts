@@ -11,6 +11,7 @@ import { handle, type Ctx, type Handler } from '../http/handle';
 import { HttpError } from '../http/httpError';
 import { activeJobOf, cancelJob, currentJobOf, enqueueJob, expireFiles, jobById, jobView, type ExportJobRow } from '../exportJobs/queue';
 import { readExportSettings } from '../exportJobs/settings';
+import { assertMayHaveFile } from '../exportJobs/access';
 import { assertMayList, exportableListOf, exportsOf, listBodyOf, openSource } from '../exportJobs/sources';
 
 /** The job, if the caller may see it (its owner, or an administrator); else 404. */
@@ -74,12 +75,17 @@ export const exportJobHandlers: readonly Handler[] = [
     await expireFiles(ctx.db, ctx.clock());
     const job = await visibleJob(ctx, jobId);
     if (job.state === 'expired' || (job.state === 'done' && job.expires_at && job.expires_at <= ctx.clock())) {
-      throw new HttpError(410, `The file of export job ${jobId} has expired (files are kept ${settings.fileHours} hours): start the export again`);
+      // a file the quota deleted says so (its message); else it outlived EXPORT_FILE_HOURS
+      throw new HttpError(410, job.message ?? `The file of export job ${jobId} has expired (files are kept ${settings.fileHours} hours): start the export again`);
     }
     if (job.state !== 'done') throw new HttpError(409, `Export job ${jobId} has no file: it is ${job.state}`);
+    // the list's permission and the provider scope as they are now, not as they were when the job ran
+    await assertMayHaveFile(ctx.db, job, ctx.user);
     const signer = ctx.auth.exportLinks;
     if (!signer) throw new Error('No export link signer configured');
-    const link = signer.sign(job.id, settings.linkTtlSeconds);
+    if (!ctx.user.sessionId) throw new HttpError(401, 'Unauthorized: a download link is given only to a signed-in session');
+    // bound to this session: it stops working when the session ends
+    const link = signer.sign(job.id, settings.linkTtlSeconds, { sessionId: ctx.user.sessionId, sessionVersion: ctx.user.sessionVersion });
     await ctx.db.query('UPDATE export_jobs SET downloaded_at = coalesce(downloaded_at, $2) WHERE id = $1', [job.id, ctx.clock()]);
     await ctx.log({
       type: 'EXPORT_DOWNLOAD',

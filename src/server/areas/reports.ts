@@ -9,7 +9,8 @@ import { serverSettingsOf } from '../approvals';
 import { exportFieldsOf } from '../../definitions/exportFields';
 import { activityLogsScreen, userActivityLogsScreen } from '../../../screens/activityLogs';
 import { screens } from '../../../screens';
-import { handle, type Ctx } from '../http/handle';
+import { handle, type BodyOf, type Ctx } from '../http/handle';
+import { pageSql, type ListRows } from '../db/keyset';
 import { providerScopeOf } from '../providerScope';
 import { matchingRows } from './matching';
 import { HttpError } from '../http/httpError';
@@ -40,62 +41,108 @@ export async function notAnIpgBankUser(ctx: Ctx): Promise<void> {
   if ((await providerScopeOf(ctx.db, ctx.user)) !== undefined) throw new HttpError(403, "Forbidden: the activity logs are the service's own; an IPG bank user may not read them");
 }
 
+interface ActivityQueryRow {
+  id: number;
+  level: string;
+  type: string;
+  username: string;
+  description: string;
+  created_at: Date;
+}
+
+const toActivityRow = (r: ActivityQueryRow): ActivityLogRow => ({
+  id: r.id,
+  level: r.level,
+  type: r.type,
+  user: r.username,
+  description: r.description,
+  created_at: r.created_at.toISOString(),
+});
+
+/** The activity log's rows (its handler and its server export): a minute range and a username, newest first; refused to an IPG bank user. */
+export const activityRows: ListRows<BodyOf<typeof activityReport>, ActivityQueryRow, Ctx> = {
+  async query(ctx, { from, to, fetchCount, username }) {
+    await notAnIpgBankUser(ctx);
+    const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
+    return {
+      sql: `SELECT id, level, type, username, description, created_at FROM activity_logs
+             WHERE created_at >= $1 AND created_at < $2
+               AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)`,
+      params: [start, end, username.trim()],
+      keys: [
+        { column: 'created_at', type: 'timestamptz' },
+        { column: 'id', type: 'bigint' },
+      ],
+      descending: true,
+      limit: fetchCount,
+    };
+  },
+  toRow: toActivityRow,
+};
+
+interface MobileActivityQueryRow {
+  id: number;
+  name: string;
+  email: string;
+  device_name: string;
+  event_description: string;
+  created_at: Date;
+}
+
+const toMobileActivityRow = (r: MobileActivityQueryRow): MobileActivityRow => ({
+  id: r.id,
+  mobile_user_name: r.name,
+  mobile_user_email: r.email,
+  device_name: r.device_name,
+  event_description: r.event_description,
+  created_at: r.created_at.toISOString(),
+});
+
+/** The app users' activity log's rows (its handler and its server export): a minute range and a name, e-mail or contact, newest first; refused to an IPG bank user. */
+export const mobileActivityRows: ListRows<BodyOf<typeof mobileActivityReport>, MobileActivityQueryRow, Ctx> = {
+  async query(ctx, { from, to, fetchCount, searchParameter }) {
+    await notAnIpgBankUser(ctx);
+    const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
+    return {
+      sql: `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
+              FROM mobile_activity_logs m
+              JOIN app_users u ON u.id = m.app_user_id
+             WHERE m.created_at >= $1 AND m.created_at < $2
+               AND ($3 = '' OR strpos(lower(u.first_name || ' ' || u.last_name), lower($3)) > 0
+                    OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)`,
+      params: [start, end, searchParameter.trim()],
+      keys: [
+        { column: 'created_at', type: 'timestamptz' },
+        { column: 'id', type: 'bigint' },
+      ],
+      descending: true,
+      limit: fetchCount,
+    };
+  },
+  toRow: toMobileActivityRow,
+};
+
 export const reportHandlers = [
   handle(
     activityReport,
-    async (ctx, { from, to, fetchCount, username }) => {
-      await notAnIpgBankUser(ctx);
-      const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
-      const fromWhere = `FROM activity_logs
-        WHERE created_at >= $1 AND created_at < $2
-          AND ($3 = '' OR strpos(lower(username), lower($3)) > 0)`;
-      const rows = await ctx.readDb.query<{ id: number; level: string; type: string; username: string; description: string; created_at: Date }>(
-        `SELECT id, level, type, username, description, created_at
-         ${fromWhere}
-        ORDER BY created_at DESC, id DESC
-        LIMIT $4`,
-        [start, end, username.trim(), fetchCount],
-      );
-      const logs: ActivityLogRow[] = rows.map((r) => ({
-        id: r.id,
-        level: r.level,
-        type: r.type,
-        user: r.username,
-        description: r.description,
-        created_at: r.created_at.toISOString(),
-      }));
-      return { data: { logs, filteredList: logs, fields: activityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, fetchCount, fromWhere, [start, end, username.trim()]) } };
+    async (ctx, body) => {
+      const q = await activityRows.query(ctx, body);
+      const page = pageSql(q, q.limit);
+      const rows = await ctx.readDb.query<ActivityQueryRow>(page.sql, page.params);
+      const logs = rows.map(toActivityRow);
+      return { data: { logs, filteredList: logs, fields: activityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, q.limit, `FROM (${q.sql}) page`, q.params) } };
     },
     { guards: [notAnIpgBankUser] },
   ),
 
   handle(
     mobileActivityReport,
-    async (ctx, { from, to, fetchCount, searchParameter }) => {
-      await notAnIpgBankUser(ctx);
-      const { start, end } = minuteRange(from, to, ctx.businessTimeZone);
-      const text = searchParameter.trim();
-      const fromWhere = `FROM mobile_activity_logs m
-         JOIN app_users u ON u.id = m.app_user_id
-        WHERE m.created_at >= $1 AND m.created_at < $2
-          AND ($3 = '' OR strpos(lower(u.first_name || ' ' || u.last_name), lower($3)) > 0
-               OR strpos(lower(u.email), lower($3)) > 0 OR strpos(u.contact, $3) > 0)`;
-      const rows = await ctx.readDb.query<{ id: number; name: string; email: string; device_name: string; event_description: string; created_at: Date }>(
-        `SELECT m.id, u.first_name || ' ' || u.last_name AS name, u.email, m.device_name, m.event_description, m.created_at
-         ${fromWhere}
-        ORDER BY m.created_at DESC, m.id DESC
-        LIMIT $4`,
-        [start, end, text, fetchCount],
-      );
-      const filteredList: MobileActivityRow[] = rows.map((r) => ({
-        id: r.id,
-        mobile_user_name: r.name,
-        mobile_user_email: r.email,
-        device_name: r.device_name,
-        event_description: r.event_description,
-        created_at: r.created_at.toISOString(),
-      }));
-      return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, fetchCount, fromWhere, [start, end, text]) } };
+    async (ctx, body) => {
+      const q = await mobileActivityRows.query(ctx, body);
+      const page = pageSql(q, q.limit);
+      const rows = await ctx.readDb.query<MobileActivityQueryRow>(page.sql, page.params);
+      const filteredList = rows.map(toMobileActivityRow);
+      return { data: { filteredList, fields: mobileActivityFields }, top: { matching: await matchingRows(ctx.readDb, rows.length, q.limit, `FROM (${q.sql}) page`, q.params) } };
     },
     { guards: [notAnIpgBankUser] },
   ),

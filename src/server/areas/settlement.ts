@@ -25,7 +25,8 @@ import { NO_PENDING_SEND_MONEY_CODE, reportMessages } from '../../domain/reports
 import { instantSettlementScreen, settlementScreen } from '../../../screens/settlement';
 import { localDay } from './transactions/stats';
 import { pgErrorCode, type Db } from '../db/db';
-import { handle, type Ctx } from '../http/handle';
+import { handle, type BodyOf, type Ctx } from '../http/handle';
+import { pageSql, type ListRows, type RowsQuery } from '../db/keyset';
 import { matchingRows } from './matching';
 import { HttpError } from '../http/httpError';
 import { providerScopeOf } from '../providerScope';
@@ -249,22 +250,43 @@ export async function insertRows(db: Db, batchId: number, rows: readonly RowInpu
   return out;
 }
 
+type SettlementQueryRow = Omit<SettlementRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** The query of a batch's rows of `date`, limited to the provider of an IPG bank user (`scope`), by id. */
+function settlementRowsQuery(kind: SettlementKind, date: string, fetchCount: number, scope: string | undefined): RowsQuery {
+  return {
+    sql: `SELECT r.id, to_char(r.tran_date, 'YYYY-MM-DD') AS tran_date, to_char(b.batch_date, 'YYYY-MM-DD') AS batch_date, r.currency_code, r.account_number,
+                 r.fc_amount::float8 AS fc_amount, r.fc_commission::float8 AS fc_commission, r.fc_net_amount::float8 AS fc_net_amount,
+                 r.fc_rate::float8 AS fc_rate, r.lkr_amount::float8 AS lkr_amount, r.created_at, r.updated_at
+            FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id
+           WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3::text IS NULL OR r.provider_bank_code = $3)`,
+    params: [kind, date, scope ?? null],
+    keys: [{ column: 'id', type: 'integer' }],
+    descending: false,
+    limit: fetchCount,
+  };
+}
+
+const toSettlementRow = (r: SettlementQueryRow): SettlementRow => ({ ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() });
+
+/** The settlement reports' rows (their handlers and their server exports), in the caller's provider scope. */
+export const settlementReportRows: ListRows<BodyOf<typeof settlementReport>, SettlementQueryRow, Ctx> = {
+  query: async (ctx, { date, fetchCount }) => settlementRowsQuery('SCHEDULED', date, fetchCount, await providerScopeOf(ctx.db, ctx.user)),
+  toRow: toSettlementRow,
+};
+export const instantSettlementReportRows: ListRows<BodyOf<typeof instantSettlementReport>, SettlementQueryRow, Ctx> = {
+  query: async (ctx, { date }) => settlementRowsQuery('INSTANT', date, 99_999_999, await providerScopeOf(ctx.db, ctx.user)),
+  toRow: toSettlementRow,
+};
+
 /** A batch's rows of `date`, limited to the provider of an IPG bank user (`scope`). */
 async function listRows(ctx: Ctx, kind: SettlementKind, date: string, fetchCount: number, scope: string | undefined): Promise<{ rows: SettlementRow[]; matching: number }> {
-  const from = `FROM settlement_rows r JOIN settlement_batches b ON b.id = r.batch_id
-      WHERE b.kind = $1 AND b.batch_date = $2::date AND ($3::text IS NULL OR r.provider_bank_code = $3)`;
-  const rows = await ctx.db.query<Omit<SettlementRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }>(
-    `SELECT r.id, to_char(r.tran_date, 'YYYY-MM-DD') AS tran_date, to_char(b.batch_date, 'YYYY-MM-DD') AS batch_date, r.currency_code, r.account_number,
-            r.fc_amount::float8 AS fc_amount, r.fc_commission::float8 AS fc_commission, r.fc_net_amount::float8 AS fc_net_amount,
-            r.fc_rate::float8 AS fc_rate, r.lkr_amount::float8 AS lkr_amount, r.created_at, r.updated_at
-       ${from}
-      ORDER BY r.id
-      LIMIT $4`,
-    [kind, date, scope ?? null, fetchCount],
-  );
+  const q = settlementRowsQuery(kind, date, fetchCount, scope);
+  const page = pageSql(q, q.limit);
+  const rows = await ctx.db.query<SettlementQueryRow>(page.sql, page.params);
   return {
-    rows: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() })),
-    matching: await matchingRows(ctx.db, rows.length, fetchCount, from, [kind, date, scope ?? null]),
+    rows: rows.map(toSettlementRow),
+    matching: await matchingRows(ctx.db, rows.length, fetchCount, `FROM (${q.sql}) page`, q.params),
   };
 }
 

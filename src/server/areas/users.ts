@@ -7,7 +7,8 @@ import { permissionList, revokeSessions } from '../auth/sessionUser';
 import { decide, pendingChangeRequests, submit, submitOperation } from '../changeRequests';
 import { checkPasswordReset, setTemporaryPassword, userEntity, type UserPayload } from '../entities/user';
 import { branchNameSql } from '../entities/userBranches';
-import { handle } from '../http/handle';
+import { handle, type BodyOf, type Ctx } from '../http/handle';
+import { pageSql, type ListRows } from '../db/keyset';
 import { matchingRows } from './matching';
 import { HttpError, notFound, unauthorized } from '../http/httpError';
 import { NEW_PASSWORD_UNCHANGED } from '../../api/auth';
@@ -54,28 +55,35 @@ function toUserRow(r: UserListRow): UserRow {
   };
 }
 
+/** The users list's rows (its handler and its server export): search by username, e-mail or contact, by id. */
+export const userListRows: ListRows<BodyOf<typeof userList>, UserListRow, Ctx> = {
+  query: async (ctx, { data: search, fetchCount }) => ({
+    sql: `SELECT u.id, u.name, u.email, u.contact, u.username, u.branch_code, ${branchNameSql('u.user_type', 'u.branch_code')} AS branch_name,
+                 u.disabled, u.locked, u.created_at, u.updated_at, r.permissions,
+                 EXISTS (SELECT 1 FROM login_attempts a WHERE a.username_lower = lower(u.username) AND a.locked_until > $2) AS signin_locked
+            FROM console_users u LEFT JOIN roles r ON r.id = u.role_id
+           WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
+              OR strpos(lower(u.contact), lower($1)) > 0`,
+    params: [search.trim(), ctx.clock()],
+    keys: [{ column: 'id', type: 'integer' }],
+    descending: false,
+    limit: fetchCount,
+  }),
+  toRow: (r) => toUserRow(r),
+};
+
 export const userHandlers = [
-  handle(userList, async (ctx, { data: search, fetchCount }) => {
-    const text = search.trim();
-    const where = `WHERE $1 = '' OR strpos(lower(u.username), lower($1)) > 0 OR strpos(lower(u.email), lower($1)) > 0
-              OR strpos(lower(u.contact), lower($1)) > 0`;
-    const rows = await ctx.db.query<UserListRow>(
-      `SELECT u.id, u.name, u.email, u.contact, u.username, u.branch_code, ${branchNameSql('u.user_type', 'u.branch_code')} AS branch_name,
-              u.disabled, u.locked, u.created_at, u.updated_at, r.permissions,
-              EXISTS (SELECT 1 FROM login_attempts a WHERE a.username_lower = lower(u.username) AND a.locked_until > $3) AS signin_locked
-         FROM console_users u LEFT JOIN roles r ON r.id = u.role_id
-        ${where}
-        ORDER BY u.id
-        LIMIT $2`,
-      [text, fetchCount, ctx.clock()],
-    );
+  handle(userList, async (ctx, body) => {
+    const q = await userListRows.query(ctx, body);
+    const page = pageSql(q, q.limit);
+    const rows = await ctx.db.query<UserListRow>(page.sql, page.params);
     return {
       data: {
         users: rows.map(toUserRow),
         changeRequests: await pendingChangeRequests(ctx.db, userEntity),
         fields: userExportFields,
       },
-      top: { matching: await matchingRows(ctx.db, rows.length, fetchCount, `FROM console_users u ${where}`, [text]) },
+      top: { matching: await matchingRows(ctx.db, rows.length, q.limit, `FROM (${q.sql}) page`, q.params) },
     };
   }),
 

@@ -95,6 +95,7 @@ const registry: readonly { readonly id: number; readonly file: string; readonly 
   },
   { id: 210, file: '0210-export-chunks-uncompressed.sql', name: 'exports at any size: export file chunks are stored without compression (a large .csv no longer costs the database a core)' },
   { id: 220, file: '0220-change-request-accounts.sql', name: 'four eyes by account: change requests record the account ids of their maker and decider' },
+  { id: 230, file: '0230-export-job-provider-scope.sql', name: 'export files: the provider scope a job was written under, checked again when its file is downloaded' },
 ];
 
 const sqlFolder = new URL('./migrations/sql/', import.meta.url);

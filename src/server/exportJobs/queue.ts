@@ -35,6 +35,8 @@ export interface ExportJobRow {
   finished_at: Date | null;
   expires_at: Date | null;
   downloaded_at: Date | null;
+  /** The provider scope its rows were read under: '*' every provider's, else a provider's bank code; null: not recorded (a job older than migration 230). */
+  provider_scope: string | null;
 }
 
 /** A job claimed this many times without finishing fails instead of being tried again. */
@@ -208,4 +210,60 @@ export async function failWornOut(db: Db, claim: Claim, now: Date): Promise<bool
   if (claim.job.attempts <= MAX_ATTEMPTS) return false;
   await markFailed(db, claim, `The export was interrupted ${MAX_ATTEMPTS} times (a server stopped while writing it): start it again.`, now);
   return true;
+}
+
+/** The provider scope stored on a job: EVERY_PROVIDER for every provider's rows, else the provider's bank code. */
+export const EVERY_PROVIDER = '*';
+
+/** Records the provider scope the job's rows are read under (the owner's as the job runs); false when the job is no longer this claim's. */
+export async function recordScope(db: Db, claim: Claim, scope: string | undefined): Promise<boolean> {
+  const rows = await db.query(`UPDATE export_jobs SET provider_scope = $3 WHERE id = $1 AND worker_id = $2 AND state = 'running' RETURNING id`, [claim.job.id, claim.token, scope ?? EVERY_PROVIDER]);
+  return rows.length === 1;
+}
+
+/**
+ * The order in which the quota deletes a user's kept files: those already downloaded (a link was
+ * asked for) first, then the oldest.
+ */
+const QUOTA_ORDER = `(downloaded_at IS NULL), finished_at, id`;
+/** QUOTA_ORDER reversed: the files the quota spares first. */
+const KEEP_ORDER = `(downloaded_at IS NULL) DESC, finished_at DESC, id DESC`;
+
+/** How many bytes of finished files the user keeps, besides job `exceptJobId`'s. */
+export async function keptBytesOf(db: Db, userId: number, exceptJobId: number): Promise<number> {
+  const row = await db.one<{ n: string | number | null }>(`SELECT coalesce(sum(file_bytes), 0) AS n FROM export_jobs WHERE user_id = $1 AND state = 'done' AND id <> $2`, [userId, exceptJobId]);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Deletes the user's kept files (but job `exceptJobId`'s) beyond the `keep` the quota spares (in
+ * QUOTA_ORDER): each becomes 'expired' with `message` (its download link then answers 410 with it) and
+ * its chunks are dropped. The deleted jobs, with their sizes.
+ */
+export async function trimKeptFiles(db: Db, userId: number, exceptJobId: number, keep: number, message: string): Promise<{ id: number; bytes: number }[]> {
+  const rows = await db.query<{ id: number; file_bytes: string | number | null }>(
+    `UPDATE export_jobs SET state = 'expired', message = $4
+      WHERE id IN (SELECT id FROM export_jobs WHERE user_id = $1 AND state = 'done' AND id <> $2
+                    ORDER BY ${KEEP_ORDER}
+                   OFFSET $3)
+        AND state = 'done'
+    RETURNING id, file_bytes`,
+    [userId, exceptJobId, Math.max(0, keep), message],
+  );
+  for (const r of rows) await dropChunksOf(db, r.id);
+  return rows.map((r) => ({ id: r.id, bytes: Number(r.file_bytes ?? 0) }));
+}
+
+/** Deletes the user's first kept file in QUOTA_ORDER (but job `exceptJobId`'s), as trimKeptFiles does; undefined when none is left. */
+export async function dropFirstKeptFile(db: Db, userId: number, exceptJobId: number, message: string): Promise<{ id: number; bytes: number } | undefined> {
+  const row = await db.one<{ id: number; file_bytes: string | number | null }>(
+    `UPDATE export_jobs SET state = 'expired', message = $3
+      WHERE id = (SELECT id FROM export_jobs WHERE user_id = $1 AND state = 'done' AND id <> $2 ORDER BY ${QUOTA_ORDER} LIMIT 1)
+        AND state = 'done'
+    RETURNING id, file_bytes`,
+    [userId, exceptJobId, message],
+  );
+  if (!row) return undefined;
+  await dropChunksOf(db, row.id);
+  return { id: row.id, bytes: Number(row.file_bytes ?? 0) };
 }

@@ -26,6 +26,10 @@ import type { Ctx } from '../http/handle';
 import { PreparedJson } from '../http/preparedJson';
 import { assertMayAct } from '../auth/passwordChangeGate';
 import type { Db, ReadSnapshot } from '../db/db';
+import { countSql, keysOf as keysOfRow, pageSql, type ListRows } from '../db/keyset';
+import { userList } from '../../api/users';
+import { appUserList } from '../../api/appUsers';
+import { activityReport, instantSettlementReport, mobileActivityReport, settlementReport } from '../../api/reports';
 import { providerScopeOf } from '../providerScope';
 import { exportableLists, type ExportableList } from '../areas/transactions/handlers';
 import { transactionKindSpecs } from '../areas/transactions/kinds';
@@ -194,8 +198,96 @@ export function pickFields(fields: readonly ExportField[], columns?: readonly st
   });
 }
 
-/** A list's reply through its own handler, run as `ctx.user`; its rows sliced into batches. */
+/**
+ * The query of each list (but the transaction lists) that selects its rows for its handler too
+ * (src/server/db/keyset.ts), by call path. Imported when first used: the handlers' modules import this
+ * one (through the export job handlers).
+ */
+async function listRowsOf(path: string): Promise<ListRows<never, never, Ctx> | undefined> {
+  const [{ userListRows }, { appUserListRows }, { activityRows, mobileActivityRows }, { settlementReportRows, instantSettlementReportRows }] = await Promise.all([
+    import('../areas/users'),
+    import('../areas/appUsers'),
+    import('../areas/reports'),
+    import('../areas/settlement'),
+  ]);
+  const byPath: Record<string, ListRows<never, never, Ctx>> = {
+    [userList.path]: userListRows as ListRows<never, never, Ctx>,
+    [appUserList.path]: appUserListRows as ListRows<never, never, Ctx>,
+    [activityReport.path]: activityRows as ListRows<never, never, Ctx>,
+    [mobileActivityReport.path]: mobileActivityRows as ListRows<never, never, Ctx>,
+    [settlementReport.path]: settlementReportRows as ListRows<never, never, Ctx>,
+    [instantSettlementReport.path]: instantSettlementReportRows as ListRows<never, never, Ctx>,
+  };
+  return byPath[path];
+}
+
+/**
+ * A handled list's rows: from its query (the handler's own) through a cursor or page by page when it
+ * has one, else (a report its handler computes: segregation of duties, bounded by the roles, users
+ * and decisions) from its handler's reply.
+ */
 async function openHandledSource(list: HandledList, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
+  const rowsOf = await listRowsOf(list.contract.path);
+  if (rowsOf) return openQuerySource(list, rowsOf, body, ctx, columns);
+  return openReplySource(list, body, ctx, columns);
+}
+
+/**
+ * The rows of a list's query for the context's user: counted, then read in batches of the rows'
+ * values, never the whole list at once: on a PostgreSQL server through a cursor in one REPEATABLE
+ * READ snapshot (on the read replica while it is well, as the transaction lists), on the embedded
+ * database each batch the rows after the last one of the batch before (keyset, in the list's order).
+ */
+export async function openQuerySource(list: HandledList, rowsOf: ListRows<never, never, Ctx>, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
+  const q = await rowsOf.query(ctx, body as never);
+  const fields = pickFields(exportFieldsOf(list.screen), columns);
+  const db = ctx.readDb;
+  const snapshot: ReadSnapshot | undefined = db.readSnapshot ? await db.readSnapshot() : undefined;
+  try {
+    const count = countSql(q);
+    const total = Number((await (snapshot ?? db).one<{ n: number | string }>(count.sql, count.params))?.n ?? 0);
+    const keys = fields.map((f) => f.dataKey);
+    const texts = (rows: Record<string, unknown>[]) =>
+      rows.map((r) => {
+        const row = rowsOf.toRow(r as never, ctx) as Record<string, unknown>;
+        return JSON.stringify(keys.map((k) => row[k] ?? null));
+      });
+    return {
+      fields,
+      itemFields: itemFieldsOfScreen(list.screen.columns, fields),
+      total,
+      at: fields.map((_, c) => c),
+      times: [],
+      async *batches(batchRows) {
+        if (total <= 0) return;
+        if (snapshot) {
+          const page = pageSql(q, total);
+          for await (const rows of snapshot.batches<Record<string, unknown>>(page.sql, page.params, batchRows)) yield { texts: texts(rows), rows: rows.length };
+          return;
+        }
+        let after: string[] | null = null;
+        let left = total;
+        while (left > 0) {
+          const page = pageSql(q, Math.min(batchRows, left), after, true);
+          const rows = await db.query<Record<string, unknown>>(page.sql, page.params);
+          if (rows.length === 0) return;
+          after = keysOfRow(q, rows[rows.length - 1]!);
+          left -= rows.length;
+          yield { texts: texts(rows), rows: rows.length };
+        }
+      },
+      close: async () => {
+        await snapshot?.release();
+      },
+    };
+  } catch (err) {
+    await snapshot?.release();
+    throw err;
+  }
+}
+
+/** A report's reply through its own handler, run as `ctx.user`; its rows sliced into batches. */
+async function openReplySource(list: HandledList, body: Record<string, unknown>, ctx: Ctx, columns?: readonly string[] | null): Promise<ListSource> {
   // imported when first used: the handlers' module imports this one (through the export job handlers)
   const { allHandlers } = await import('../areas/index');
   const handler = allHandlers.find((h) => h.contract === list.contract);

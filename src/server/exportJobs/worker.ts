@@ -15,8 +15,9 @@ import { loadSessionUser } from '../auth/sessionUser';
 import type { Db } from '../db/db';
 import { makeCtx, type AuthServices } from '../http/handle';
 import { HttpError } from '../http/httpError';
-import { claimJob, expireFiles, failWornOut, heartbeat, markDone, markFailed, storeChunk, type Claim } from './queue';
-import type { ExportSettings } from './settings';
+import { providerScopeOf } from '../providerScope';
+import { claimJob, dropFirstKeptFile, expireFiles, failWornOut, heartbeat, keptBytesOf, markDone, markFailed, recordScope, storeChunk, trimKeptFiles, type Claim } from './queue';
+import { bytesText, type ExportSettings } from './settings';
 import { assertMayList, contractOf, durationOfBody, exportableListOf, exportsOf, listBodyOf, openSource, type ListSource } from './sources';
 import { EXPORT_MIME } from './writers';
 import { createThreadWriter, type ThreadWriter } from './threadWriter';
@@ -71,6 +72,16 @@ async function giveWay(callsInFlight: (() => number) | undefined): Promise<void>
   while (callsInFlight() > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
+/** Why a file the quota deleted is gone (its job's message; its download link answers 410 with it). */
+export function replacedMessage(jobId: number, settings: ExportSettings): string {
+  return `This file was deleted to make room for your newer export (job ${jobId}): each user keeps at most ${settings.quotaFiles} export file${settings.quotaFiles === 1 ? '' : 's'} (EXPORT_QUOTA_FILES) and ${bytesText(settings.quotaBytes)} of them (EXPORT_QUOTA_BYTES), those already downloaded and then the oldest deleted first`;
+}
+
+/** Why a job whose own file passed the byte quota failed. */
+export function overQuotaMessage(settings: ExportSettings): string {
+  return `The file passed the export quota of ${bytesText(settings.quotaBytes)} per user (EXPORT_QUOTA_BYTES) before it was finished: export fewer rows or columns, or as Excel (.xlsx is compressed)`;
+}
+
 /** Runs one claimed job to its end: done, failed, or stopped (cancelled / claimed by another worker). */
 export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' | 'failed' | 'stopped'> {
   const { db, clock, settings } = deps;
@@ -87,15 +98,25 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     // the list call's context for the owner as they are now (reads on the replica while it is well)
     source = await openSource(list, body, makeCtx(db, user, clock, deps.auth, deps.businessTimeZone, undefined, undefined, deps.readDb ?? db), job.columns);
     if (job.format === 'pdf' && source.total > PDF_MAX_ROWS) throw new HttpError(422, `A PDF of ${source.total} rows is too long to read (at most ${PDF_MAX_ROWS}): export it as Excel or CSV`);
+    // the scope the rows are read under: a download link is given only to who may see rows of it
+    if (!(await recordScope(db, claim, await providerScopeOf(db, user)))) throw new Stopped();
     if (!(await heartbeat(db, claim, 0, source.total, clock(), settings.leaseMs))) throw new Stopped();
 
     const { title, fileBase } = exportsOf(list);
     const fileCtx = { title, fileBase, username: job.username, now: job.created_at, duration: durationOfBody(list, body), timeZone: deps.businessTimeZone };
     let seq = 0;
     let bytes = 0;
+    const replaced = replacedMessage(job.id, settings);
+    // the owner's other kept files count towards the byte quota with this one
+    let kept = await keptBytesOf(db, job.user_id, job.id);
     writer = createThreadWriter({ format: job.format as ExportFormat, fields: source.fields, itemFields: source.itemFields, ctx: fileCtx, sheetRows: deps.sheetRows }, source, async (chunk) => {
       // a chunk (1 MB) is stored between the process's calls too
       await giveWay(deps.callsInFlight);
+      // within the byte quota: the owner's older files make room, else the job stops here
+      while (kept + bytes + chunk.byteLength > settings.quotaBytes) {
+        if (!(await dropFirstKeptFile(db, job.user_id, job.id, replaced))) throw new HttpError(422, overQuotaMessage(settings));
+        kept = await keptBytesOf(db, job.user_id, job.id);
+      }
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
       bytes += chunk.byteLength;
     });
@@ -119,6 +140,8 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
     const done = await db.tx(async (tx) => {
       const row = await markDone(tx, claim, { name: fileName, bytes, mime: EXPORT_MIME[job.format], rows: written }, clock(), settings.fileHours);
       if (!row) return undefined;
+      // within the file quota: the owner keeps this file and at most quotaFiles - 1 others
+      await trimKeptFiles(tx, job.user_id, job.id, settings.quotaFiles - 1, replaced);
       await writeActivity(
         tx,
         {
