@@ -275,7 +275,7 @@ describe('the lists other than the transaction lists, exported', () => {
       const adminId = (await server.db.one<{ id: number; session_version: number }>(`SELECT id, session_version FROM console_users WHERE username = 'admin'`))!;
       const user = (await loadSessionUser(server.db, adminId.id, adminId.session_version))!;
       const count = counting(server.db);
-      const ctx = makeCtx(count.db, user, server.now, authServices({ db: server.db, secret: server.secret }, server.now), zone, undefined, undefined, null, count.db);
+      const ctx = makeCtx(count.db, user, server.now, authServices({ db: server.db, secret: server.secret }, server.now), zone, undefined, undefined, count.db);
       const list = exportableListOf(c.call);
       const source = await openSource(list, listBodyOf(list, c.body), ctx);
       const batches: number[] = [];
