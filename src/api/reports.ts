@@ -1,6 +1,6 @@
 /**
  * Report calls (spec 002 §7): the activity log, the mobile users' activity log, the settlement reports
- * (see README "Settlement"), and the export log every screen's Excel and PDF download writes to.
+ * (see docs/settlement.md), and the export log every screen's Excel and PDF download writes to.
  */
 import { z } from 'zod';
 import { anyOf, defineCall, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds } from './contract';

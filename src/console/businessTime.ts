@@ -1,5 +1,5 @@
 /**
- * The business time zone in the console (README "Business time zone"): learnt from the server once
+ * The business time zone in the console (docs/business-time.md): learnt from the server once
  * signed in (`config`), then used for the filters' default ranges, the Void/Refund button's "today"
  * (the same domain predicate the server runs) and every displayed time, so the browser's own zone
  * decides nothing. Until the server has answered the shell shows no page (a page drawn in another zone

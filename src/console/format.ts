@@ -42,7 +42,7 @@ function wireInstant(text: string, zone: string): Date {
 }
 
 /**
- * Date-times in the business time zone (README "Business time zone"; the shell names the zone once),
+ * Date-times in the business time zone (docs/business-time.md; the shell names the zone once),
  * never the browser's; '-' for missing, unreadable, or a year before 1000 (placeholder times).
  */
 export function formatDateTime(value: unknown, zone: string = businessTimeZone()): string {

@@ -404,7 +404,7 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
         <Logo />
         {screens.length > 0 && <FindBox user={user} />}
         <div className="relative flex items-center gap-2">
-          {/* the zone every time on the page is shown in, named once (README "Business time zone") */}
+          {/* the zone every time on the page is shown in, named once (docs/business-time.md) */}
           {zone && (
             <span data-testid="business-time-zone" className="text-xs text-ink-soft">
               {timeZoneNote(zone)}

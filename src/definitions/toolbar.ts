@@ -20,7 +20,7 @@ export interface ToolbarContext {
   readonly reply: WholeReply | undefined;
   readonly rows: readonly unknown[];
   readonly now: Date;
-  /** The business time zone (README "Business time zone"): what "today" means, never the browser's day. */
+  /** The business time zone (docs/business-time.md): what "today" means, never the browser's day. */
   readonly timeZone: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The business time zone (README "Business time zone"): a remittance business runs on one business
+ * The business time zone (docs/business-time.md): a remittance business runs on one business
  * day, so "today", the filters' from_date/to_date, the Void/Refund rule, the dashboards' periods and
  * buckets, the settlement batch date and every displayed time are read in ONE IANA zone
  * (BUSINESS_TIME_ZONE, default Asia/Colombo), never in the zone of the server process or of the

@@ -58,7 +58,7 @@ export function safeText(s: string): string {
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
- * Every date and time of an export is read in the business time zone (README "Business time zone"),
+ * Every date and time of an export is read in the business time zone (docs/business-time.md),
  * never in the zone of the browser or worker that builds the file. Intl is slow per cell (a
  * 1,000,000-row export has millions of date cells), so the zone's offset is kept per UTC day when it is
  * the same at both ends of the day (no zone has changed its offset twice within one day since 1970),
@@ -386,7 +386,7 @@ export interface ExportContext {
   username: string;
   now: Date;
   /**
-   * The business time zone (an IANA name, README "Business time zone"): the 'On' line, the file name's
+   * The business time zone (an IANA name, docs/business-time.md): the 'On' line, the file name's
    * stamp and every DATE cell are read in it, never in the browser's zone; the 'On' line names it.
    */
   timeZone: string;

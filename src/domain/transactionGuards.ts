@@ -90,7 +90,7 @@ export function voidOrRefundRefusal(row: CeftActionRow, user: ActingUser): strin
 
 /**
  * Void or refund: neither a void nor a refund of the card payment nor the CEFT fund transfer has
- * succeeded (money moves at most once per transaction: README "Security: money"), a refund was
+ * succeeded (money moves at most once per transaction: docs/security.md "Money"), a refund was
  * requested, and the user holds transaction-refund.
  */
 export function canVoidOrRefund({ row, user }: CeftGuardContext): boolean {

@@ -1,5 +1,5 @@
 /**
- * Four eyes on large money actions (README "Large money actions"). With MONEY_ACTION_APPROVAL_ABOVE_USD
+ * Four eyes on large money actions (docs/security.md "Money"). With MONEY_ACTION_APPROVAL_ABOVE_USD
  * set, a void, refund or manual fund transfer of a send-money transaction whose amount_usd is above it
  * does not run: the maker's call checks the action's guard (as the action would), then stores a pending
  * change request on the transaction through the change-request engine's named operations (one per

@@ -1,5 +1,5 @@
 /**
- * Which IPG provider's transactions a console user may see (README "Settlement"): an IPG bank user
+ * Which IPG provider's transactions a console user may see (docs/settlement.md): an IPG bank user
  * (user_type IPGBANK, whose branch code is their provider's bank code, as in ./areas/providerCurrencies.ts)
  * sees their own provider's rows only, on the transaction lists, the settlement reports and their
  * exports; a super user and back-office staff see every provider's. The scope is applied by the list

@@ -1,5 +1,5 @@
 /**
- * Scheduled settlement (README "Settlement"): every business day, once the business clock
+ * Scheduled settlement (docs/settlement.md): every business day, once the business clock
  * (BUSINESS_TIME_ZONE) reaches SETTLEMENT_SCHEDULE (default 07:30), the server generates that day's
  * scheduled batch, as Generate Report does with its documented empty body (the same rules, the
  * earlier settlement rates when today's are not approved, the same messages), logged as the user

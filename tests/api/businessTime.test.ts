@@ -1,5 +1,5 @@
 /**
- * The business time zone (README "Business time zone") through real HTTP, with the server process in
+ * The business time zone (docs/business-time.md) through real HTTP, with the server process in
  * another zone than the business one, both ways round: the process in UTC with the business in
  * Asia/Colombo, and the process in Asia/Colombo with the business in UTC. The issue's case: a
  * send-money row paid at 22:18 UTC is paid "today" in Colombo's next day: Void is accepted, Refund

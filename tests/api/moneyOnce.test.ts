@@ -1,5 +1,5 @@
 /**
- * Money moves at most once (README "Security: money"): per send-money transaction at most one of a
+ * Money moves at most once (docs/security.md "Money"): per send-money transaction at most one of a
  * successful CEFT payout, a successful void and a successful refund, whatever the order, the server
  * or the concurrency. Checked three ways: the actions through HTTP (the guard refuses), the database
  * by hand-written SQL (migration 75's triggers refuse), and a property test of random action sequences

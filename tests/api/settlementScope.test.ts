@@ -1,5 +1,5 @@
 /**
- * Settlement belongs to whoever is allowed to settle (README "Settlement"): generating needs
+ * Settlement belongs to whoever is allowed to settle (docs/settlement.md): generating needs
  * settlement-report-generate (an IPG bank officer, who views settlement, may not generate, nor may an
  * IPG bank user given the permission by hand), transactions carry their acquiring provider
  * (provider_bank_code) and settlement uses it, and an IPG bank user sees only their own provider's

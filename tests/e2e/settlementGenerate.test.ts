@@ -1,6 +1,6 @@
 /**
- * Who sees Generate Report on the Scheduled Settlement Report, end to end in Chromium (README
- * "Settlement"): the maker, who holds settlement-report-generate, does; an IPG bank officer, who views
+ * Who sees Generate Report on the Scheduled Settlement Report, end to end in Chromium
+ * (docs/settlement.md): the maker, who holds settlement-report-generate, does; an IPG bank officer, who views
  * their own provider's settlement with settlement-report-view, does not.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * formatDateTime shows every time the server sends in the business time zone, never the browser's
- * (README "Business time zone"): checked against plain offset arithmetic for UTC and Asia/Colombo
+ * (docs/business-time.md): checked against plain offset arithmetic for UTC and Asia/Colombo
  * (UTC+05:30, without summer time since 2006) and for America/New_York's changes of offset.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The settlement screens' Generate Report button: shown to the holders of settlement-report-generate
- * only (README "Settlement"), the permission the generate calls demand on the server.
+ * only (docs/settlement.md), the permission the generate calls demand on the server.
  */
 import { describe, expect, it } from 'vitest';
 import { instantSettlementScreen, settlementScreen } from '../../screens/settlement';

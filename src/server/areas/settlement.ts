@@ -1,5 +1,5 @@
 /**
- * Settlement (README "Settlement"): a batch for today settles every successful send-money transaction
+ * Settlement (docs/settlement.md): a batch for today settles every successful send-money transaction
  * (ceft_transactions with status SUCCESS) not settled before, one row per currency and account:
  *
  *   FC amount     = Σ amount

@@ -1,5 +1,5 @@
 /**
- * The settings of server export jobs (README "Exports"), read from the environment:
+ * The settings of server export jobs (docs/exports.md), read from the environment:
  * - EXPORT_SERVER_ABOVE_ROWS (default 100000): a list with more matching rows than this is exported
  *   on the server (the console's own exports build at most this many rows in the tab);
  * - EXPORT_FILE_HOURS (default 24): how long a finished file is kept for download;
