@@ -469,6 +469,12 @@ describe('the unsaved-changes guard', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('heading', { name: 'Banks', level: 1 }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+    // Cancel returns to the list even when the form was opened by its address (no page of the app before it)
+    await page.goto('/banks/create');
+    await page.getByLabel('Bank Code', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Banks', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/banks');
     await context.close();
   });
 });

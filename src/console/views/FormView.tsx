@@ -432,8 +432,9 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
           </Button>
           <Button
             onClick={() => {
+              // back to the list, as the specification says, however the form was opened (a link from elsewhere, a typed URL)
               guard.leave();
-              router.history.back();
+              void navigate({ to: screen.back });
             }}
           >
             Cancel
