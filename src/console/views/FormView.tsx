@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useUnsavedChangesGuard } from '../ui/unsavedChanges';
 import { useForm, type FieldErrors, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useNavigate, useParams, useRouter } from '@tanstack/react-router';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AnyFormScreen, FieldContext, FormField } from '../../definitions/definitions';
 import { callApi, failureMessage } from '../request';
@@ -337,7 +337,6 @@ function FieldOfKind(props: FieldKindProps<FormField<Values, unknown>['kind']>) 
 export function FormView({ screen }: { screen: AnyFormScreen }) {
   const params = useParams({ strict: false }) as Record<string, string>;
   const navigate = useNavigate();
-  const router = useRouter();
   const options = useCallData(screen.options, ['formOptions', screen.id]);
   const loaded = useQuery({
     queryKey: ['formLoad', screen.id, params],
