@@ -16,14 +16,26 @@ import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
 
 const changedClass = 'rounded bg-yellow-100 px-1 dark:bg-yellow-900/40';
 
+/** The old value of a changed field: struck through and secondary, so old and new never look alike. */
+const oldClass = 'text-ink-soft line-through decoration-1 opacity-80';
+
+/** An image at the specification's 70 px; a click opens it full size in a new tab. */
 function Img({ path, label }: { path: unknown; label: string }) {
-  return (
+  const src = imageUrl(path);
+  const img = (
     <img
-      src={imageUrl(path) ?? PLACEHOLDER_IMAGE}
+      src={src ?? PLACEHOLDER_IMAGE}
       alt={label}
-      className="h-32 w-auto max-w-[16rem] rounded border border-line object-contain"
+      className="h-[70px] w-auto max-w-[10rem] rounded border border-line object-contain"
       onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)}
     />
+  );
+  return src ? (
+    <a href={src} target="_blank" rel="noopener noreferrer" title={`${label}: open full size`} className="rounded focus-visible:outline-2">
+      {img}
+    </a>
+  ) : (
+    img
   );
 }
 
@@ -38,7 +50,7 @@ function imagesOf(field: RecordField | undefined): unknown[] {
 }
 
 /** A field's value as text or tags (images and rows are drawn apart). */
-function Value({ field }: { field: RecordField | undefined }) {
+function Value({ field, old = false }: { field: RecordField | undefined; old?: boolean }) {
   if (!field) return <span className="text-ink-soft">-</span>;
   const v = field.value;
   if (field.type === 'STRING_ARRAY') {
@@ -47,8 +59,8 @@ function Value({ field }: { field: RecordField | undefined }) {
     return (
       <span className="inline-flex flex-wrap gap-1">
         {list.map((s, i) => (
-          <Tag key={i} tone="blue">
-            {String(s)}
+          <Tag key={i} tone={old ? 'gray' : 'blue'}>
+            {old ? <span className="line-through">{String(s)}</span> : String(s)}
           </Tag>
         ))}
       </span>
@@ -117,7 +129,10 @@ function ItemListTable({ field, next, prev, changesOnly }: { field: ItemListFiel
                     <td key={k} className="px-2 py-1 tabular-nums">
                       {cellChanged ? (
                         <span className={changedClass}>
-                          <span data-old>{itemCellText(c, r.prev?.[k])}</span> <span aria-hidden="true">→</span>
+                          <span data-old className={oldClass}>
+                            {itemCellText(c, r.prev?.[k])}
+                          </span>{' '}
+                          <span aria-hidden="true">→</span>
                           <span className="sr-only"> changed to </span> <span data-new>{itemCellText(c, r.next?.[k])}</span>
                         </span>
                       ) : (
@@ -178,8 +193,8 @@ export function ChangeComparison({ request }: { request: ChangeRequest }) {
           } else if (changed) {
             value = (
               <span className={changedClass}>
-                <span data-old>
-                  <Value field={prev} />
+                <span data-old className={oldClass}>
+                  <Value field={prev} old />
                 </span>{' '}
                 <span aria-hidden="true">→</span>
                 <span className="sr-only"> changed to </span>{' '}
