@@ -58,8 +58,22 @@ export const usersScreen = defineListScreen<UserRow>()({
   changeRequests: { permission: 'user-approve', approve: userApprove, entity: 'User' },
   lockedWhen: isLocked,
   rowActions: [
-    { id: 'edit', label: 'Edit', permission: 'user-edit', when: canEditUserOnRow, run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` } },
-    { id: 'changePassword', label: 'Change Password', permission: 'user-password-reset', when: canChangePasswordOnRow, run: { kind: 'modal', modal: 'changePassword' } },
+    {
+      id: 'edit',
+      label: 'Edit',
+      permission: 'user-edit',
+      when: canEditUserOnRow,
+      whyNot: 'Edit: their role holds permissions yours does not.',
+      run: { kind: 'navigate', to: (row) => `/users/edit/${row.id}` },
+    },
+    {
+      id: 'changePassword',
+      label: 'Change Password',
+      permission: 'user-password-reset',
+      when: canChangePasswordOnRow,
+      whyNot: 'Change Password: not for your own account (use Reset Password), a super user, or an account holding permissions yours does not.',
+      run: { kind: 'modal', modal: 'changePassword' },
+    },
     {
       id: 'unlock',
       label: 'Unlock',

@@ -183,6 +183,11 @@ export interface RowAction<Row> {
   readonly anyOf?: readonly Permission[];
   /** Shown only when this guard holds. The server calls the same guard before acting. */
   readonly when?: Guard<Row>;
+  /**
+   * Why the action is missing on a row where the user holds its permission but `when` refuses it: a row
+   * left with no action at all shows a muted mark with these reasons (as a locked row shows its lock).
+   */
+  readonly whyNot?: string;
   /** Shown on locked rows too, beside the lock: for actions that change nothing (viewing, navigating). */
   readonly showWhenLocked?: boolean;
   readonly run: RowActionRun<Row>;

@@ -5,7 +5,7 @@ import { checkDefinitions, checkCodes } from '../../src/definitions/checks';
 import { menuFor } from '../../src/definitions/access';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { usersScreen } from '../../screens/users';
-import { visibleActions } from '../../src/console/views/RowActions';
+import { refusalReasons, visibleActions } from '../../src/console/views/RowActions';
 import { sortedIndexes } from '../../src/console/views/DataTable';
 import { allPermissions } from '../../src/domain/permissions';
 
@@ -102,6 +102,16 @@ describe('users definition', () => {
     expect(ids({ username: 'X', permissions: ['user-view'] }, resetter)).toEqual(['edit']);
     expect(ids({ username: 'clerk', permissions: ['user-view'], signin_locked: 1 }, resetter)).toEqual(['edit', 'changePassword', 'unlock']);
     expect(ids({ username: 'clerk', permissions: ['user-view'], signin_locked: 1 }, ['user-view'])).toEqual([]);
+  });
+  it('a Users row the privilege rules leave without an action says why; a row without the permissions says nothing', () => {
+    const why = (row: object, permissions: string[]) => refusalReasons(usersScreen.rowActions!, { id: 1, locked: 0, signin_locked: 0, ...row } as never, { username: 'x', permissions });
+    const resetter = ['user-view', 'user-edit', 'user-password-reset', 'role-view'];
+    expect(why({ username: 'boss', permissions: ['super-permission'] }, resetter)).toEqual([
+      'Edit: their role holds permissions yours does not.',
+      'Change Password: not for your own account (use Reset Password), a super user, or an account holding permissions yours does not.',
+    ]);
+    expect(why({ username: 'boss', permissions: ['super-permission'] }, ['user-view'])).toEqual([]);
+    expect(why({ username: 'clerk', permissions: ['user-view'] }, resetter)).toEqual([]);
   });
 });
 

@@ -20,6 +20,13 @@ export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row
   );
 }
 
+/** The reasons (`whyNot`) of the actions whose permission the user holds but whose guard refuses this row. */
+export function refusalReasons<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): string[] {
+  return actions
+    .filter((a) => a.whyNot && a.when && (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])) && !a.when({ row, user, timeZone: businessTimeZone() }))
+    .map((a) => a.whyNot!);
+}
+
 /** The actions a locked row still shows beside its lock. */
 export function actionsOnLockedRow<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
   return visibleActions(actions, row, user).filter((a) => a.showWhenLocked);
@@ -36,6 +43,8 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | null>(null);
   const shown = locked ? actionsOnLockedRow(actions, row, user) : visibleActions(actions, row, user);
+  // an open row left with no action although the user holds the permissions: say why, not an empty cell
+  const whyNone = !locked && shown.length === 0 ? refusalReasons(actions, row, user) : [];
 
   async function runCall(a: RowAction<Row>) {
     if (a.run.kind !== 'call') return;
@@ -77,6 +86,11 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
   return (
     <span className="flex flex-nowrap items-center gap-1">
       {locked && <LockIcon />}
+      {whyNone.length > 0 && (
+        <span className="inline-flex items-center gap-1 text-xs text-ink-soft" title={whyNone.join(' ')} data-why-no-action>
+          <span aria-hidden="true">⊘</span> No action<span className="sr-only">: {whyNone.join(' ')}</span>
+        </span>
+      )}
       {shown.map((a) => (
         <Button key={a.id} variant="ghost" className="px-2 py-0.5" onClick={() => start(a)}>
           {labelOf(a, row)}
