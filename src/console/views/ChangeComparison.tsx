@@ -17,7 +17,7 @@ import { imageUrl, PLACEHOLDER_IMAGE } from './cells';
 const changedClass = 'rounded bg-yellow-100 px-1 dark:bg-yellow-900/40';
 
 /** The old value of a changed field: struck through and secondary, so old and new never look alike. */
-const oldClass = 'text-ink-soft line-through decoration-1 opacity-80';
+const oldClass = 'text-ink-soft line-through';
 
 /** An image at the specification's 70 px; a click opens it full size in a new tab. */
 function Img({ path, label }: { path: unknown; label: string }) {
