@@ -34,6 +34,7 @@ import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partition
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
 import { registerHealth } from './http/health';
+import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
   db: Db;
@@ -176,6 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // every route as it is registered: a path that exists under another method answers 405 (src/server/http/methods.ts)
+  const methods = new RouteMethods();
+  app.addHook('onRoute', (route) => methods.add(route.method, route.url));
+
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
     done(null, payload);
@@ -226,12 +231,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     changeRequestExpiryDays,
     moneyApprovalAboveUsd,
+    methods,
   });
-  registerOpenApi(app);
+  registerOpenApi(app, { db: options.db, secret: options.secret, clock });
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
   registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
-  await registerStaticFiles(app, options.staticDir);
+  await registerStaticFiles(app, options.staticDir, methods);
   if (options.exportWorker) {
     const { sheetRows, ...overrides } = options.exportWorker === true ? {} : options.exportWorker;
     const settings = { ...readExportSettings(process.env), ...overrides };
