@@ -318,6 +318,9 @@ export const ATTEMPTS_PER_ADDRESS = 2;
  */
 export const HASHES_PER_ACCOUNT = 1;
 
+/** Password checks at the process's own priority at once: the one most likely a person's, and one that started so and has since shown to be part of a burst. */
+const MAX_NORMAL_CHECKS = 2;
+
 /**
  * Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), each check in
  * its account's turn, and token issue.
@@ -356,20 +359,25 @@ export function authServices(options: AppOptions, clock: () => Date): AuthServic
    * check runs at nice 19, so a flood takes only the CPU everyone else leaves, and a person's sign-in
    * does not share that leftover with the flood. An unknown username is checked by the same rule (it
    * answers alike).
+   *
+   * The first attempt of a burst often reaches its check before the rest of the burst has arrived, so
+   * it starts at the normal priority, and a check's priority is fixed once it runs. Such a check, whose
+   * attempt is no longer alone, does not hold the turn: another attempt that is alone may start at the
+   * normal priority beside it (at most MAX_NORMAL_CHECKS at once, so never more than one such).
    */
-  let normalRunning = 0;
-  const check = async (address: string, account: string | undefined, password: string, hash: string, first: boolean | undefined): Promise<boolean> => {
-    const alone =
-      first === true
-        ? account === undefined || (inProgress.get(pairKey(account, address)) ?? 0) <= 1
-        : attempts.load(address) <= 1 && (account === undefined || (inProgress.get(accountKey(account)) ?? 0) <= 1);
-    const normal = normalRunning === 0 && alone;
+  type CheckOf = { address: string; account: string | undefined; first: boolean };
+  const normalChecks = new Set<CheckOf>();
+  const isAlone = ({ address, account, first }: CheckOf) =>
+    first ? account === undefined || (inProgress.get(pairKey(account, address)) ?? 0) <= 1 : attempts.load(address) <= 1 && (account === undefined || (inProgress.get(accountKey(account)) ?? 0) <= 1);
+  const check = async (address: string, account: string | undefined, password: string, hash: string, first: boolean): Promise<boolean> => {
+    const me: CheckOf = { address, account, first };
+    const normal = isAlone(me) && normalChecks.size < MAX_NORMAL_CHECKS && [...normalChecks].every((running) => !isAlone(running));
     if (!normal) return verify(password, hash, 'low');
-    normalRunning++;
+    normalChecks.add(me);
     try {
       return await verify(password, hash, 'normal');
     } finally {
-      normalRunning--;
+      normalChecks.delete(me);
     }
   };
   /** A password check of `address`: in its account's turn (when it names one), then a place in `queue`. */

@@ -92,6 +92,35 @@ describe('one hash of one account at a time', () => {
     });
   }
 
+  it("a burst's first check, started at the normal priority before the rest arrived, does not keep another account's check from it", async () => {
+    const { services, started } = heldServices(2);
+    const firstOfBurst = attempt(services, '198.51.100.60', 'maker', 'burst-0');
+    await settle();
+    expect(started.map((c) => [c.password, c.priority])).toEqual([['burst-0', 'normal']]);
+    const rest = Array.from({ length: 15 }, (_, i) => attempt(services, `198.51.100.${61 + i}`, 'maker', `burst-${i + 1}`));
+    const other = attempt(services, '203.0.113.9', 'checker', 'other');
+    await settle();
+    expect(started.map((c) => [c.password, c.priority])).toEqual([
+      ['burst-0', 'normal'],
+      ['other', 'normal'],
+    ]);
+    // a third account's check, once a place is free: nice 19, as the other account's (alone) holds the turn
+    const third = attempt(services, '203.0.113.10', 'auditor', 'third');
+    started[0]!.release();
+    await settle();
+    expect(started.map((c) => [c.password, c.priority])).toEqual([
+      ['burst-0', 'normal'],
+      ['other', 'normal'],
+      ['third', 'low'],
+    ]);
+    for (let i = 1; i < 18; i++) {
+      started[i]!.release();
+      await settle();
+    }
+    await Promise.all([firstOfBurst, ...rest, other, third]);
+    expect(started).toHaveLength(18);
+  });
+
   it("the account's sign-in from a known address goes ahead of the rest of its account's queue; usernames are one account whatever their case", async () => {
     const { services, started } = heldServices(2);
     const burst = Array.from({ length: 8 }, (_, i) => attempt(services, `198.51.100.${20 + i}`, i % 2 ? 'ADMIN' : 'admin', `burst-${i}`));
