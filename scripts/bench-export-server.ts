@@ -106,7 +106,7 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
-      const res = await fetch(`${base}/api/openapi.json`);
+      const res = await fetch(`${base}/health`);
       if (res.ok) return { child, url: base };
     } catch {
       // not listening yet

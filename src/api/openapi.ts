@@ -35,6 +35,11 @@ const ERROR_RESPONSES: Record<number, { readonly name: string; readonly descript
       "The signed-in user may not make this call (the call's access rule, a password change that must come first) or act on this record (the handler's own rule, e.g. one's own change request).",
   },
   404: { name: 'NotFound', description: 'The record the body names does not exist.' },
+  405: {
+    name: 'MethodNotAllowed',
+    description:
+      'The path exists but not under this method (every call is POST; the event stream, export files and this document are GET); the `Allow` header names the methods it answers. No operation answers it for its own method.',
+  },
   406: { name: 'NotAcceptable', description: 'The old password is wrong.' },
   409: { name: 'Conflict', description: 'The record is in a state that forbids this now (already decided, withdrawn, expired, locked by a pending request, changed meanwhile, already generated).' },
   410: { name: 'Gone', description: 'The export file has expired and was deleted (EXPORT_FILE_HOURS after it was written): start the export again.' },
@@ -237,7 +242,9 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
         'Every call is `POST /api/<path>` with a JSON body and `Authorization: Bearer <token>` (except public calls). ' +
         'Paths are matched case-insensitively. The reply body is `{ statusCode, data, ... }` and the HTTP status equals `statusCode`. ' +
         "`x-permissions` on each operation states its access rule: `public`, `authenticated`, `{ anyOf: [permissions] }` (`super-permission` holds every permission), or `{ rule: name }`, a named rule the operation's description spells out. " +
-        "Every operation lists every status it can answer: the HTTP layer's own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler's (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`.",
+        "Every operation lists every status it can answer: the HTTP layer's own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler's (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`. " +
+        'Any other method on a path listed here answers 405 with an `Allow` header (`POST`, or `GET, HEAD` for the GET paths) and the same error body; a path not listed answers 404. ' +
+        'This document is served at `GET /api/openapi.json` to signed-in users (bearer token).',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ bearerAuth: [] }],

@@ -43,6 +43,7 @@ import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partition
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
 import { registerHealth } from './http/health';
+import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
   db: Db;
@@ -68,7 +69,7 @@ export interface AppOptions {
   sessionMaxHours?: number;
   /**
    * How many password hashes may run at once (default: defaultHashConcurrency(), the CPU count, at
-   * least 2 and at most 4); one client address runs one at a time, the rest wait, fairly per client
+   * least 2 and at most 4); one client address, and one account, runs one at a time, the rest wait, fairly per client
    * address. The hashes run at the lowest CPU priority (src/server/auth/hashThreads.ts), so they take
    * only the time every other call leaves.
    */
@@ -191,6 +192,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // every route as it is registered: a path that exists under another method answers 405 (src/server/http/methods.ts)
+  const methods = new RouteMethods();
+  app.addHook('onRoute', (route) => methods.add(route.method, route.url));
+
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
     done(null, payload);
@@ -243,12 +248,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     changeRequestExpiryDays,
     moneyApprovalAboveUsd,
     pendingRequestsPerMaker,
+    methods,
   });
-  registerOpenApi(app);
+  registerOpenApi(app, { db: options.db, secret: options.secret, clock });
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
   registerChangeRequestEvents(app, { db: options.db, secret: options.secret, clock, sessions, heartbeatMs: options.changeRequestEventsHeartbeatMs });
   (await import('./http/images')).registerImages(app, options.db, imageUrlSigner(options.secret, clock));
-  await registerStaticFiles(app, options.staticDir);
+  await registerStaticFiles(app, options.staticDir, methods);
   if (options.exportWorker) {
     const { sheetRows, ...overrides } = options.exportWorker === true ? {} : options.exportWorker;
     const settings = { ...readExportSettings(process.env), ...overrides };
@@ -321,7 +327,21 @@ export function defaultHashConcurrency(): number {
 /** How many password attempts of one client address are checked at once (the rest wait their turn). */
 export const ATTEMPTS_PER_ADDRESS = 2;
 
-/** Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), and token issue. */
+/**
+ * How many password hashes of one account (a username, whatever its case) run at once, wherever its
+ * attempts come from; the rest wait their turn, an attempt from an address the account signed in from
+ * before ahead of the others. Nothing limits successful sign-ins, so without this one account signing
+ * in many times at once (from many addresses) would take every hash place from everyone else.
+ */
+export const HASHES_PER_ACCOUNT = 1;
+
+/** Password checks at the process's own priority at once: the one most likely a person's, and one that started so and has since shown to be part of a burst. */
+const MAX_NORMAL_CHECKS = 2;
+
+/**
+ * Password hashing through one fair, bounded queue per app (src/server/auth/fairQueue.ts), each check in
+ * its account's turn, and token issue.
+ */
 /** The password, token and link services of an app (exported for the export worker's tests, which run it themselves). */
 export function authServices(options: AppOptions, clock: () => Date, sessionSignals?: SessionSignals): AuthServices {
   const { secret } = options;
@@ -331,35 +351,76 @@ export function authServices(options: AppOptions, clock: () => Date, sessionSign
   const queue = new FairQueue(options.hashConcurrency ?? defaultHashConcurrency(), 1);
   // no bound in all (each attempt's hash is bounded by `queue`), ATTEMPTS_PER_ADDRESS per address
   const attempts = new FairQueue(Number.MAX_SAFE_INTEGER, ATTEMPTS_PER_ADDRESS);
+  // no bound in all either, HASHES_PER_ACCOUNT per account: a check waits here for its account's turn, then in `queue` for a place
+  const accounts = new FairQueue(Number.MAX_SAFE_INTEGER, HASHES_PER_ACCOUNT);
+  /**
+   * The password attempts in progress (from their start, their address's turn included) of each
+   * account, and of each account from each address: how a burst of one account's sign-ins shows
+   * itself before its checks reach the hashing.
+   */
+  const inProgress = new Map<string, number>();
+  const count = (key: string, by: 1 | -1) => {
+    const n = (inProgress.get(key) ?? 0) + by;
+    if (n === 0) inProgress.delete(key);
+    else inProgress.set(key, n);
+  };
+  const accountKey = (account: string) => `a\u0000${account}`;
+  const pairKey = (account: string, address: string) => `p\u0000${account}\u0000${address}`;
   const sessionMaxHours = options.sessionMaxHours ?? parseSessionMaxHours(process.env.SESSION_MAX_HOURS);
   let dummyHash: Promise<string> | undefined;
   /**
    * One password check at the process's own priority at a time, for the attempt most likely to be a
-   * person's: from an address the username signed in from before, or the only attempt of its address
-   * running or waiting (a burst from one address always has others waiting). Every other check runs at
-   * nice 19, so a flood takes only the CPU everyone else leaves, and a person's sign-in does not share
-   * that leftover with the flood. An unknown username is checked by the same rule (it answers alike).
+   * person's: from an address the username signed in from before and the only attempt of that account
+   * from there, or else the only attempt of its address and of its account in progress (a burst from
+   * one address, or of one account's sign-ins from many, always has others in progress). Every other
+   * check runs at nice 19, so a flood takes only the CPU everyone else leaves, and a person's sign-in
+   * does not share that leftover with the flood. An unknown username is checked by the same rule (it
+   * answers alike).
+   *
+   * The first attempt of a burst often reaches its check before the rest of the burst has arrived, so
+   * it starts at the normal priority, and a check's priority is fixed once it runs. Such a check, whose
+   * attempt is no longer alone, does not hold the turn: another attempt that is alone may start at the
+   * normal priority beside it (at most MAX_NORMAL_CHECKS at once, so never more than one such).
    */
-  let normalRunning = 0;
-  const check = async (address: string, password: string, hash: string, first: boolean | undefined): Promise<boolean> => {
-    const normal = normalRunning === 0 && (first === true || attempts.load(address) <= 1);
+  type CheckOf = { address: string; account: string | undefined; first: boolean };
+  const normalChecks = new Set<CheckOf>();
+  const isAlone = ({ address, account, first }: CheckOf) =>
+    first ? account === undefined || (inProgress.get(pairKey(account, address)) ?? 0) <= 1 : attempts.load(address) <= 1 && (account === undefined || (inProgress.get(accountKey(account)) ?? 0) <= 1);
+  const check = async (address: string, account: string | undefined, password: string, hash: string, first: boolean): Promise<boolean> => {
+    const me: CheckOf = { address, account, first };
+    const normal = isAlone(me) && normalChecks.size < MAX_NORMAL_CHECKS && [...normalChecks].every((running) => !isAlone(running));
     if (!normal) return verify(password, hash, 'low');
-    normalRunning++;
+    normalChecks.add(me);
     try {
       return await verify(password, hash, 'normal');
     } finally {
-      normalRunning--;
+      normalChecks.delete(me);
     }
+  };
+  /** A password check of `address`: in its account's turn (when it names one), then a place in `queue`. */
+  const checkInTurn = async (address: string, password: string, hash: string, options: { first?: boolean; account?: string }): Promise<boolean> => {
+    const first = options.first === true;
+    const account = options.account?.toLowerCase();
+    const run = () => queue.run(address, () => check(address, account, password, hash, first), { first });
+    return account === undefined ? run() : accounts.run(account, run, { first });
   };
   const servicesFor = (address: string): AuthServices => ({
     hashPassword: (password) => queue.run(address, () => hashPassword(password, scryptN)),
-    verifyPassword: (password, hash, verifyOptions) => queue.run(address, () => check(address, password, hash, verifyOptions?.first), verifyOptions),
-    async verifyNothing(password) {
+    verifyPassword: (password, hash, verifyOptions = {}) => checkInTurn(address, password, hash, verifyOptions),
+    async verifyNothing(password, nothingOptions = {}) {
       dummyHash ??= hashPassword(randomBytes(16).toString('hex'), scryptN);
       const hash = await dummyHash;
-      await queue.run(address, () => check(address, password, hash, false));
+      await checkInTurn(address, password, hash, { account: nothingOptions.account });
     },
-    inAddressTurn: (job) => attempts.run(address, job),
+    async inAddressTurn(job, account) {
+      const keys = account === undefined ? [] : [accountKey(account.toLowerCase()), pairKey(account.toLowerCase(), address)];
+      for (const key of keys) count(key, 1);
+      try {
+        return await attempts.run(address, job);
+      } finally {
+        for (const key of keys) count(key, -1);
+      }
+    },
     issueToken: (subject) => issueToken(subject, secret, clock(), ttlSeconds),
     imageUrls: imageUrlSigner(secret, clock),
     exportLinks: exportLinkSigner(secret, clock),

@@ -272,9 +272,9 @@ describe('every call that needs a signed-in user', () => {
  * server refuses to start: see handlerTable) or be added here with the reason it may be public.
  */
 const PUBLIC_ROUTES: Record<string, string> = {
-  // the wire contract as OpenAPI: it describes the API and grants nothing
-  'GET /api/openapi.json': 'published contract',
-  'HEAD /api/openapi.json': 'published contract',
+  // the wire contract as OpenAPI: not public, it authenticates the bearer token itself (tests/api/httpMethods.test.ts: 401)
+  'GET /api/openapi.json': 'published contract with its own token check',
+  'HEAD /api/openapi.json': 'published contract with its own token check',
   // stored images by capability URL (a random part in every path), PNG/JPEG only
   'GET /images/*': 'capability URLs',
   'HEAD /images/*': 'capability URLs',

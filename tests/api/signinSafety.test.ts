@@ -16,9 +16,9 @@ import { ADDRESS_MAX_FAILURES } from '../../src/server/auth/addressLimiter';
 import { BACKOFF_SECONDS } from '../../src/server/auth/loginAttempts';
 import { MUST_CHANGE_PASSWORD } from '../../src/server/auth/passwordChangeGate';
 import { DEFAULT_SESSION_MAX_HOURS, parseSessionMaxHours, REPLACED_TOKEN_GRACE_SECONDS } from '../../src/server/auth/sessions';
-import { verifyPassword } from '../../src/server/auth/passwords';
+import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import { startExtraApp, type ExtraApp } from './extraApp';
-import { startServer, type TestServer } from './harness';
+import { startServer, TEST_SCRYPT_N, type TestServer } from './harness';
 
 const INVALID = { statusCode: 401, data: { message: 'Invalid username or password' } };
 const LOCKED = { statusCode: 401, data: { message: 'Account locked after too many failed attempts. Try again later.' } };
@@ -197,6 +197,83 @@ describe('a flood from one address does not hold up anyone else (point 5)', () =
     // the flood's checks ran at nice 19 (all but its last, alone by then); the other address's at the normal priority
     expect(floodPriorities.slice(0, 19)).toEqual(Array.from({ length: 19 }, () => 'low'));
     expect(otherPriorities).toEqual(['normal']);
+  });
+});
+
+describe('parallel valid sign-ins of one account share one hash place', () => {
+  /** An app whose checks of `account`'s password hash, from its second on, wait until released; the others run at once. */
+  async function heldApp(account: string) {
+    // a hash of its own (the demo accounts share one), so that the stand-in tells its checks apart
+    const stored = await server.db.one<{ password_hash: string }>('UPDATE console_users SET password_hash = $1 WHERE username = $2 RETURNING password_hash', [
+      await hashPassword(RIGHT, TEST_SCRYPT_N),
+      account,
+    ]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seen = { accountChecks: 0, accountRunning: 0, accountMostAtOnce: 0, accountPriorities: [] as string[], otherPriorities: [] as string[] };
+    const app = await startExtraApp(server, {
+      trustProxy: ['127.0.0.1'],
+      hashConcurrency: 2,
+      verifyPassword: async (password, hash, priority) => {
+        if (hash !== stored!.password_hash) {
+          seen.otherPriorities.push(priority ?? 'low');
+          return verifyPassword(password, hash, priority);
+        }
+        seen.accountPriorities.push(priority ?? 'low');
+        seen.accountChecks++;
+        seen.accountMostAtOnce = Math.max(seen.accountMostAtOnce, ++seen.accountRunning);
+        if (seen.accountChecks > 1) await held;
+        try {
+          return await verifyPassword(password, hash, priority);
+        } finally {
+          seen.accountRunning--;
+        }
+      },
+    });
+    extraApps.push(app);
+    return { app, seen, release };
+  }
+  const until = async (done: () => boolean) => {
+    for (let waited = 0; !done() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it('16 from one address all succeed, one hash at a time', async () => {
+    const { app, seen, release } = await heldApp('kasun_herath');
+    const burst = Promise.all(Array.from({ length: 16 }, () => signIn('kasun_herath', RIGHT, '203.0.113.180', app)));
+    await until(() => seen.accountChecks > 0);
+    release();
+    const replies = await burst;
+    expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 16 }, () => 200));
+    expect(seen.accountChecks).toBe(16);
+    expect(seen.accountMostAtOnce).toBe(1);
+  });
+
+  it("16 from 16 addresses: one hash place, at nice 19, while another account's sign-in is checked at the normal priority; each succeeds or is told to retry (429, Retry-After)", async () => {
+    const { app, seen, release } = await heldApp('ruvini_a');
+    const burst = Promise.all(Array.from({ length: 16 }, (_, i) => signIn('ruvini_a', RIGHT, `203.0.113.${190 + i}`, app)));
+    await until(() => seen.accountChecks > 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // the first check has ended, the second is held, and every other check of the account waits for it
+    expect(seen.accountChecks).toBe(2);
+    expect(seen.accountRunning).toBe(1);
+    // another account's sign-in takes the other place, at the normal priority
+    const other = signIn('nadeesha_g', RIGHT, '203.0.113.189', app);
+    await until(() => seen.otherPriorities.length > 0);
+    expect(seen.otherPriorities, "another account's check while the burst's is held").toEqual(['normal']);
+    expect(seen.accountChecks).toBe(2);
+    release();
+    expect((await other).status).toBe(200);
+    const replies = await burst;
+    const refused = replies.filter((r) => r.status !== 200);
+    for (const r of refused) {
+      expect(r.status, r.text).toBe(429);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.json.data.message).toMatch(/^Too many failed sign-in attempts on this account\. Try again in \d+ seconds?\.$/);
+    }
+    expect(replies.length - refused.length).toBe(seen.accountChecks);
+    expect(seen.accountMostAtOnce).toBe(1);
+    // from the second on (when the burst had shown itself), its checks ran at nice 19 while others of it waited
+    expect(seen.accountPriorities.slice(1, seen.accountChecks - 1)).toEqual(Array.from({ length: seen.accountChecks - 2 }, () => 'low'));
   });
 });
 

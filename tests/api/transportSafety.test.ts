@@ -95,6 +95,34 @@ describe('socket timeouts', () => {
     if (s.received()) expect(s.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
+  it('closes a connection that never sends a byte within the header timeout (the server holds none of them after it)', async () => {
+    const connections = () => new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    const before = await connections();
+    const silent = await Promise.all(Array.from({ length: 5 }, () => rawSocket()));
+    for (let waited = 0; (await connections()) < before + 5 && waited < 5_000; waited += 20) await sleep(20);
+    expect(await connections()).toBe(before + 5);
+    const closedAfter = await Promise.all(silent.map((s) => Promise.race([s.closed, sleep(SHORT.headersMs + SHORT.checkIntervalMs + 5_000).then(() => -1)])));
+    for (const s of silent) s.socket.destroy();
+    for (const ms of closedAfter) {
+      expect(ms, 'a silent connection still open well past the header timeout').toBeGreaterThanOrEqual(0);
+      // not before its time: a client gets the whole header timeout to start its request
+      expect(ms).toBeGreaterThanOrEqual(SHORT.headersMs - 50);
+    }
+    // closed by the server (408, or nothing), not by this client
+    for (const s of silent) if (s.received()) expect(s.received()).toMatch(/^HTTP\/1\.1 408/);
+    expect(await connections()).toBe(before);
+  });
+
+  it('a connection that starts its request within the header timeout is answered as usual', async () => {
+    const s = await rawSocket();
+    await sleep(SHORT.headersMs / 2);
+    s.socket.write('GET /no-such-page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const waited = Date.now();
+    while (!/\r\n\r\n/.test(s.received()) && Date.now() - waited < 5_000) await sleep(20);
+    s.socket.destroy();
+    expect(s.received()).toMatch(/^HTTP\/1\.1 404/);
+  });
+
   it('closes an idle kept-alive connection after the keep-alive timeout', async () => {
     const s = await rawSocket();
     s.socket.write('GET /no-such-page HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');

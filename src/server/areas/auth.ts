@@ -54,7 +54,8 @@ export async function passwordAttempt(
   // All of it in this address's turn (src/server/app.ts, ATTEMPTS_PER_ADDRESS at once): a burst from
   // one address reaches the database and the hashing a few attempts at a time, so its queries do not
   // queue ahead of everyone else's calls; every other address has turns of its own.
-  const inTurn = ctx.auth.inAddressTurn ?? (<T>(job: () => Promise<T>) => job());
+  // (the account too: its attempts in progress tell a burst of its sign-ins from a person's, for the hashing's priority)
+  const inTurn = ctx.auth.inAddressTurn ? <T>(job: () => Promise<T>) => ctx.auth.inAddressTurn!(job, username) : <T>(job: () => Promise<T>) => job();
   // an address this process has already refused for its window: answered at once, before its turn
   const refusedFor = knownRefusal(ctx.db, from, ctx.clock());
   if (refusedFor !== undefined) {
@@ -130,7 +131,10 @@ export const authHandlers = [
         user = await ctx.db.one<Credentials>('SELECT id, username, disabled, password_hash, session_version, must_change_password FROM console_users WHERE lower(username) = lower($1)', [username]);
         // An unknown user costs one verification too, and every failure answers alike.
         // a known address's check goes ahead of a flood from elsewhere (src/server/auth/fairQueue.ts)
-        const passwordOk = user ? await ctx.auth.verifyPassword(password, user.password_hash, { first: known }) : (await ctx.auth.verifyNothing(password), false);
+        // one hash of one account at a time, however many of its sign-ins arrive at once (from however many addresses)
+        const passwordOk = user
+          ? await ctx.auth.verifyPassword(password, user.password_hash, { first: known, account: username })
+          : (await ctx.auth.verifyNothing(password, { account: username }), false);
         return passwordOk && user!.disabled === 0;
       },
       { kind: 'sign-in', lockedStatus: 401 },

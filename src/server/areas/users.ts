@@ -201,7 +201,7 @@ export const userHandlers = [
   handle(userResetPassword, async (ctx, { username, old_password, new_password }) => {
     if (username.toLowerCase() !== ctx.user.username.toLowerCase()) throw new HttpError(403, 'You can only reset your own password');
     const row = await ctx.db.one<{ password_hash: string }>('SELECT password_hash FROM console_users WHERE id = $1', [ctx.user.id]);
-    const outcome = await passwordAttempt(ctx, ctx.user.username, async () => !!row && (await ctx.auth.verifyPassword(old_password, row.password_hash)), {
+    const outcome = await passwordAttempt(ctx, ctx.user.username, async () => !!row && (await ctx.auth.verifyPassword(old_password, row.password_hash, { account: ctx.user.username })), {
       kind: 'password reset',
       lockedStatus: 403,
     });

@@ -1,5 +1,6 @@
 /**
- * The API: one route, `POST /api/*`. The path picks a contract (case-insensitively); then, in order:
+ * The API: one route, `POST /api/*`. The path picks a contract (case-insensitively; a GET-only path
+ * answers 405, anything else 404); then, in order:
  * the caller's token, a password change the caller must make first, and permissions (401/403), the JSON body (415/400), the contract's request schema
  * (400 naming the fields), the handler, and the reply parsed with the contract's reply schema.
  */
@@ -19,6 +20,7 @@ import { HttpError } from './httpError';
 import { describeIssues, readJsonBody } from './requestBody';
 import { sendReply } from './reply';
 import { PreparedJson, sendPreparedReply } from './preparedJson';
+import { API_ROUTE, sendMethodNotAllowed, type RouteMethods } from './methods';
 
 export interface ApiOptions {
   db: Db;
@@ -37,6 +39,8 @@ export interface ApiOptions {
   pendingRequestsPerMaker?: number;
   /** Where reads may go (a read replica) and where each user's writes are recorded; unset: everything on `db`. */
   reads?: ReadRouting;
+  /** The app's routes by method: a POST to a GET-only path answers 405 (unset: 404 like any unknown call). */
+  methods?: RouteMethods;
 }
 
 export function registerApi(app: FastifyInstance, handlers: readonly Handler[], options: ApiOptions): void {
@@ -54,10 +58,15 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => done(null, body));
 
-  app.post('/api/*', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post(API_ROUTE, async (request: FastifyRequest, reply: FastifyReply) => {
     const path = (request.params as { '*': string })['*'];
     const handler = byPath.get(path.toLowerCase());
-    if (!handler) throw new HttpError(404, `Unknown API call: ${path}`);
+    if (!handler) {
+      // a GET-only path under /api/ (the event stream, export files, the OpenAPI document)
+      const allow = options.methods?.allowed(`/api/${path}`);
+      if (allow) return sendMethodNotAllowed(reply, request.method, `/api/${path}`, allow);
+      throw new HttpError(404, `Unknown API call: ${path}`);
+    }
     const { contract } = handler;
     const now = options.clock();
 

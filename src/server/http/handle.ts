@@ -18,16 +18,22 @@ import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
   hashPassword(password: string): Promise<string>;
-  /** `first`: the attempt comes from an address the username signed in from before; its check is queued ahead of the others. */
-  verifyPassword(password: string, hash: string, options?: { first?: boolean }): Promise<boolean>;
-  /** Spends the time of one verification, so an unknown username answers as slowly as a known one. */
-  verifyNothing(password: string): Promise<void>;
+  /**
+   * `first`: the attempt comes from an address the username signed in from before; its check is queued
+   * ahead of the others. `account`: the username attempted; one account's checks run one at a time
+   * (HASHES_PER_ACCOUNT, src/server/app.ts), so its parallel sign-ins share one hash place.
+   */
+  verifyPassword(password: string, hash: string, options?: { first?: boolean; account?: string }): Promise<boolean>;
+  /** Spends the time of one verification, so an unknown username answers as slowly as a known one (in `account`'s turn, as a known one's). */
+  verifyNothing(password: string, options?: { account?: string }): Promise<void>;
   /**
    * Runs a password attempt's counting, check and logging in its client address's turn: a few
    * attempts of one address at once (the rest wait), so a burst from one address reaches the database
    * and the hashing a few at a time instead of all at once, ahead of everyone else's calls.
+   * `account`: the username attempted; its attempts in progress (waiting ones included) tell a burst
+   * of one account's sign-ins from a person's for the hashing's priority (src/server/app.ts).
    */
-  inAddressTurn?<T>(job: () => Promise<T>): Promise<T>;
+  inAddressTurn?<T>(job: () => Promise<T>, account?: string): Promise<T>;
   issueToken(subject: TokenSubject): Promise<string>;
   /** How long a session lasts from its sign-in (SESSION_MAX_HOURS). */
   readonly sessionMaxHours: number;
