@@ -55,12 +55,13 @@ describe('the route', () => {
     expect((await server.call('ROLE/LIST', {}, token)).statusCode).toBe(200);
   });
 
-  it('answers unknown paths and other methods with a 404 envelope', async () => {
+  it('answers unknown paths with a 404 envelope, and other methods on a call with 405 (Allow: POST)', async () => {
     const token = await server.login('admin');
     expect(await server.call('user/nope', {}, token)).toEqual({ statusCode: 404, data: { message: 'Unknown API call: user/nope' } });
     const get = await server.raw('/api/user/list');
-    expect(get.status).toBe(404);
-    expect((await get.json()).statusCode).toBe(404);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await get.json()).statusCode).toBe(405);
   });
 });
 
