@@ -74,7 +74,14 @@ async function networkQuiet(page: Page, quietMs = 300, timeout = 15_000) {
 
 /** A signed-in page in the given theme (the console's own choice, stored before the app starts). */
 async function pageIn(browser: Browser, theme: Theme, username: string) {
-  const context = await browser.newContext({ bypassCSP: true, baseURL: live.server.url, viewport: { width: 1440, height: 900 }, colorScheme: theme === 'dark' ? 'light' : 'dark' });
+  // reduced motion: colours are judged at rest, not half-way through a button's 150 ms fade from disabled to enabled
+  const context = await browser.newContext({
+    bypassCSP: true,
+    baseURL: live.server.url,
+    viewport: { width: 1440, height: 900 },
+    reducedMotion: 'reduce',
+    colorScheme: theme === 'dark' ? 'light' : 'dark',
+  });
   await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
   const page = await context.newPage();
   trackRequests(page);
@@ -135,7 +142,7 @@ const auditorRoutes = ['/AuditDashboard', '/AuditerEChanneling', '/AuditerBillPa
 
 describe.each(['light', 'dark'] as const)('no serious or critical axe violation, %s theme', (theme) => {
   it('the sign-in page', async () => {
-    const context = await live.browser.newContext({ bypassCSP: true, baseURL: live.server.url });
+    const context = await live.browser.newContext({ bypassCSP: true, baseURL: live.server.url, reducedMotion: 'reduce' });
     await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
     const page = await context.newPage();
     await page.goto('/login');
@@ -550,7 +557,7 @@ describe('keyboard only', () => {
   }
 
   it('signs in, opens a screen from the menu, filters with a typed date, sorts, cancels and confirms a row action, signs out', async () => {
-    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 } });
+    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     trackRequests(page);
     await page.goto('/login');
@@ -622,7 +629,7 @@ describe('keyboard only', () => {
     });
     expect(made.status).toBe(200);
 
-    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 } });
+    const context = await live.browser.newContext({ baseURL: live.server.url, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     trackRequests(page);
     await page.goto('/login');
