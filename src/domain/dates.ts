@@ -5,10 +5,16 @@
  * is today 00:00:00 to 23:59:59, Clear resets to 00:00:01 to 23:59:59; From is sent with seconds 1
  * and To with seconds 0. The helpers here only compare and reshape such values.
  */
-import { addYears, format, isValid, parse } from 'date-fns';
+import { isValid, parse } from 'date-fns';
 
 export const LOCAL_DATE_TIME = "yyyy-MM-dd'T'HH:mm:ss";
 export const LOCAL_DATE = 'yyyy-MM-dd';
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+/** A local Date as 'yyyy-MM-dd'. */
+const localDay = (d: Date) => `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** A local Date as 'yyyy-MM-ddTHH:mm'. */
+const localMinute = (d: Date) => `${localDay(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
 const LOCAL_PARTS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
@@ -49,7 +55,7 @@ export function wireFrom(value: string): string {
   const w = wallClock(value);
   if (w) return `${w.slice(0, 16)}:01`;
   const d = parseLocal(value);
-  return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:01` : value;
+  return d ? `${localMinute(d)}:01` : value;
 }
 
 /** The To value as sent: its seconds set to 0. */
@@ -57,7 +63,7 @@ export function wireTo(value: string): string {
   const w = wallClock(value);
   if (w) return `${w.slice(0, 16)}:00`;
   const d = parseLocal(value);
-  return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:00` : value;
+  return d ? `${localMinute(d)}:00` : value;
 }
 
 /** Changing From to a later time than To moves To to equal From (wall clocks of one zone compare as they read). */
@@ -90,7 +96,10 @@ export const EARLIEST_DAY = '2000-01-01';
 
 /** The last accepted day: a year after `now` (local). */
 export function latestDay(now: Date = new Date()): string {
-  return format(addYears(now, 1), LOCAL_DATE);
+  const next = new Date(now.getFullYear() + 1, now.getMonth(), now.getDate());
+  // 29 February a year on is 28 February, as date-fns' addYears makes it
+  if (next.getDate() !== now.getDate()) next.setDate(0);
+  return localDay(next);
 }
 
 /**

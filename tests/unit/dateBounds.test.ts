@@ -5,6 +5,9 @@ describe('the date bounds (2000-01-01 .. today + 1 year)', () => {
   const now = new Date(2026, 10, 24, 17, 0, 0);
   it('accepts the bounds and refuses just outside them, for dates, date-times and years', () => {
     expect(latestDay(now)).toBe('2027-11-24');
+    // a year after 29 February is 28 February; the last day of a year is followed into the next
+    expect(latestDay(new Date(2028, 1, 29, 12))).toBe('2029-02-28');
+    expect(latestDay(new Date(2026, 11, 31, 23, 59))).toBe('2027-12-31');
     expect(isWithinDateBounds('2000-01-01', now)).toBe(true);
     expect(isWithinDateBounds('2000-01-01T00:00:00', now)).toBe(true);
     expect(isWithinDateBounds('1999-12-31T23:59:59', now)).toBe(false);
