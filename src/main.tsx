@@ -10,6 +10,7 @@ import type { Registries } from './console/registries';
 import { customComponents, rowModals } from './custom';
 import { applyTheme, currentTheme } from './console/shell';
 import './styles.css';
+import { loadRuntimeConfig } from './console/apiBase';
 
 applyTheme(currentTheme());
 
@@ -23,10 +24,13 @@ if (import.meta.env.DEV) assertDefinitions(screens, { hasModal: (name) => Object
 const router = buildRouter(screens, registries);
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 0 } } });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
+// where the calls go (config.json beside the console), read before the first call
+void loadRuntimeConfig().then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );

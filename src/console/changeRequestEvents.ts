@@ -9,6 +9,7 @@
  * approvals inbox subscribes and reloads the list and the menu counts; the counts also poll every
  * 30 s, so a lost stream only slows them down.
  */
+import { apiUrl } from './apiBase';
 import { getToken } from './session';
 
 type Listener = (area: string) => void;
@@ -28,7 +29,7 @@ async function connect(): Promise<void> {
   controller = own;
   let endReason: string | undefined;
   try {
-    const res = await fetch('/api/changeRequest/events', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: own.signal });
+    const res = await fetch(apiUrl('/api/changeRequest/events'), { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: own.signal });
     // 403 (no approve permission) or 503 (no LISTEN on this server): polling only, no retry
     if (res.status === 403 || res.status === 503 || res.status === 401) return;
     if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);

@@ -1,13 +1,13 @@
 /**
- * The one request helper: POST /api/<path> with a JSON body and the bearer token. Returns the reply
+ * The one request helper: POST {api}/api/<path> ({api} from config.json: ./apiBase.ts) with a JSON body
+ * and the bearer token, given up after the configured timeout (90,000 ms). Returns the reply
  * envelope; a transport failure yields status 502; a 401 signs the user out.
  */
 import type { CallContract, DataOf, RequestOf, TopOf } from '../api/contract';
 import { clearToken, getToken } from './session';
 import { readJsonStream } from './jsonStream';
 import { LIST_ROWS_ARRAYS, LIST_ROWS_HEADER, LIST_ROWS_LINES } from '../api/listRows';
-
-export const REQUEST_TIMEOUT_MS = 90_000;
+import { apiUrl, requestTimeoutMs } from './apiBase';
 
 export type CallResult<C> = ({ ok: true; statusCode: 200; data: DataOf<C> } & Partial<TopOf<C>>) | { ok: false; statusCode: number; data: { message?: string; code?: number } | undefined };
 
@@ -32,10 +32,10 @@ export async function callApi<C extends CallContract>(
 ): Promise<CallResult<C>> {
   const token = getToken();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), requestTimeoutMs());
   init?.signal?.addEventListener('abort', () => controller.abort());
   try {
-    const res = await fetch(`/api/${contract.path}`, {
+    const res = await fetch(apiUrl(`/api/${contract.path}`), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

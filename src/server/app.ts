@@ -43,6 +43,7 @@ import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partition
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
 import { registerHealth } from './http/health';
+import { consoleApiOrigins, registerCors } from './http/crossOrigin';
 import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
@@ -52,6 +53,8 @@ export interface AppOptions {
   clock?: () => Date;
   /** The built console (dist/), served with history routing. */
   staticDir?: string;
+  /** Origins whose pages may call the API (CORS_ORIGINS, src/server/http/crossOrigin.ts); none by default. */
+  corsOrigins?: readonly string[];
   /** scrypt cost for new password hashes (default 2^17; tests use less). */
   scryptN?: number;
   tokenTtlSeconds?: number;
@@ -141,19 +144,27 @@ export interface ServerTimeouts {
  */
 export const SERVER_TIMEOUTS: Readonly<ServerTimeouts> = { headersMs: 15_000, requestMs: 29_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
 
-/** No inline or foreign scripts; images from the API host, data: placeholders and blob: exports; no framing. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * No inline or foreign scripts; images from the API host, data: placeholders and blob: exports; no
+ * framing. `apiOrigins`: the other origins the built console's config.json sends its calls to
+ * (src/server/http/crossOrigin.ts), which its pages may then call and show images from.
+ */
+export function contentSecurityPolicy(apiOrigins: readonly string[] = []): string {
+  const api = apiOrigins.map((o) => ` ${o}`).join('');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${api}`,
+    `connect-src 'self'${api}`,
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -186,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests Fastify refuses before routing (a malformed URL, ...): our envelope and headers, not
     // Fastify's default reply (which echoes the path and skips the onSend hook).
     frameworkErrors: (err, request, reply) => {
-      securityHeaders(request, reply);
+      securityHeaders(request, reply, CONTENT_SECURITY_POLICY);
       const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
       return sendError(reply, status, status === 400 ? 'Bad request' : err.message);
     },
@@ -196,8 +207,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const methods = new RouteMethods();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
 
+  const policy = contentSecurityPolicy(consoleApiOrigins(options.staticDir));
   app.addHook('onSend', (request, reply, payload, done) => {
-    securityHeaders(request, reply);
+    securityHeaders(request, reply, policy);
     done(null, payload);
   });
 
@@ -235,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await reads.stop();
     });
   }
+  await registerCors(app, options.corsOrigins ?? []);
   registerHealth(app, options.db, reads);
   const sessions = new SessionWatchers();
   registerApi(app, allHandlers, {
@@ -305,11 +318,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  * correlation id (the id the error log carries; a 500's body names it too). A route may set a
  * stricter policy of its own (images: nothing at all may load).
  */
-function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+function securityHeaders(request: FastifyRequest, reply: FastifyReply, policy: string): void {
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
-  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy);
   reply.header('x-correlation-id', request.id);
   // how long the server took, from the request's arrival to its reply's start (a streamed list goes on
   // after it); the browser's developer tools show it

@@ -51,6 +51,8 @@ export interface Environment {
   logLevel: LogLevel;
   /** See readScryptN: undefined is the default cost. */
   scryptN?: number;
+  /** See parseCorsOrigins. */
+  corsOrigins: readonly string[];
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -81,6 +83,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     replica: readReplicaSettings(env),
     logLevel: readLogLevel(env),
     scryptN: readScryptN(env),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
   };
 }
 
@@ -204,6 +207,28 @@ export function parseMoneyApprovalAboveUsd(value: string | undefined): number | 
     throw new StartupRefusal(`MONEY_ACTION_APPROVAL_ABOVE_USD: "${text}" is not an amount in US dollars (a number 0 or more with at most 2 decimals, e.g. 10000), or unset for off`);
   }
   return Number(text);
+}
+
+/**
+ * CORS_ORIGINS: the origins whose pages may call the API (src/server/http/crossOrigin.ts). Unset or
+ * empty is none; each entry an http(s) origin without a path; anything else stops the start.
+ */
+export function parseCorsOrigins(value: string | undefined): readonly string[] {
+  const text = (value ?? '').trim();
+  if (text === '') return [];
+  return text.split(',').map((raw) => {
+    const entry = raw.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new StartupRefusal(`CORS_ORIGINS: "${entry}" is not an origin (scheme, host and port only, e.g. https://console.bank.example)`);
+    }
+    return url.origin;
+  });
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

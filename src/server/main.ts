@@ -1,7 +1,7 @@
 /**
  * Starts the server: HOST (default 127.0.0.1), PORT (default 8080), DATA_DIR, DATABASE_URL,
  * SESSION_SECRET, TRUST_PROXY, BUSINESS_TIME_ZONE, SETTLEMENT_SCHEDULE, MONEY_ACTION_APPROVAL_ABOVE_USD, NODE_ENV,
- * DATABASE_REPLICA_URL, REPLICA_MAX_LAG_MS, REPLICA_CHECK_MS, DATABASE_DIRECT_URL, LOG_LEVEL, SCRYPT_N (tests only). Migrates the database; outside production, seeds the demo
+ * DATABASE_REPLICA_URL, REPLICA_MAX_LAG_MS, REPLICA_CHECK_MS, DATABASE_DIRECT_URL, LOG_LEVEL, CORS_ORIGINS, SCRYPT_N (tests only). Migrates the database; outside production, seeds the demo
  * data into a database with no users; serves the built console from dist/ when it is there. In
  * production it refuses to start without SESSION_SECRET or with the demo accounts in the database.
  */
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     db,
     secret,
     staticDir,
+    corsOrigins: environment.corsOrigins,
     logger: { level: environment.logLevel },
     scryptN: environment.scryptN,
     trustProxy: environment.trustProxy,

@@ -5,6 +5,7 @@
  * While the job runs, the same progress bar and Cancel as a browser export; the job is the server's,
  * so a reload finds it again (asked on mount) and the progress continues; once done, Download.
  */
+import { apiUrl } from '../apiBase';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ALL_MATCHING_ROWS, cancelExportJob, exportDownloadLink, exportJobStatus, myExportJob, serverExportCalls, startExportJob, type ExportFormat, type ExportJobView } from '../../api/exportJobs';
 import { callApi, failureMessage } from '../request';
@@ -101,7 +102,7 @@ export function useServerExport(callPath: string): ServerExportController {
       if (res.statusCode === 410 || res.statusCode === 404) setJob(null);
       return;
     }
-    saveUrl(res.data.url, res.data.fileName);
+    saveUrl(apiUrl(res.data.url), res.data.fileName);
     setJob(null);
   }, [job]);
 

@@ -4,12 +4,13 @@ import type { CellKind, PanelField } from '../../definitions/definitions';
 import { cellKindOf, isCellKind } from '../../definitions/cellKinds';
 import { formatAmount, formatDateTime, formatRate } from '../format';
 import { Tag, statusTone, type TagTone } from '../ui/primitives';
+import { apiUrl } from '../apiBase';
 
 /** Image paths are served by the API host with a cache-busting query. */
 export function imageUrl(path: unknown): string | null {
   if (typeof path !== 'string' || !path) return null;
   if (path.startsWith('data:') || /^https?:\/\//.test(path)) return path;
-  const p = path.startsWith('/') ? path : `/${path}`;
+  const p = apiUrl(path);
   return `${p}${p.includes('?') ? '&' : '?'}t=${Date.now()}`;
 }
 
