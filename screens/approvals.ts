@@ -1,5 +1,5 @@
 /**
- * The checker's workbench and the maker's side of maker-checker (issue 20): the approvals inbox
+ * The checker's workbench and the maker's side of maker-checker: the approvals inbox
  * (every pending request the user may decide, across areas, the large money actions waiting for a
  * second person among them; its menu entry carries the live count per area) and My requests (the user's own requests and their outcome, with Withdraw). Hand-written
  * components (Approvals, MyRequests) on the runtime's approval modal.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:api [-- --transactions 1000000 --runs 30 --reseed --json results.json]`
  *
- * Goal 4 of issue 8 (list calls). Seeds or reuses N transactions in PostgreSQL (scripts/benchData.ts,
+ * Goal 4 of the benchmark (list calls). Seeds or reuses N transactions in PostgreSQL (scripts/benchData.ts,
  * schema `bench`, shared with bench-dashboard.ts), starts the API on the same pool, and times every
  * transaction list and count call through HTTP beside the very same SQL run directly on that pool:
  * the statements the call runs, one after the other, as the server runs them: the session lookup of
@@ -16,7 +16,7 @@
  * client instead (~0.1 ms of its own per call here: request and response objects, streams, events)
  * and `--fetch` Node's fetch (~1.5 ms: WHATWG streams and a decompression stream). The two sides are
  * timed alternately, one call each in turn, so that both meet the same moments of the machine.
- * The ratio is HTTP p95 / SQL p95. The goal (issue 8, goal 4) is a one-day window with country,
+ * The ratio is HTTP p95 / SQL p95. The goal is a one-day window with country,
  * status and text filters: p95 under 50 ms and within 1.3x. The same calls without filters (every
  * row of the day, fetch count All) are measured beside them for information.
  *

@@ -1,5 +1,5 @@
 /**
- * The browser half of `npm run bench` (goals 1 and 2 of issue 8), in Debian's Chromium through
+ * The browser half of `npm run bench` (goals 1 and 2 of the benchmark), in Debian's Chromium through
  * playwright-core, against the real server (`src/server/main.ts` on the built console, dist/) on
  * PostgreSQL:
  *
@@ -36,7 +36,7 @@ const SORT_PAUSE_MS = Number(process.env.SORT_PAUSE_MS ?? 3000);
  */
 const CLICK_GAP_MS = Number(process.env.CLICK_GAP_MS ?? 300);
 
-/** Baselines of issue 8 (libraries alone, same kind of machine). */
+/** Baselines (libraries alone, same kind of machine). */
 const BASELINE = {
   tableCore9FirstSortMs: 600, // @tanstack/table-core 9 getSortedRowModel, 100,000 rows: 0.6 to 1.3 s
   jsonParseMs: 600, // 100,000 transactions x 30 fields, 66 MB
@@ -315,7 +315,7 @@ export async function benchBrowser(options: BrowserBenchOptions): Promise<BenchR
         searchMs < 3000 && shown >= 90_000 && (!options.expectedRows || shown === options.expectedRows),
       ),
     );
-    // issue 22's target: every row of 100,000 in within 1.5 s of the click
+    // the target: every row of 100,000 in within 1.5 s of the click
     rows.push(row(1, 'Search → every row in (sorting and paging ready; the first page is shown meanwhile)', Math.round(allRowsMs), null, 'ms', '<= 1500', shown >= 90_000 ? allRowsMs <= 1500 : null));
     if (wire) {
       rows.push(row(1, 'of which the list call (server + network, in the browser)', Math.round(wire.ms), null, 'ms', '-', null));
@@ -496,7 +496,7 @@ async function benchSortPageMemory(
       ),
     );
     rows.push(
-      // issue 22's target: 350 MB (the tab's RSS before the Search is the baseline beside it)
+      // the target: 350 MB (the tab's RSS before the Search is the baseline beside it)
       row(
         1,
         'tab memory: renderer peak RSS (VmHWM) through the Search (reply streamed and parsed); baseline: its RSS before the Search',

@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/bench-dashboard.ts [--transactions 1000000] [--runs 30] [--reseed] [--json results.json]`
  *
- * Goal 3 of issue 8 (dashboards). Seeds or reuses N transactions in PostgreSQL (scripts/benchData.ts,
+ * Goal 3 of the benchmark (dashboards). Seeds or reuses N transactions in PostgreSQL (scripts/benchData.ts,
  * schema `bench`, shared with bench-api.ts), starts the API in-process on the same pool, signs in as
  * admin (the app dashboard) and auditor (the audit dashboard), and times every dashboard call with
  * each of its typical bodies over HTTP (3 warm-up calls, then --runs timed ones): p50 and p95. The

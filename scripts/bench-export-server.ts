@@ -1,7 +1,7 @@
 /**
  * `tsx scripts/bench-export-server.ts [--transactions 100000] [--rows N] [--runs 100] [--pace-ms 50] [--formats xlsx,csv] [--columns 20,41] [--reseed] [--json FILE]`
  *
- * Issue 22, server export jobs: seeds (or reuses) N transactions in PostgreSQL (BENCH_DATABASE_URL,
+ * Seeds (or reuses) N transactions in PostgreSQL (BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test) in a schema of its own (`bench_export`, so the other
  * benches' data set is left alone), starts the real server (`node --import tsx src/server/main.ts`, one
  * process, its export worker on), and for each format and width (the list's first 20 columns, the
@@ -238,8 +238,8 @@ async function main() {
         const floorMs = await pacedBesideIdleLoops(RUNS);
         const floorServerMs = serverMs.splice(0);
         // the timed calls on their own pace, the job's status asked every 200 ms beside them as the
-        // console's panel asks it (each timed call right after a status call, as this bench made them
-        // until session 30, met the job just as it went on after giving way to that call)
+        // console's panel asks it (each timed call right after a status call, as an earlier form of this
+        // bench made them, met the job just as it went on after giving way to that call)
         const busyMs: number[] = [];
         let exporting = true;
         const timed = (async () => {

@@ -1,7 +1,7 @@
 /**
  * `tsx scripts/bench-export.ts [--json FILE] [--rows 100000] [--pdf-rows 10000] [--runs 3] [--no-baseline]`
  *
- * Goal 2 of issue 8, the exports, in Node: the code path of the export worker (rows picked into value
+ * Goal 2 of the benchmark, the exports, in Node: the code path of the export worker (rows picked into value
  * chunks as the page does, then ExportJob: the streaming xlsx writer, or jspdf-autotable for the PDF)
  * beside the libraries alone, measured in the same run:
  *

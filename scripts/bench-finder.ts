@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/bench-finder.ts [--transactions 1000000 --runs 200 --reseed --json results.json]`
  *
- * Issue 17: find by trace, ID or UID across the five services and all dates (Transaction/find). On the
+ * Find by trace, ID or UID across the five services and all dates (Transaction/find). On the
  * bench data set (scripts/benchData.ts, N transactions in PostgreSQL), times the server's lookup
  * (src/server/areas/finder.ts `findRows`: the matches from the directory, then their rows from the month partitions) for
  * a trace, an ID, the UID with the most transactions, a value that matches nothing, and the same trace

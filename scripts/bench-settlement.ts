@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/bench-settlement.ts [--transactions 1000000] [--runs 5] [--json results.json]`
  *
- * Issue 21: settlement generation at size. On the bench data set (scripts/benchData.ts, N transactions
+ * Settlement generation at size. On the bench data set (scripts/benchData.ts, N transactions
  * in PostgreSQL, schema `bench` or BENCH_SCHEMA), every successful send-money transaction of the days
  * before today is first settled by one history batch (as the scheduled batches of a running service
  * would have settled them; made once, kept with the data set), so that what is pending is today's

@@ -2,7 +2,7 @@
  * `npm run bench:signin [-- --runs 20]` (PGlite in memory), or with `BENCH_DATABASE_URL=postgres://...`
  * (a fresh schema there, dropped at the end).
  *
- * Issue 15, point 5: password hashing is CPU-bound (scrypt at the production cost, DEFAULT_SCRYPT_N),
+ * Password hashing is CPU-bound (scrypt at the production cost, DEFAULT_SCRYPT_N),
  * so the server runs a bounded number of hashes at once and queues the rest fairly per client address
  * (src/server/auth/fairQueue.ts). This measures what a flood of wrong passwords does to everyone else:
  * the server runs in a process of its own (this script forked with `--serve`, as a deployed server runs

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export --no-server-export --only PART,...]`: every goal of issue 8
+ * `npm run bench [-- --transactions 1000000 --reseed --no-browser --no-export --no-server-export --only PART,...]`: every goal of the benchmark
  * in one run, printed as one table (goal, measure, ours, baseline, ratio, target, met) and written to
  * bench-results/bench-results.json (bench-results/ is gitignored; each part's own output is kept
  * there as a .log beside it).
@@ -9,10 +9,10 @@
  *    postgres://postgres@127.0.0.1:5432/test, schema `bench` or BENCH_SCHEMA), the same data set the API benches use
  *    (scripts/benchData.ts).
  * 3. Runs the API, dashboard, export and find-by-trace benches as child processes, each writing its
- *    rows with `--json <file>` (goals 2, 3 and 4, and issue 17's lookup across all services and
- *    dates) and issue 21's settlement generation (scripts/bench-settlement.ts); a part that writes
+ *    rows with `--json <file>` (goals 2, 3 and 4, and the lookup across all services and
+ *    dates) and the settlement generation (scripts/bench-settlement.ts); a part that writes
  *    no file shows as "not measured".
- *    Issue 22's server export job (scripts/bench-export-server.ts, its own schema `bench_export`,
+ *    The server export job (scripts/bench-export-server.ts, its own schema `bench_export`,
  *    seeded once with 1,820,000 transactions, about 1,000,000 of them send-money rows): .xlsx and .csv
  *    of 1,000,000 rows x 20 columns (and x 41), with the server's RSS above idle and another call's p95
  *    during the job vs idle; `--no-server-export` leaves it out.

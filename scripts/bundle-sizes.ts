@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The first-load budget of goal 5 (issue 8): initial JavaScript, gzip. */
+/** The first-load budget of goal 5: initial JavaScript, gzip. */
 export const INITIAL_JS_BUDGET_BYTES = 200 * 1024;
 
 interface ManifestChunk {

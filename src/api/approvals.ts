@@ -1,5 +1,5 @@
 /**
- * The checker's workbench and the maker's side of maker-checker (issue 20): one inbox of every
+ * The checker's workbench and the maker's side of maker-checker: one inbox of every
  * pending request the caller may decide, a count per area, decisions one at a time or in bulk (each
  * routed to its area's rules), the caller's own requests with their outcome, and withdrawal.
  */

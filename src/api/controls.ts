@@ -1,5 +1,5 @@
 /**
- * The controls of issue 20 beyond maker-checker itself: the activity log's hash chain check, the
+ * The controls beyond maker-checker itself: the activity log's hash chain check, the
  * large money actions' approvals, and the segregation-of-duties report.
  */
 import { z } from 'zod';

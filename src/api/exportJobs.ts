@@ -1,5 +1,5 @@
 /**
- * Server-side export jobs (issue 22; docs/exports.md): a list too large for a browser tab (more
+ * Server-side export jobs (docs/exports.md): a list too large for a browser tab (more
  * matching rows than EXPORT_SERVER_ABOVE_ROWS), or any list the user chooses to, is exported by the
  * server as a job: streamed from the database in batches, written as .xlsx, .csv or .pdf, kept until it
  * expires (EXPORT_FILE_HOURS), downloaded through a short-lived signed link that only its owner (or an

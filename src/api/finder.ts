@@ -1,5 +1,5 @@
 /**
- * Find by trace, ID or UID (issue 17): one call that looks a value up across the five transaction
+ * Find by trace, ID or UID: one call that looks a value up across the five transaction
  * services and all dates. The rows come in the shape of each service's operational list row (the
  * send-money row also carries the bank code of the auditor's row), so a console can show any of them
  * with that service's column definitions and row actions.

@@ -1,5 +1,5 @@
 /**
- * What a change request is about and what it changes (issue 17), for the change-request panel and the
+ * What a change request is about and what it changes, for the change-request panel and the
  * approval modal. Pure.
  */
 import type { ChangeRequest, RecordField } from '../api/contract';

@@ -129,7 +129,7 @@ type RowPlace = { readonly [PLACE]: number };
  *
  * Why: making 100,000 Send Money rows of 41 values into objects as they arrived cost the tab about a
  * second of its main thread and the garbage of four million values, while the browser, the server and
- * the database shared two cores (issue 22). Kept as lines, a reply's rows cost their text (about what
+ * the database shared two cores. Kept as lines, a reply's rows cost their text (about what
  * the objects held), two bytes a value for the starts and a small object each, and only the values read
  * are made: a page's, a column's when it is ranked for sorting, an export's as it is written.
  */

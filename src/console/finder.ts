@@ -1,5 +1,5 @@
 /**
- * Find by trace, ID or UID in the console (issue 17): which list screen shows a service's rows to a
+ * Find by trace, ID or UID in the console: which list screen shows a service's rows to a
  * user (its column definitions label the drawer's fields, its row actions are the drawer's), and the
  * URL's names for an open row. Pure.
  */

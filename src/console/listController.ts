@@ -1,5 +1,5 @@
 /**
- * The list controller (issue 16; react-admin's useListController is the model): everything a list
+ * The list controller (react-admin's useListController is the model): everything a list
  * screen does apart from drawing it. The applied filters (from the URL over the defaults and the
  * remembered fetch count) and the draft in the filter bar, the tab, the rows (streamed first page,
  * the last good load kept after a failure), sort and page in the URL, the fetch-count cut, searching,

@@ -114,7 +114,7 @@ function subscribe(l: Listener) {
   };
 }
 
-/** The stored token says the password must be changed before anything else (issue 15). */
+/** The stored token says the password must be changed before anything else. */
 export function mustChangePassword(): boolean {
   const token = getToken();
   return token ? decodeToken(token)?.mustChangePassword === true : false;

@@ -1,5 +1,5 @@
 /**
- * The approvals inbox (issue 20): every pending change request the signed-in user may decide, across
+ * The approvals inbox: every pending change request the signed-in user may decide, across
  * all areas, oldest first, a page at a time (the server pages, filters and counts: nothing is cut
  * without saying so), with the area, the record, the maker, the age and the changed fields; filters
  * by area, maker (by account) and age; View opens the approval modal; several can be selected and approved

@@ -1,6 +1,6 @@
 /**
  * The Change Password modal of the Users list (spec 000 §2, §5, §8): password, Generate, Copy, Close,
- * Change. The reset of a privileged account waits for a second person's approval (issue 15): the
+ * Change. The reset of a privileged account waits for a second person's approval: the
  * server then answers with a change request id, and the list reloads to show the record locked.
  */
 import { useState } from 'react';

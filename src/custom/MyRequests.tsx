@@ -1,5 +1,5 @@
 /**
- * My requests (issue 20): the signed-in user's own change requests, newest first, with the area, the
+ * My requests: the signed-in user's own change requests, newest first, with the area, the
  * record, when, and the outcome (pending, approved, rejected with the reason, withdrawn, expired).
  * A pending request can be withdrawn, which unlocks its record.
  */

@@ -1,5 +1,5 @@
 /**
- * A record as a change request shows it (issue 16, "one field list per record"): the record fields
+ * A record as a change request shows it: the record fields
  * the approval modal compares (`newRecord`/`originalRecord` on the wire: field name → `{ header,
  * type, value }`, spec 000 "Change request"). A record with a form is described by its form's fields
  * (`recordFromForm`): the label is the header, the field kind says how the value is shown, an option

@@ -1,5 +1,5 @@
 /**
- * The maker-checker areas as the workbench sees them (issue 20): each change-request type, the
+ * The maker-checker areas as the workbench sees them: each change-request type, the
  * permission that decides it and the permissions that make its requests. Shared by the server (the
  * inbox is filtered by the approve permissions) and the console (who sees the Approvals and My
  * requests menu entries).

@@ -1,5 +1,5 @@
 /**
- * Find by trace, ID or UID (issue 17): which transaction services a user may look a value up in. The
+ * Find by trace, ID or UID: which transaction services a user may look a value up in. The
  * server narrows the lookup with this rule (src/server/areas/finder.ts) and the console uses it to
  * offer the top-bar search; an IPG bank user is further limited to their own provider's rows
  * (src/server/providerScope.ts), on the server.

@@ -1,5 +1,5 @@
 /**
- * The checker's workbench and the maker's side of maker-checker (issue 20), over every area's change
+ * The checker's workbench and the maker's side of maker-checker, over every area's change
  * requests: which area decides a request and how (its approve call's own function, so a decision
  * from the inbox follows exactly the rules of the area's panel), the inbox of what a user may decide,
  * the maker's own requests, withdrawal, and expiry.

@@ -1,5 +1,5 @@
 /**
- * The activity log as evidence (issue 9, group 7), beyond activityLogs.test.ts (the report screens):
+ * The activity log as evidence, beyond activityLogs.test.ts (the report screens):
  * rows cannot be changed or removed by the application; every call that changes stored data writes
  * rows naming the caller, when and what (with before/after for requests, decisions and money
  * actions), found by walking every call of the contract; and passwords and tokens sent through every
@@ -113,20 +113,20 @@ const MUTATIONS = [
 function expectedLog(path: string, description: string): { type: RegExp; before: boolean; after: boolean } {
   if (path === 'auth/login') return { type: /^LOGIN$/, before: false, after: false };
   if (path === 'auth/logout') return { type: /^LOGOUT$/, before: false, after: false };
-  // issue 15: a refresh replaces the session's current token (console_sessions)
+  // a refresh replaces the session's current token (console_sessions)
   if (path === 'auth/token') return { type: /^TOKEN_REFRESHED$/, before: false, after: false };
   if (path === 'user/change-password') return { type: /^PASSWORD_CHANGED$/, before: false, after: false };
   if (path === 'user/reset-password') return { type: /^PASSWORD_RESET$/, before: false, after: false };
   if (path.startsWith('kyc/')) return { type: /^KYC_(APPROVED|REJECTED)$/, before: false, after: true };
   if (path.startsWith('report/generate-')) return { type: /^SETTLEMENT_GENERATED$/, before: false, after: true };
   if (path === 'report/log-export') return { type: /^EXPORT$/, before: false, after: true };
-  // issue 22: server export jobs (the finished export itself is logged by the worker as EXPORT)
+  // server export jobs (the finished export itself is logged by the worker as EXPORT)
   if (path === 'export/start-job') return { type: /^EXPORT_REQUESTED$/, before: false, after: true };
   if (path === 'export/cancel-job') return { type: /^EXPORT_CANCELLED$/, before: false, after: true };
   if (path === 'export/download-link') return { type: /^EXPORT_DOWNLOAD$/, before: false, after: true };
   if (path === 'report/verify-activity-log') return { type: /^ACTIVITY_LOG_VERIFIED$/, before: false, after: false };
   if (path.startsWith('Transaction/ceft/')) return { type: /^TRANSACTION_(VOID|REFUND|MANUAL_FUND_TRANSFER|HOLD)$/, before: true, after: true };
-  // issue 20: withdrawal by the maker, decisions from the approvals inbox (one, or several with one summary entry)
+  // withdrawal by the maker, decisions from the approvals inbox (one, or several with one summary entry)
   if (path === 'changeRequest/withdraw') return { type: /^CHANGE_WITHDRAWN$/, before: !/\(CREATE of /.test(description), after: true };
   if (path === 'changeRequest/decide-many') return { type: /^CHANGE_BULK_DECISION$/, before: false, after: false };
   if (path.endsWith('/approve') || path === 'changeRequest/decide') return { type: /^CHANGE_(APPROVED|REJECTED)$/, before: !/ CREATE of /.test(description), after: true };

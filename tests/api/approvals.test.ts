@@ -1,5 +1,5 @@
 /**
- * The checker's workbench and the maker's side (issue 20): decision comments on the approve calls,
+ * The checker's workbench and the maker's side: decision comments on the approve calls,
  * My requests and withdrawal, the approvals inbox and its counts, single and bulk decisions across
  * areas (racing on two server processes), request history, and expiry with a fake clock.
  */

@@ -116,7 +116,7 @@ describe('tokens', () => {
     expect((await server.call('user/list', {}, token)).statusCode).toBe(200);
   });
 
-  // issue 15: logout ends its own session (its tokens, refreshed ones too); the user's other sessions go on
+  // logout ends its own session (its tokens, refreshed ones too); the user's other sessions go on
   it("ends the session on logout, and that session's refreshed token with it; other sessions go on", async () => {
     const first = await server.login('maker');
     const second = await server.login('maker');

@@ -1,5 +1,5 @@
 /**
- * Sign-in hardening through real HTTP (issue 9, group 5), beyond auth.test.ts and lockout.test.ts:
+ * Sign-in hardening through real HTTP, beyond auth.test.ts and lockout.test.ts:
  * the lockout counted exactly under 50 parallel attempts in mixed letter case, replies that do not
  * tell unknown from known usernames byte for byte, the per-address limiter with and without a
  * trusted proxy, and tokens and permissions that follow approved changes on the very next call.
@@ -53,7 +53,7 @@ async function activitySince(id: number, username: string) {
 const countOf = <T>(items: readonly T[], pick: (t: T) => string) => items.reduce<Record<string, number>>((acc, t) => ({ ...acc, [pick(t)]: (acc[pick(t)] ?? 0) + 1 }), {});
 
 describe('the lockout per username', () => {
-  // issue 15: the lock is per (username, address) and leaves the sessions alone; other addresses get a short back-off instead of the lock
+  // the lock is per (username, address) and leaves the sessions alone; other addresses get a short back-off instead of the lock
   it('counts 40 parallel wrong passwords in any letter case exactly: 10 checks, the 10th locks the address; the sessions go on; the right password waits 30 minutes from that address, one back-off elsewhere', async () => {
     const username = 'sunil_jayasinghe';
     const cases = [username, username.toUpperCase(), 'Sunil_Jayasinghe', 'sUnIl_jAyAsInGhE'];

@@ -1,5 +1,5 @@
 /**
- * Issue 19, "the meaning of from_date/to_date on every call": every call that takes a date-time range
+ * Every call that takes a date-time range
  * (the ten transaction lists, operational and auditor, and the two activity reports) reads it as
  * wall-clock times of the business time zone, with the server process in another zone (UTC, business
  * Asia/Colombo, 5 h 30 ahead). Each call's rows for three whole business days are exactly the rows of

@@ -1,5 +1,5 @@
 /**
- * Server export jobs of the lists and reports other than the transaction lists (issue 22: "every list
+ * Server export jobs of the lists and reports other than the transaction lists ("every list
  * and report"): users, app users, the two activity logs, the two settlement reports and segregation of
  * duties. Each goes through the same job path as the transaction lists, read through the list call's
  * own handler as the job's owner: the start refuses a bad body naming the field (400) and a user

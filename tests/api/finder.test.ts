@@ -1,5 +1,5 @@
 /**
- * Find by trace, ID or UID (issue 17, Transaction/find): a value is looked up across the five
+ * Find by trace, ID or UID: a value is looked up across the five
  * services and all dates in one call; only the services the caller may view are searched, an IPG bank
  * user finds only their own provider's rows, and a bad body is a 400 naming the field.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing every call of the contract (issue 9, group 2). For each call, fast-check generates request
+ * Fuzzing every call of the contract. For each call, fast-check generates request
  * bodies from the call's own request schema (zod → JSON Schema → arbitraries, below), mixed with the
  * call's sample body, then mutates them: wrong types, missing fields, 1 MB strings, 10 000 levels of
  * nesting, NUL, lone surrogates and other unicode, negative and out-of-range numbers, 1e309 (sent as
@@ -322,8 +322,8 @@ function storedState(path: string): StoredState {
 }
 
 /**
- * Tables a refused body may still change: sign-in failures are counted by design (issue 9, group 5),
- * per address and for the owner's notice too, and so are wrong old passwords of a reset (issue 15).
+ * Tables a refused body may still change: sign-in failures are counted by design,
+ * per address and for the owner's notice too, and so are wrong old passwords of a reset.
  */
 const SIGN_IN_COUNTERS = ['login_attempts', 'login_address_failures', 'login_address_attempts', 'sign_in_failure_notices'];
 function unstoredTables(path: string): string[] {

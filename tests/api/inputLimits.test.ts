@@ -1,5 +1,5 @@
 /**
- * Bad input at the edges (issue 15): every date a call takes, in every call of the contract, is
+ * Bad input at the edges: every date a call takes, in every call of the contract, is
  * refused with 400 naming the field when it lies outside 2000-01-01 .. today + 1 year (a valid-looking
  * `9999-12-31T23:59:59` gave 500 on five list calls). The calls and their date fields are found by
  * walking the contract, so a new call with a date field is covered without editing this file.

@@ -1,8 +1,8 @@
 /**
  * What an IPG bank user may see beyond the transaction lists and settlement (tests/api/settlementScope.test.ts).
  *
- * The app dashboard of an IPG bank user shows their own provider's figures only (docs/settlement.md,
- * issue 15): the latest transactions, every count and value, the months and the currencies come from
+ * The app dashboard of an IPG bank user shows their own provider's figures only (docs/settlement.md):
+ * the latest transactions, every count and value, the months and the currencies come from
  * their provider's transactions, and the app-user figures count the app users their bank served. Each
  * figure is checked against the transaction tables; a second provider's officer sees disjoint rows; a
  * body that names another provider is refused or changes nothing; the back-office staff see the whole

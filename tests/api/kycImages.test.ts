@@ -1,5 +1,5 @@
 /**
- * Identity documents (issue 15): passport/UID images and selfies are served only through the
+ * Identity documents: passport/UID images and selfies are served only through the
  * short-lived signed URLs that the KYC list (kyc-view) and the app-user list (app-user-view,
  * auditor-app-user-view) hand out. Unsigned, tampered, expired or another path's URLs get 403;
  * logos and advertisement images stay public; a KYC decision sent with the signed values as

@@ -1,6 +1,5 @@
 /**
- * The top-level `matching` of the list calls that take a fetchCount (issue 17, "10 of 165
- * matching"): for the same filter, the count a capped call answers equals the rows the same call
+ * The top-level `matching` of the list calls that take a fetchCount: for the same filter, the count a capped call answers equals the rows the same call
  * returns with fetch count All; it is sent beside statusCode and data, the documented fields
  * unchanged. Through real HTTP, as the administrator, on PGlite or PostgreSQL (TEST_DATABASE_URL).
  */

@@ -21,7 +21,7 @@ describe('lockout', () => {
     for (let i = 1; i <= 9; i++) expect(await server.call(login, { username: 'maker', password: `Wrong@Pass${i}` })).toEqual(INVALID);
     expect(await server.call(login, { username: 'Maker', password: 'Wrong@Pass10' })).toEqual(LOCKED);
 
-    // the lock leaves the sessions of the account alone (issue 15), but even the right password is refused from this address
+    // the lock leaves the sessions of the account alone, but even the right password is refused from this address
     await server.ok(userList, {}, before);
     expect(await server.call(login, { username: 'maker', password: 'Demo@Pass1' })).toEqual(LOCKED);
 

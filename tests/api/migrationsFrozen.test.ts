@@ -1,5 +1,5 @@
 /**
- * Frozen migrations (issue 16): every shipped migration's SQL is the file main ran (its sha256 below,
+ * Frozen migrations: every shipped migration's SQL is the file main ran (its sha256 below,
  * taken from main's code before the SQL moved into files), and the runner refuses a database whose
  * history differs from the code: an applied migration with another checksum, an applied id the code
  * does not know, a new id below the highest applied one. A database migrated by main's runner (no
@@ -74,7 +74,7 @@ afterAll(async () => {
   }
 });
 
-/** main's runner as it was before issue 16: no checksum column, every migration not yet applied, in id order. */
+/** the runner as it was before checksums: no checksum column, every migration not yet applied, in id order. */
 async function migrateAsMain(db: Db, list: readonly Migration[]): Promise<void> {
   await db.tx(async (tx) => {
     await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

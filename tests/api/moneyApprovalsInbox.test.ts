@@ -1,5 +1,5 @@
 /**
- * Large money actions in the one approvals inbox (issue 20), with MONEY_ACTION_APPROVAL_ABOVE_USD at
+ * Large money actions in the one approvals inbox, with MONEY_ACTION_APPROVAL_ABOVE_USD at
  * 1000: a void, refund or manual fund transfer waiting for a second person is in changeRequest/inbox
  * (area Transaction) for holders of the action's own permission but never for its maker, counted per
  * area (counts, and the NOTIFY-fed event stream), decided by changeRequest/decide and decide-many under

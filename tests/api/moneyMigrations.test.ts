@@ -24,7 +24,7 @@ const ceft = (trace: string, currency: string, states: { ceft?: string; void?: s
 
 beforeAll(async () => {
   db = await openDb(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL, schema } : {});
-  // the database as it was before issue 15
+  // the database as it was before the money-scope migrations
   await migrate(
     db,
     migrations.filter((m) => m.id < 75),
@@ -64,7 +64,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-describe('on a database written before issue 15', () => {
+describe('on a database written before the money-scope migrations', () => {
   it('fills provider_bank_code by the old rule: the first active provider with the currency enabled and a rate; LKR the first active provider; else NULL', async () => {
     const rows = await db.query<{ trace: string; provider_bank_code: string | null }>('SELECT trace, provider_bank_code FROM ceft_transactions ORDER BY trace');
     expect(Object.fromEntries(rows.map((r) => [r.trace, r.provider_bank_code]))).toEqual({

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document lists every answer (issue 23). The API traffic below is replayed against the
+ * The OpenAPI document lists every answer. The API traffic below is replayed against the
  * real server and every response is checked against the document the server publishes
  * (GET /api/openapi.json), as a validating proxy would: its status must be one the operation lists,
  * and its body must match that response's schema (ajv, JSON Schema 2020-12). Any undocumented status

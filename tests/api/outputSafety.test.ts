@@ -1,5 +1,5 @@
 /**
- * Output and headers (issue 9, group 6): security headers on every reply (pages, files, API, images,
+ * Output and headers: security headers on every reply (pages, files, API, images,
  * 404s, errors), JSON-only request bodies (415 otherwise), a correlation id on every reply, and error
  * replies that never carry a stack trace or SQL text.
  *

@@ -1,5 +1,5 @@
 /**
- * The permission matrix, generated from the contract (issue 9, group 1):
+ * The permission matrix, generated from the contract:
  *
  * - every call guarded by `{ anyOf }`: a user holding every permission of the catalogue except the
  *   call's own and the super permission gets 403 (before the body is read), and nothing is stored;
@@ -197,7 +197,7 @@ describe('every call that needs a signed-in user', () => {
   it('refuses a missing, malformed, forged, expired, alg none, other-algorithm or revoked token with 401, and stores nothing', async () => {
     expect(nonPublic.length).toBe(allCalls.length - 1);
     const id = await userId(server.db, 'admin');
-    // a real session (issue 15: a token must name its session and be its current token), so the control token passes
+    // a real session (a token must name its session and be its current token), so the control token passes
     const session = await startSession(server.db, id, new Date(), 12);
     const subject = { id, username: 'admin', permissions: [SUPER_PERMISSION], sessionVersion: 0, ...session };
     const now = Math.floor(Date.now() / 1000);
@@ -282,11 +282,11 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // demands an approve permission itself, and sends only "an area changed" (tests/api/approvals.test.ts: 401, 403)
   'GET /api/changeRequest/events': 'event stream with its own token and permission check',
   'HEAD /api/changeRequest/events': 'event stream with its own token and permission check',
-  // a server export job's file (issue 22): only with the short-lived signature export/download-link
+  // a server export job's file: only with the short-lived signature export/download-link
   // hands its owner or an administrator (tests/api/exportJobs.test.ts: forged 403, expired 410)
   'GET /api/export-file/:id': 'signed short-lived download link',
   'HEAD /api/export-file/:id': 'signed short-lived download link',
-  // the load balancer's health check (issue 21): up or down, and whether reads go to the replica; no data
+  // the load balancer's health check: up or down, and whether reads go to the replica; no data
   'GET /health': 'health check for the load balancer',
   'HEAD /health': 'health check for the load balancer',
   // the built console (static files, history routing to index.html): code, no data

@@ -1,5 +1,5 @@
 /**
- * The permission matrix cannot lie (issue 23): the role table of the committed
+ * The permission matrix cannot lie: the role table of the committed
  * generated/permission-matrix.md ("Calls by seeded role") is checked cell by cell against the server.
  * For every role the demo seed defines, a seeded user of that role signs in and makes every call of the
  * contract:
@@ -69,7 +69,7 @@ describe('the permission matrix, cell by cell, against the server', () => {
       expect([...cells.keys()]).toEqual(demoRoles.map((r) => r.name));
       for (const cell of cells.values()) expect([ALLOWED, REFUSED]).toContain(cell);
     }
-    // the finding of issue 23: a user holding only auditor permissions may not call the app dashboard
+    // a user holding only auditor permissions may not call the app dashboard
     expect(table.get('dashboard/totalTransactionValues')!.get('Auditor')).toBe(REFUSED);
   });
 

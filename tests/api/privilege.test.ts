@@ -1,5 +1,5 @@
 /**
- * Issue 15, privilege: no one person can borrow another account's privilege. Change Password only
+ * No one person can borrow another account's privilege. Change Password only
  * for accounts with no more permissions than the caller (never a super user, never oneself), a second
  * person for a privileged account, no role or user request granting what the maker does not hold,
  * and the unlock of a locked sign-in as a change request.

@@ -1,5 +1,5 @@
 /**
- * Issue 15, sign-in and sessions, through real HTTP: nobody can lock the owner out of their account
+ * Nobody can lock the owner out of their account
  * or end their sessions by guessing; the owner is told about the failures; the address limiter holds
  * under a parallel burst; the old password of a reset counts like a sign-in; a refreshed token
  * replaces the old one and a session ends for good after its maximum age; an account whose password
@@ -56,7 +56,7 @@ async function tokenOf(username: string, address: string, password = RIGHT, app:
   return reply.json.data.token as string;
 }
 
-describe('the lockout cannot keep the owner out (issue 15, point 1)', () => {
+describe('the lockout cannot keep the owner out', () => {
   it('ten failures lock the username from that address only: the owner signs in from another address at once, and from a known address even during a back-off', async () => {
     const username = 'nimal_perera';
     const known = await tokenOf(username, '198.51.100.1'); // the owner's usual address

@@ -1,5 +1,5 @@
 /**
- * Transport and deployment safety (issue 15): socket timeouts (a client trickling its headers or its
+ * Transport and deployment safety: socket timeouts (a client trickling its headers or its
  * body is cut off, an idle kept-alive socket is closed), the listening address (127.0.0.1 unless HOST
  * says otherwise), the production refusals (no SESSION_SECRET; demo accounts in the database) and the
  * embedded database's file permissions. The timeouts are exercised through raw sockets on a server

@@ -1,5 +1,5 @@
 /**
- * Accessibility, end to end (issue 18): axe-core runs on every screen of the registry and on the main
+ * Accessibility, end to end: axe-core runs on every screen of the registry and on the main
  * modals, in the light and the dark theme, and a serious or critical violation fails the test with its
  * rule, its target and axe's help. One server and one browser for the whole file.
  */

@@ -1,5 +1,5 @@
 /**
- * The checker's workbench end to end in Chromium (issue 20): a maker's requests arrive in the
+ * The checker's workbench end to end in Chromium: a maker's requests arrive in the
  * checker's Approvals inbox while it is open (the menu count rises without a reload, by server-sent
  * events); the checker approves one, is stopped from rejecting another without a reason, rejects it
  * with one, approves two more in bulk; the maker reads the outcomes and the reason under My requests.

@@ -1,5 +1,5 @@
 /**
- * Find by trace from the top bar and act from the row drawer (issue 17), in Chromium: the maker
+ * Find by trace from the top bar and act from the row drawer, in Chromium: the maker
  * presses Ctrl+K, types the trace of a 30-day-old send-money transaction (outside the lists' default
  * range of today), opens it with Enter, the drawer shows its fields and survives a reload (the URL
  * names the row), and the refund is made from the drawer after the same Warning! as the list's; the

@@ -234,7 +234,7 @@ describe('maker-checker round trip for a new console user', () => {
   it('the new user signs in with the password the maker set, must replace it first, and then works', async () => {
     const { context, page } = await newPage(live.browser, live.server.url);
     await signInThroughForm(page, newUser.username, newUser.password);
-    // a password chosen by someone else is temporary (issue 15)
+    // a password chosen by someone else is temporary
     await page.waitForURL('**/resetPassword');
     expect(await menuOf(page)).toEqual([]);
     await page.getByLabel('Old Password').fill(newUser.password);

@@ -1,5 +1,5 @@
 /**
- * A list cut by its fetch count, end to end in Chromium at 1280 x 800 (issue 17): the table says
+ * A list cut by its fetch count, end to end in Chromium at 1280 x 800: the table says
  * "10 of N matching - show all" (N from the reply's top-level `matching`), "show all" brings every
  * row, the export buttons say how many rows they write and "Download all N" writes the N matching rows
  * (the xlsx read back with exceljs); against a server that sends no `matching` the list still says it

@@ -1,5 +1,5 @@
 /**
- * Four eyes on large money actions in the one approvals inbox (issue 20), in Chromium, with
+ * Four eyes on large money actions in the one approvals inbox, in Chromium, with
  * MONEY_ACTION_APPROVAL_ABOVE_USD at 1: the maker refunds a send-money transaction from the row drawer
  * and is told it was sent for approval; a second demo maker (nimal_perera: the Maker role holds
  * transaction-refund but no approve permission) now has Approvals and Money Action Approvals in the

@@ -1,5 +1,5 @@
 /**
- * Privilege in the console (issue 15): Change Password is offered only where the server's rule allows
+ * Privilege in the console: Change Password is offered only where the server's rule allows
  * it, a privileged account's reset says it was sent for approval, and a locked sign-in shows a tag and
  * an Unlock action that goes through a checker.
  */

@@ -1,5 +1,5 @@
 /**
- * Server export jobs in Chromium (issue 22): with a small threshold (EXPORT_SERVER_ABOVE_ROWS=5) the
+ * Server export jobs in Chromium: with a small threshold (EXPORT_SERVER_ABOVE_ROWS=5) the
  * Excel button of a list above it starts a job on the server; the page shows the job's progress bar
  * and Cancel, a reload finds the job again and its progress continues, and once done the file is
  * downloaded through its signed link and read back with exceljs: the lines, the header and every row.

@@ -1,5 +1,5 @@
 /**
- * Sign-in and sessions in the browser (issue 15): the owner is shown, once, the failed attempts on
+ * Sign-in and sessions in the browser: the owner is shown, once, the failed attempts on
  * their account since their last sign-in; an account whose password was set by someone else is taken
  * to Reset Password and nowhere else until it has chosen a new one; the background refresh keeps two
  * tabs signed in although each refresh replaces the token.

@@ -1,5 +1,5 @@
 /**
- * Issue 19's screens in Chromium: Edit User of an auditor, Branch required on blur, a locked record's
+ * Specification details in Chromium: Edit User of an auditor, Branch required on blur, a locked record's
  * edit page opened by URL, the app dashboard's remittance cards, and IPG Provider Currencies of a
  * route naming another provider, the Refunded tab's footer, and an export built from the reply's `fields`.
  */

@@ -1,4 +1,4 @@
-/** The workbench's pure rules (issue 20): who decides which area, the comment rule, how a request is named and what it changes. */
+/** The workbench's pure rules: who decides which area, the comment rule, how a request is named and what it changes. */
 import { describe, expect, it } from 'vitest';
 import { approvePermissions, areasDecidableBy, changeRequestAreas, makePermissions } from '../../src/domain/approvals';
 import { changedFields, recordLabel } from '../../src/server/approvals';

@@ -1,5 +1,5 @@
 /**
- * Goal 5 of issue 8: the first load stays small. Reads the built console (dist/, which `npm test`
+ * Goal 5 of the benchmark: the first load stays small. Reads the built console (dist/, which `npm test`
  * builds before vitest runs): the entry chunk of index.html and every chunk it imports statically must
  * stay under 200 KB gzip, and none of them may hold exceljs, jspdf or visx (they load with the screen
  * or the export that needs them).

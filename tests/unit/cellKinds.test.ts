@@ -1,5 +1,5 @@
 /**
- * Issue 16: a cell kind is declared once (src/definitions/cellKinds.ts: alignment, sort, export type,
+ * A cell kind is declared once (src/definitions/cellKinds.ts: alignment, sort, export type,
  * spec text) and rendered by one map (cellRenderers) that names every kind.
  */
 import { describe, expect, it } from 'vitest';

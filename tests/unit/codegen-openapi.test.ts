@@ -39,7 +39,7 @@ describe('the OpenAPI document', () => {
       if (c.access !== 'public') for (const s of ['401', '403']) expect(op.responses, `${c.path} ${s}`).toHaveProperty(s);
     }
     expect(doc.paths['/api/user/list'].post['x-permissions']).toEqual({ anyOf: ['user-view'] });
-    // the answers a validating proxy found undocumented (issue 23): sign-in's 401 and 429, an approve call's 409
+    // the answers a validating proxy found undocumented: sign-in's 401 and 429, an approve call's 409
     expect(Object.keys(doc.paths['/api/auth/login'].post.responses)).toEqual(['200', '400', '401', '413', '415', '429', '500']);
     expect(Object.keys(doc.paths['/api/user/approve'].post.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '500']);
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

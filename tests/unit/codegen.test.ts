@@ -67,7 +67,7 @@ describe('generated/', () => {
     expect(matrix).toContain(
       '| `user-password-reset` | User | `myRequests` (`/my-requests`) | Row action “Change Password” on `users`, guard `canChangePasswordOnRow` | `POST /api/changeRequest/history`<br>`POST /api/changeRequest/mine`<br>`POST /api/changeRequest/withdraw`<br>`POST /api/user/change-password` |',
     );
-    // the cells are the server's decision: the app dashboard refuses a user holding only auditor permissions (issue 23)
+    // the cells are the server's decision: the app dashboard refuses a user holding only auditor permissions
     expect(matrix).toContain('| Call | Administrator | Maker | Checker | Auditor | IPG Bank Officer | IPG Bank Checker |');
     expect(matrix).toContain('| `POST /api/dashboard/totalTransactionValues` | yes | yes | yes | 403 | yes | yes |');
     expect(matrix).toContain('| `POST /api/dashboard/getActiveUsers` | yes | 403 | 403 | yes | 403 | 403 |');

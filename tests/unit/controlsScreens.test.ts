@@ -1,5 +1,5 @@
 /**
- * The console side of issue 20's controls: a money action sent for approval says so in its toast (the
+ * The console side of the controls beyond maker-checker: a money action sent for approval says so in its toast (the
  * server's message), otherwise the specification's toast; the Money Action Approvals and Segregation of
  * Duties screens appear to the holders of their permissions only.
  */

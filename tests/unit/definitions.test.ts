@@ -90,7 +90,7 @@ describe('users definition', () => {
     expect(visibleActions(usersScreen.rowActions!, row, user(['user-edit', 'user-password-reset'])).map((a) => a.id)).toEqual(['edit', 'changePassword']);
     expect(visibleActions(usersScreen.rowActions!, { id: 1, locked: 1, username: 'y', permissions: [], signin_locked: 1 } as never, user(['super-permission']))).toEqual([]);
   });
-  it('Change Password and Edit show only where the privilege rules allow them (issue 15), Unlock only on a locked sign-in', () => {
+  it('Change Password and Edit show only where the privilege rules allow them, Unlock only on a locked sign-in', () => {
     const ids = (row: object, permissions: string[], username = 'x') =>
       visibleActions(usersScreen.rowActions!, { id: 1, locked: 0, signin_locked: 0, ...row } as never, { username, permissions }).map((a) => a.id);
     const resetter = ['user-view', 'user-edit', 'user-password-reset', 'role-view'];

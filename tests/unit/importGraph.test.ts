@@ -1,5 +1,5 @@
 /**
- * Issue 16: the dependency arrows run one way. The headless layers (src/domain, src/api,
+ * The dependency arrows run one way. The headless layers (src/domain, src/api,
  * src/definitions, screens/) and the server import nothing from the console runtime (src/console) or
  * the custom screens (src/custom), and nothing from React; each layer imports only the layers below it.
  * The console runtime imports nothing from src/custom (src/main.tsx passes the custom parts in).

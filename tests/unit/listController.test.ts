@@ -1,5 +1,5 @@
 /**
- * The list controller's request building (issue 16, the middle test layer): for a few screens, the
+ * The list controller's request building: for a few screens, the
  * filters of a URL become the exact request body the list sends, through a fake request helper that
  * records each call; "all matching rows" sends the same body with fetch count All; a failed load
  * becomes a ListLoadError with the reason, and the whole reply (envelope fields and data) comes back.

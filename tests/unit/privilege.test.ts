@@ -3,7 +3,7 @@ import { canEditUserOnRow, canResetPasswordOf, grantRefusal, isPrivileged, passw
 
 const maker = { username: 'maker', permissions: ['user-view', 'user-edit', 'user-password-reset', 'bank-view'] };
 
-describe('the privilege rules (issue 15)', () => {
+describe('the privilege rules', () => {
   it('names the permissions not held, in catalogue order; a super user holds all', () => {
     expect(permissionsNotHeld(maker.permissions, ['bank-approve', 'super-permission', 'user-approve', 'bank-view'])).toEqual(['super-permission', 'user-approve', 'bank-approve']);
     expect(permissionsNotHeld(['super-permission'], ['super-permission', 'user-approve'])).toEqual([]);

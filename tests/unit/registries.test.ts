@@ -1,5 +1,5 @@
 /**
- * Issue 16: the hand-written parts are registries typed at the entry. Definitions name keys of the
+ * The hand-written parts are registries typed at the entry. Definitions name keys of the
  * registry types (src/definitions/registries.ts) and the maps of src/custom/ satisfy them, so a
  * mistyped name is a compile error (the `@ts-expect-error` lines below fail `tsc` if it compiles), and
  * the maps hold exactly the declared names.

@@ -47,7 +47,7 @@ const cases: Case[] = [
   ['paid, transfer held', { ceft_payment_status: 'HOLD' }, true, true, false],
   ['paid, no transfer status yet', { ceft_payment_status: null }, true, true, false],
   ['transfer succeeded', { ceft_payment_status: 'SUCCESS', ceft_try_count: 1 }, false, false, false],
-  // money moves at most once: a paid-out transfer is neither voided nor refunded (it was allowed before issue 15)
+  // money moves at most once: a paid-out transfer is neither voided nor refunded (an older rule allowed it)
   ['transfer succeeded, refund requested', { ceft_payment_status: 'SUCCESS', refund_requested: true }, false, false, false],
   ['card payment failed', { card_payment_status: 'FAILED' }, false, false, false],
   ['card payment pending', { card_payment_status: 'PENDING' }, false, false, false],

@@ -1,5 +1,5 @@
 /**
- * The comparison of a change request (issue 17), in the approval modal: for an edit, each changed
+ * The comparison of a change request, in the approval modal: for an edit, each changed
  * field highlighted as "old → new", with a "Changes only" toggle (on by default) that hides the
  * unchanged fields; images old and new side by side, labelled; a list-valued field (a provider's
  * currency rates: an 'itemList' display field of the record's definition, screens/records.ts) shows

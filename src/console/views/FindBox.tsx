@@ -1,5 +1,5 @@
 /**
- * The top bar's search (issue 17): a trace, transaction ID or customer UID looked up across the five
+ * The top bar's search: a trace, transaction ID or customer UID looked up across the five
  * services and all dates in one call (Transaction/find). Ctrl+K (Cmd+K on a Mac) focuses it from
  * anywhere. Enter searches; the results list service, ID, trace, date, amount and status; Arrow keys
  * move through them and Enter (or a click) opens the row's detail drawer (`?find=<service>:<id>`).

@@ -1,5 +1,5 @@
 /**
- * The row detail drawer (issue 17): a side sheet with every field of one row, labelled by the
+ * The row detail drawer: a side sheet with every field of one row, labelled by the
  * screen's column definitions, the expandable panels and lists laid out as sections, the row's
  * actions (the list's own RowActions, with the same confirmations and guards), and copy buttons on
  * IDs and trace numbers. The URL names the open row, so a link to it can be shared and a reload

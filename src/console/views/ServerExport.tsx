@@ -1,5 +1,5 @@
 /**
- * Server export jobs in the list's export area (issue 22; docs/exports.md): a list whose rows are more
+ * Server export jobs in the list's export area (docs/exports.md): a list whose rows are more
  * than the tab should hold (EXPORT_SERVER_ABOVE_ROWS, which the server tells: `export/my-job`), or one
  * cut by its fetch count, or any list the user chooses, is exported on the server, every matching row.
  * While the job runs, the same progress bar and Cancel as a browser export; the job is the server's,

@@ -1,4 +1,4 @@
-/** The checker's workbench and the maker's side (issue 20): src/server/approvals.ts does the work. */
+/** The checker's workbench and the maker's side: src/server/approvals.ts does the work. */
 import { approvalCounts, approvalInbox, changeRequestHistory, decideChangeRequest, decideManyChangeRequests, myChangeRequests, withdrawChangeRequest } from '../../api/approvals';
 import { decidableCounts, decideAny, decideMany, expireStaleRequests, inbox, myRequests, requestHistory, withdrawRequest } from '../approvals';
 import { handle } from '../http/handle';

@@ -1,4 +1,4 @@
-/** The controls of issue 20's second half: the activity log check (src/server/activityLogChain.ts), the large money actions' approvals (src/server/moneyApprovals.ts). */
+/** The controls beyond maker-checker itself: the activity log check (src/server/activityLogChain.ts), the large money actions' approvals (src/server/moneyApprovals.ts). */
 import { moneyApprovalApprove, moneyApprovalList, sodReport, verifyActivityLogCall } from '../../api/controls';
 import { segregationReport } from '../segregation';
 import { decideMoneyApproval, MONEY_ENTITY, pendingMoneyApprovals } from '../moneyApprovals';
