@@ -88,7 +88,7 @@ export const permissionGroup = z.object({ type: z.string(), userType: z.string()
 export const userInitialData = defineCall({
   path: 'user/initial-create-data',
   access: anyOf('user-create', 'user-edit'),
-  summary: 'The option lists of the user form.',
+  summary: 'The option lists of the user form; the roles are those the caller may give (no permission the caller does not hold).',
   request: emptyBody,
   data: z.object({
     branchList: z.array(listItem),

@@ -103,7 +103,10 @@ export const userHandlers = [
       data: {
         branchList,
         bankList,
-        roleList: roles.map((r) => ({ roleId: r.id, roleName: r.role_name, userType: r.user_type, permissions: permissionList(r.permissions) })),
+        // only the roles this user may give (a maker grants only permissions they hold: src/domain/privilege.ts)
+        roleList: roles
+          .map((r) => ({ roleId: r.id, roleName: r.role_name, userType: r.user_type, permissions: permissionList(r.permissions) }))
+          .filter((r) => grantRefusal(ctx.user, r.permissions, '') === null),
         exchangeHouseList,
         providerList,
         merchantList,
