@@ -1,5 +1,5 @@
 /**
- * Accessibility, end to end: axe-core runs on every screen of the registry and on the main
+ * Accessibility, end to end: axe-core (the WCAG 2.0, 2.1 and 2.2 A and AA rules and best practice) runs on every screen of the registry and on the main
  * modals, in the light and the dark theme, and a serious or critical violation fails the test with its
  * rule, its target and axe's help. One server and one browser for the whole file.
  */
@@ -30,7 +30,7 @@ async function audit(page: Page, where: string, include?: string): Promise<Findi
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async (context) => {
     const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] }, resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   }, include ?? null);
   const found = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.targets.map((target) => ({ where, rule: v.id, impact: v.impact, target, help: v.help })));
