@@ -19,7 +19,7 @@ import {
 import { BarChart, formatCount, formatMoney, LineChart } from '../console/charts';
 import { PageHeader } from '../console/views/PageHeader';
 import { defaultPeriod, inlineInputClass, PeriodFilter, periodBodyOf } from '../console/ui/PeriodFilter';
-import { ChartRangeSelect, Figures, shortCountryName, shown, StatCard } from './dashboard/parts';
+import { ChartRangeSelect, Figures, shortCountryName, shown, StatCard, WidgetFailures } from './dashboard/parts';
 import { useDashboardCall } from './dashboard/useDashboardCall';
 import { TransactionCards } from './dashboard/TransactionCards';
 import { AppUsersByCountryTable, TopBillersTable } from './dashboard/AuditTables';
@@ -28,6 +28,7 @@ export default function AuditDashboard() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader screen={{ title: 'Audit Dashboard', breadcrumb: [{ label: 'Dashboard' }] }} />
+      <WidgetFailures />
       <UserFigures />
       <TransactionCards />
       {/* side by side from 1536 px: on a 1280 px laptop a half row cut off Top Billers' Total Amount */}

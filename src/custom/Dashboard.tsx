@@ -20,7 +20,7 @@ import { PageHeader } from '../console/views/PageHeader';
 import { defaultPeriod, PeriodFilter, periodBodyOf } from '../console/ui/PeriodFilter';
 import type { Column } from '../definitions/definitions';
 import { formatAmount } from '../console/format';
-import { Figures, Panel, shown, StatCard } from './dashboard/parts';
+import { Figures, Panel, shown, StatCard, WidgetFailures } from './dashboard/parts';
 import { useDashboardCall } from './dashboard/useDashboardCall';
 
 export const DASHBOARD_PAGE_SIZE = 5;
@@ -40,6 +40,7 @@ export default function Dashboard() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader screen={{ title: 'Dashboard', breadcrumb: [{ label: 'Dashboard' }] }} />
+      <WidgetFailures />
       <CountsStrip />
       {/* two panels a row; between 1280 and 1535 px a half row is narrower than the transactions table
           (its Initiated Time was cut off), so there the table and the last chart take a row each */}
@@ -134,7 +135,7 @@ function AllTransactions() {
         pageSize={DASHBOARD_PAGE_SIZE}
         defaultSort={{ key: 'initiated_time', desc: true }}
         caption={`All Transactions (at most ${TRANSACTION_TABLE_LIMIT})`}
-        emptyMessage={status === 'loading' ? 'Loading…' : 'No transactions in this period.'}
+        emptyMessage={status === 'loading' ? 'Loading…' : status === 'failed' ? 'The transactions could not be loaded.' : 'No transactions in this period.'}
       />
     </Panel>
   );

@@ -4,7 +4,7 @@
  * opens, and a screenshot of each dashboard in the light and the dark theme is kept in test-results/.
  */
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 
 const live = useServerAndBrowser();
@@ -74,6 +74,30 @@ describe('the app dashboard, as admin', () => {
     await keep(page, 'dashboard-admin-light');
     await useDarkTheme(page);
     await keep(page, 'dashboard-admin-dark');
+    await context.close();
+  });
+
+  it('a widget whose call fails says so, the dashboard says its figures are missing, and Retry loads them', async () => {
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'admin');
+    // the server down for two of the widgets' calls
+    const down = (route: Route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' });
+    await page.route('**/api/dashboard/overallTransactionCounts', down);
+    await page.route('**/api/dashboard/totalTransactionValues', down);
+    await page.goto('/dashboard');
+    const alert = page.getByRole('alert').filter({ hasText: 'parts of this dashboard could not be loaded' });
+    await expect.poll(() => alert.innerText(), { timeout: 30_000 }).toBe('2 parts of this dashboard could not be loaded. Its figures are missing, not zero.\nRetry');
+    await expect.poll(() => page.getByRole('figure', { name: 'Transactions by Category', exact: true }).innerText()).toContain('This chart could not be loaded.');
+    const table = page.getByRole('region', { name: 'All Transactions', exact: true });
+    expect(await table.innerText()).not.toContain('No transactions in this period.');
+    expect(await table.innerText()).toContain('The transactions could not be loaded.');
+
+    await page.unroute('**/api/dashboard/overallTransactionCounts');
+    await page.unroute('**/api/dashboard/totalTransactionValues');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expectChart(page, 'Transactions by Category');
+    await expect.poll(() => table.getByRole('row').count(), { timeout: 30_000 }).toBe(6);
+    await expect.poll(() => alert.count()).toBe(0);
     await context.close();
   });
 

@@ -1,5 +1,7 @@
 /** Small pieces of the dashboards: stat cards with tooltips, titled panels, the state lines. */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../console/ui/primitives';
 import { FAILED_MESSAGE, type ChartStatus } from '../../console/charts';
 import { chartRangeLabels, chartRanges, type ChartRange } from '../../api/dashboard';
 import { inlineInputClass } from '../../console/ui/PeriodFilter';
@@ -95,4 +97,42 @@ export function ChartRangeSelect({ value, onChange, label }: { value: ChartRange
 /** Only the part of a country name before the first comma is shown (spec 000 §7). */
 export function shortCountryName(name: string): string {
   return name.split(',')[0].trim();
+}
+
+/**
+ * Whether any of the dashboard's widgets failed to load, and a way to load the failed ones again. Each
+ * widget says its own failure where its figures would be; this line says it once at the top, with
+ * Retry, so that a dashboard of dashes is never taken for a quiet day.
+ */
+export function WidgetFailures() {
+  const client = useQueryClient();
+  const cache = client.getQueryCache();
+  const failed = useSyncExternalStore(
+    (listener) => cache.subscribe(listener),
+    () => cache.findAll({ queryKey: ['dashboard'], type: 'active' }).filter((q) => q.state.status === 'error').length,
+  );
+  const [retrying, setRetrying] = useState(false);
+  if (failed === 0) return null;
+  const retry = async () => {
+    setRetrying(true);
+    try {
+      await client.refetchQueries({ queryKey: ['dashboard'], type: 'active', predicate: (q) => q.state.status === 'error' });
+    } finally {
+      setRetrying(false);
+    }
+  };
+  return (
+    <div
+      role="alert"
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100"
+    >
+      <span>
+        <strong className="font-semibold">{failed === 1 ? 'One part of this dashboard could not be loaded.' : `${failed} parts of this dashboard could not be loaded.`}</strong> Its figures are
+        missing, not zero.
+      </span>
+      <Button className="py-0.5" onClick={() => void retry()} disabled={retrying}>
+        {retrying ? 'Retrying…' : 'Retry'}
+      </Button>
+    </div>
+  );
 }
