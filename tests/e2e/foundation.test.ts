@@ -198,8 +198,16 @@ describe('maker-checker round trip for a new console user', () => {
     await expect(page.getByRole('checkbox', { name: 'user-approve', exact: true }).isChecked()).resolves.toBe(false);
     await page.getByLabel('Password', { exact: true }).fill(newUser.password);
     await screenshot(page, 'user-create-form');
+    // a username that is taken: the server's message stays until dismissed...
+    await page.getByLabel('Username', { exact: true }).fill('maker');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const taken = page.getByText('Username "maker" already exists');
+    await taken.waitFor();
+    // ...or until the form succeeds
+    await page.getByLabel('Username', { exact: true }).fill(newUser.username);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('User sent for approval').waitFor();
+    await expect.poll(() => taken.count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/users');
     await signOut(page);
     await context.close();

@@ -28,10 +28,12 @@ let nextId = 1;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
-export function toast(kind: ToastKind, message: string, durationMs?: number) {
+/** Shows a message; returns its id (for `dismiss`: a form dismisses its own failures once it succeeds). */
+export function toast(kind: ToastKind, message: string, durationMs?: number): number {
   const t: Toast = { id: nextId++, kind, message, durationMs: durationMs ?? (isFailure(kind) ? null : DEFAULT_MS) };
   toasts = [...toasts, t];
   emit();
+  return t.id;
 }
 
 export function dismiss(id: number) {

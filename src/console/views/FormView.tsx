@@ -2,7 +2,7 @@
  * The generic form screen: fields and zod rules from the definition (validated on blur with the
  * specification's messages), option lists and edit values loaded by their calls, submit as a call.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useUnsavedChangesGuard } from '../ui/unsavedChanges';
 import { useForm, type FieldErrors, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -10,7 +10,7 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { AnyFormScreen, FieldContext, FormField } from '../../definitions/definitions';
 import { callApi, failureMessage } from '../request';
-import { toast } from '../ui/toast';
+import { dismiss, toast } from '../ui/toast';
 import { Button, FieldRow, LockIcon, Loader, inputClass } from '../ui/primitives';
 import { PageHeader } from './PageHeader';
 import { generatePassword } from '../../domain/password';
@@ -359,6 +359,8 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
 
   const form = useForm<FieldValues>({ mode: 'onBlur', defaultValues: screen.defaults as FieldValues, resolver });
   const [submitting, setSubmitting] = useState(false);
+  /** The failure messages this form has shown (they stay until dismissed, or until the form succeeds). */
+  const failures = useRef<number[]>([]);
   const guard = useUnsavedChangesGuard(form.formState.isDirty);
 
   useEffect(() => {
@@ -375,6 +377,8 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
     const res = await callApi(screen.submit.call, body as Record<string, never>);
     setSubmitting(false);
     if (res.ok) {
+      // the failures of this form's earlier attempts are answered now
+      for (const id of failures.current.splice(0)) dismiss(id);
       toast('success', screen.messages.success);
       guard.leave();
       void navigate({ to: screen.back });
@@ -385,7 +389,7 @@ export function FormView({ screen }: { screen: AnyFormScreen }) {
       const perField = parseFieldErrors(msg);
       for (const [k, m] of Object.entries(perField)) form.setError(k, { message: m });
     }
-    toast('warning', res.statusCode === 422 && msg ? msg : screen.messages.failure);
+    failures.current.push(toast('warning', res.statusCode === 422 && msg ? msg : screen.messages.failure));
   }
 
   if (screen.load && loaded.isPending) return <Loader />;
