@@ -311,7 +311,7 @@ describe('app users: images, and a hold approved by the checker', () => {
         .filter({ has: page.getByText('Active', { exact: true }) })
         .first();
       await candidate.waitFor();
-      uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
+      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim(); // UID: fifth, in its place (spec 002 §2)
       const first = page.getByRole('row').filter({ hasText: uid });
       await expect(first.getByRole('cell', { name: 'Saudi Arabia', exact: true }).count()).resolves.toBe(1);
       await first.getByRole('button', { name: 'Images' }).click();
