@@ -52,10 +52,20 @@ export function wireFrom(value: string): string {
   return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:01` : value;
 }
 
-/** The To value as sent: its seconds set to 0. */
-export function wireTo(value: string): string {
+/**
+ * The To value as sent: its seconds set to 0. Given the range's From, a To in the same minute as From
+ * (where seconds 0 would fall before From's seconds 1) is sent as that minute's last second instead:
+ * To is never sent before From.
+ */
+export function wireTo(value: string, from?: string): string {
   const w = wallClock(value);
-  if (w) return `${w.slice(0, 16)}:00`;
+  const sent = w ? `${w.slice(0, 16)}:00` : wireToParsed(value);
+  if (from === undefined) return sent;
+  const f = wireFrom(from);
+  return wallClock(f) && wallClock(sent) && sent < f && sent.slice(0, 16) === f.slice(0, 16) ? `${sent.slice(0, 16)}:59` : sent;
+}
+
+function wireToParsed(value: string): string {
   const d = parseLocal(value);
   return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:00` : value;
 }
