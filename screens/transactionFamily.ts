@@ -305,7 +305,7 @@ export const beneficiaryAmount: PanelField<Exclude<IpgRow, EChannellingRow>> = {
 
 /** The IPG panel (send money, bill payments, Thyaga, E-Channelling): the exchange rate read from `rate`, the charges, then `more`. */
 export function ipgPanel<K extends string, More = never>(header: string, rate: K, ...more: More[]) {
-  const exchangeRate: { readonly key: K; readonly label: string; readonly kind: CellKind } = { key: rate, label: 'Exchange Rate (LKR)', kind: 'amount' };
+  const exchangeRate: { readonly key: K; readonly label: string; readonly kind: CellKind } = { key: rate, label: 'Exchange Rate (LKR)', kind: 'rate' };
   return { key: rate, header, panel: [exchangeRate, ...ipgCharges, ...more] };
 }
 

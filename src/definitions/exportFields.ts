@@ -1,12 +1,13 @@
 /** The export columns of a list screen: every column not marked `export: false`, in order. */
 import { z } from 'zod';
 import { exportField, type ExportField } from '../api/contract';
-import { exportTypeOf, type AnyListScreen } from './definitions';
+import type { AnyListScreen } from './definitions';
+import { exportFieldOf } from './cellKinds';
 
 export function exportFieldsOf(screen: Pick<AnyListScreen, 'columns'>): ExportField[] {
   return screen.columns
     .filter((c) => c.export !== false && c.kind !== 'image')
-    .flatMap((c) => (c.panel ? c.panel.map((p) => ({ header: p.label, dataKey: p.key, type: exportTypeOf(p.kind) })) : [{ header: c.header, dataKey: c.key, type: exportTypeOf(c.kind) }]));
+    .flatMap((c) => (c.panel ? c.panel.map((p) => exportFieldOf(p.label, p.key, p.kind)) : [exportFieldOf(c.header, c.key, c.kind)]));
 }
 
 const replyFields = z.array(exportField).min(1);
@@ -18,5 +19,11 @@ const replyFields = z.array(exportField).min(1);
  */
 export function exportFieldsFor(screen: Pick<AnyListScreen, 'columns'>, data: unknown): ExportField[] {
   const sent = typeof data === 'object' && data !== null ? replyFields.safeParse((data as { fields?: unknown }).fields) : undefined;
-  return sent?.success ? sent.data : exportFieldsOf(screen);
+  const own = exportFieldsOf(screen);
+  if (!sent?.success) return own;
+  // a DOUBLE the reply sends without decimals takes the screen's (an exchange rate keeps its 4)
+  return sent.data.map((f) => {
+    const mine = f.type === 'DOUBLE' && f.decimals === undefined ? own.find((o) => o.dataKey === f.dataKey && o.type === 'DOUBLE') : undefined;
+    return mine?.decimals === undefined ? f : { ...f, decimals: mine.decimals };
+  });
 }
