@@ -10,7 +10,7 @@ import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
-import { businessTimeZone } from '../businessTime';
+import { businessTimeZone, useBusinessDay } from '../businessTime';
 import { useRegistries } from '../registries';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
@@ -58,6 +58,8 @@ export function RowActions<Row>({
   const navigate = useNavigate();
   const { rowModals } = useRegistries();
   const [active, setActive] = useState<RowAction<Row> | null>(null);
+  // drawn again at the business zone's midnight: guards that read "today" (Void or Refund) follow the day
+  useBusinessDay();
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | null>(null);
   const shown = locked ? actionsOnLockedRow(actions, row, user) : visibleActions(actions, row, user);
