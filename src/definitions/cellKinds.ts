@@ -15,19 +15,19 @@ export interface CellKindDef {
   readonly exportType: ExportField['type'];
   /** How the generated spec describes the cell (the Format column). */
   readonly spec: string;
-  /** Numbers: the decimals shown, on the screen and in every export format (DOUBLE's default is 2). */
+  /** A DOUBLE's decimals other than the default 2, on the screen and in every export format. */
   readonly decimals?: number;
 }
 
 export const cellKinds = {
   text: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: "as text; '-' when empty" },
   integer: { align: 'right', sortAs: 'number', exportType: 'INTEGER', spec: "whole number, right-aligned; '-' when empty" },
-  amount: { align: 'right', sortAs: 'number', exportType: 'DOUBLE', decimals: 2, spec: "2 decimals with thousands separators, right-aligned; '-' when empty" },
+  amount: { align: 'right', sortAs: 'number', exportType: 'DOUBLE', spec: "2 decimals with thousands separators, right-aligned; '-' when empty" },
   datetime: { align: 'left', sortAs: 'time', exportType: 'DATE', spec: "yyyy-MM-dd HH:mm:ss, local time; '-' when empty or unreadable" },
   status: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'coloured tag (Active green, anything else red)' },
   approval: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'coloured tag (APPROVED green, PENDING yellow, anything else red)' },
   // exchange rates: the 4 decimals the data has (85.5057), in the table, its panels and every export
-  rate: { align: 'right', sortAs: 'number', exportType: 'DOUBLE', decimals: 4, spec: "4 decimals with thousands separators, right-aligned (4 in the exports too); '-' when empty" },
+  rate: { align: 'right', sortAs: 'number', exportType: 'DOUBLE', decimals: 4, spec: "4 decimals with thousands separators, right-aligned; '-' when empty" },
   paymentStatus: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: "coloured tag (SUCCESS green, PENDING and HOLD yellow, REFUNDED blue, anything else red); '-' when empty" },
   tags: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'one tag per item' },
   image: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'image (a placeholder when missing)' },
@@ -54,6 +54,6 @@ export function exportTypeOf(kind: CellKind | undefined): ExportField['type'] {
  * than the default 2 (so that every format writes the decimals the screen shows).
  */
 export function exportFieldOf(header: string, dataKey: string, kind: CellKind | undefined): ExportField {
-  const def = cellKindOf(kind);
-  return { header, dataKey, type: def.exportType, ...(def.exportType === 'DOUBLE' && def.decimals !== undefined && def.decimals !== 2 ? { decimals: def.decimals } : {}) };
+  const { exportType: type, decimals } = cellKindOf(kind) as CellKindDef;
+  return decimals ? { header, dataKey, type, decimals } : { header, dataKey, type };
 }

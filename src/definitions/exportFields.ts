@@ -19,11 +19,5 @@ const replyFields = z.array(exportField).min(1);
  */
 export function exportFieldsFor(screen: Pick<AnyListScreen, 'columns'>, data: unknown): ExportField[] {
   const sent = typeof data === 'object' && data !== null ? replyFields.safeParse((data as { fields?: unknown }).fields) : undefined;
-  const own = exportFieldsOf(screen);
-  if (!sent?.success) return own;
-  // a DOUBLE the reply sends without decimals takes the screen's (an exchange rate keeps its 4)
-  return sent.data.map((f) => {
-    const mine = f.type === 'DOUBLE' && f.decimals === undefined ? own.find((o) => o.dataKey === f.dataKey && o.type === 'DOUBLE') : undefined;
-    return mine?.decimals === undefined ? f : { ...f, decimals: mine.decimals };
-  });
+  return sent?.success ? sent.data : exportFieldsOf(screen);
 }

@@ -59,15 +59,11 @@ export function wireFrom(value: string): string {
  */
 export function wireTo(value: string, from?: string): string {
   const w = wallClock(value);
-  const sent = w ? `${w.slice(0, 16)}:00` : wireToParsed(value);
-  if (from === undefined) return sent;
-  const f = wireFrom(from);
-  return wallClock(f) && wallClock(sent) && sent < f && sent.slice(0, 16) === f.slice(0, 16) ? `${sent.slice(0, 16)}:59` : sent;
-}
-
-function wireToParsed(value: string): string {
-  const d = parseLocal(value);
-  return d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:00` : value;
+  const d = w ? null : parseLocal(value);
+  const sent = w ? `${w.slice(0, 16)}:00` : d ? `${format(d, "yyyy-MM-dd'T'HH:mm")}:00` : value;
+  const minute = sent.slice(0, 16);
+  // From goes with seconds 1: in its minute, To's seconds 0 would fall before it
+  return from !== undefined && sent.length === 19 && wireFrom(from).slice(0, 16) === minute ? `${minute}:59` : sent;
 }
 
 /** Changing From to a later time than To moves To to equal From (wall clocks of one zone compare as they read). */

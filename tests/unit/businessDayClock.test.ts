@@ -4,7 +4,8 @@
  * and the guards then read the new "today".
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentBusinessDay, msToNextBusinessMidnight, setBusinessTimeZone, subscribeBusinessDay } from '@/console/businessTime';
+import { setBusinessTimeZone } from '@/console/businessTime';
+import { currentBusinessDay, msToNextBusinessMidnight, subscribeBusinessDay } from '@/console/businessDay';
 import { visibleActions } from '@/console/views/RowActions';
 import { ceftScreen } from '@screens/transactions';
 

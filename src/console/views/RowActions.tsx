@@ -10,7 +10,8 @@ import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
-import { businessTimeZone, useBusinessDay } from '../businessTime';
+import { businessTimeZone } from '../businessTime';
+import { useBusinessDay } from '../businessDay';
 import { useRegistries } from '../registries';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
