@@ -17,7 +17,7 @@ export const activityLogsScreen = defineListScreen<ActivityLogRow>()({
   menu: { section: 'Reports', label: 'Activity Logs', order: 90 },
   source: {
     call: activityReport,
-    request: (f) => ({ from: wireFrom(String(f.from)), to: wireTo(String(f.to)), fetchCount: fetchCountOf(f.fetchCount), username: String(f.username ?? '') }),
+    request: (f) => ({ from: wireFrom(String(f.from)), to: wireTo(String(f.to), String(f.from)), fetchCount: fetchCountOf(f.fetchCount), username: String(f.username ?? '') }),
     rows: (d) => d.logs,
   },
   filters: [
@@ -53,7 +53,7 @@ export const userActivityLogsScreen = defineListScreen<MobileActivityRow>()({
     call: mobileActivityReport,
     request: (f) => ({
       from: wireFrom(String(f.from)),
-      to: wireTo(String(f.to)),
+      to: wireTo(String(f.to), String(f.from)),
       fetchCount: fetchCountOf(f.fetchCount),
       searchParameter: String(f.searchParameter ?? ''),
     }),

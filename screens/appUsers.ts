@@ -64,6 +64,8 @@ export const appUsersScreen = defineListScreen<AppUserRow>()({
     { key: 'created_at', header: 'Registered', kind: 'datetime' },
     { key: 'user_hold_reason', header: 'Hold Reason' },
   ],
+  // the specification's order: ..., registered, images, action, hold reason
+  actionsBefore: 'user_hold_reason',
   defaultSort: { key: 'id', desc: true },
   changeRequests: { permission: 'app-user-approve', approve: appUserApprove, entity: 'App user' },
   lockedWhen: isLocked,
@@ -74,6 +76,7 @@ export const appUsersScreen = defineListScreen<AppUserRow>()({
       permission: 'app-user-view',
       anyOf: ['auditor-app-user-view'],
       showWhenLocked: true,
+      column: 'Images',
       run: {
         kind: 'images',
         title: 'User Images',

@@ -71,7 +71,12 @@ export const countedFilters = (search: string): FilterDef<CountedRequest>[] => [
 
 /** The range as sent (From with seconds 1, To with seconds 0), the country and the search text. */
 export function rangeRequest(f: FilterValues) {
-  return { from_date: wireFrom(String(f.from_date ?? '')), to_date: wireTo(String(f.to_date ?? '')), country_code: String(f.country_code ?? ''), data: String(f.data ?? '') };
+  return {
+    from_date: wireFrom(String(f.from_date ?? '')),
+    to_date: wireTo(String(f.to_date ?? ''), String(f.from_date ?? '')),
+    country_code: String(f.country_code ?? ''),
+    data: String(f.data ?? ''),
+  };
 }
 
 /** The range request with the fetch count. */
@@ -300,7 +305,7 @@ export const beneficiaryAmount: PanelField<Exclude<IpgRow, EChannellingRow>> = {
 
 /** The IPG panel (send money, bill payments, Thyaga, E-Channelling): the exchange rate read from `rate`, the charges, then `more`. */
 export function ipgPanel<K extends string, More = never>(header: string, rate: K, ...more: More[]) {
-  const exchangeRate: { readonly key: K; readonly label: string; readonly kind: CellKind } = { key: rate, label: 'Exchange Rate (LKR)', kind: 'amount' };
+  const exchangeRate: { readonly key: K; readonly label: string; readonly kind: CellKind } = { key: rate, label: 'Exchange Rate (LKR)', kind: 'rate' };
   return { key: rate, header, panel: [exchangeRate, ...ipgCharges, ...more] };
 }
 

@@ -279,7 +279,7 @@ export const insuranceScreen = transactionReport<InsuranceRow>()(operational('in
       key: 'exchange_rate_lkr',
       header: 'IPG Details',
       panel: [
-        { key: 'exchange_rate_lkr', label: 'Exchange Rate (LKR)', kind: 'amount' },
+        { key: 'exchange_rate_lkr', label: 'Exchange Rate (LKR)', kind: 'rate' },
         { key: 'ipg_rate', label: 'IPG Rate (%)', kind: 'amount' },
         { key: 'ipg_commission_lkr', label: 'IPG Commission (LKR)', kind: 'amount' },
         { key: 'bank_charge_lkr', label: 'Bank Charge (LKR)', kind: 'amount' },

@@ -68,11 +68,18 @@ export type ErrorData = z.infer<typeof errorData>;
 
 // ---- shared wire shapes ----------------------------------------------------------------------
 
-/** Export column items: DOUBLE columns are right-aligned in the PDF. */
+/** Most decimals a DOUBLE export column may ask for. */
+export const MAX_EXPORT_DECIMALS = 6;
+
+/**
+ * Export column items: DOUBLE columns are right-aligned in the PDF, with `decimals` decimals (default
+ * 2; exchange rates 4) in every export format.
+ */
 export const exportField = z.object({
   header: z.string(),
   dataKey: z.string(),
   type: z.enum(['STRING', 'DOUBLE', 'INTEGER', 'DATE', 'BOOLEAN']),
+  decimals: z.number().int().min(0).max(MAX_EXPORT_DECIMALS).optional(),
 });
 export type ExportField = z.infer<typeof exportField>;
 

@@ -17,9 +17,9 @@ export function formatAmount(value: unknown): string {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** Date-times in local format; '-' for missing, unreadable, or a year before 1000 (placeholder times). */
-const rateFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+const rateFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: cellKindOf('rate').decimals, maximumFractionDigits: cellKindOf('rate').decimals });
 
-/** Rates: 4 decimals with thousands separators. */
+/** Rates: 4 decimals (the rate kind's, as the exports write them) with thousands separators. */
 export function formatRate(value: unknown): string {
   const n = typeof value === 'number' ? value : Number(value);
   if (value === null || value === undefined || value === '' || Number.isNaN(n)) return '-';

@@ -15,6 +15,8 @@ export interface CellKindDef {
   readonly exportType: ExportField['type'];
   /** How the generated spec describes the cell (the Format column). */
   readonly spec: string;
+  /** A DOUBLE's decimals other than the default 2, on the screen and in every export format. */
+  readonly decimals?: number;
 }
 
 export const cellKinds = {
@@ -24,7 +26,8 @@ export const cellKinds = {
   datetime: { align: 'left', sortAs: 'time', exportType: 'DATE', spec: "yyyy-MM-dd HH:mm:ss, local time; '-' when empty or unreadable" },
   status: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'coloured tag (Active green, anything else red)' },
   approval: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'coloured tag (APPROVED green, PENDING yellow, anything else red)' },
-  rate: { align: 'right', sortAs: 'number', exportType: 'STRING', spec: "4 decimals with thousands separators, right-aligned; '-' when empty" },
+  // exchange rates: the 4 decimals the data has (85.5057), in the table, its panels and every export
+  rate: { align: 'right', sortAs: 'number', exportType: 'DOUBLE', decimals: 4, spec: "4 decimals with thousands separators, right-aligned; '-' when empty" },
   paymentStatus: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: "coloured tag (SUCCESS green, PENDING and HOLD yellow, REFUNDED blue, anything else red); '-' when empty" },
   tags: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'one tag per item' },
   image: { align: 'left', sortAs: 'text', exportType: 'STRING', spec: 'image (a placeholder when missing)' },
@@ -44,4 +47,13 @@ export function cellKindOf(kind: string | undefined): CellKindDef {
 /** The export type a cell kind maps to. */
 export function exportTypeOf(kind: CellKind | undefined): ExportField['type'] {
   return cellKindOf(kind).exportType;
+}
+
+/**
+ * The export column of a cell: header, key, type, and the decimals of a DOUBLE whose kind shows other
+ * than the default 2 (so that every format writes the decimals the screen shows).
+ */
+export function exportFieldOf(header: string, dataKey: string, kind: CellKind | undefined): ExportField {
+  const { exportType: type, decimals } = cellKindOf(kind) as CellKindDef;
+  return decimals ? { header, dataKey, type, decimals } : { header, dataKey, type };
 }

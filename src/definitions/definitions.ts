@@ -190,6 +190,11 @@ export interface RowAction<Row> {
   readonly whyNot?: string;
   /** Shown on locked rows too, beside the lock: for actions that change nothing (viewing, navigating). */
   readonly showWhenLocked?: boolean;
+  /**
+   * The header of a column of its own that shows this action (e.g. App Users' 'Images'), just before
+   * the Action column, instead of a button in the Action column.
+   */
+  readonly column?: string;
   readonly run: RowActionRun<Row>;
 }
 
@@ -249,10 +254,17 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly rowKey?: Extract<keyof Row, string>;
   readonly columns: readonly Column<Row>[];
   /**
-   * The columns that identify a row (e.g. ID and Trace): shown first, in this order, and pinned to the
-   * left edge of the table while it scrolls sideways (the Action column is pinned to the right).
+   * The columns that identify a row (e.g. ID and Trace): shown in their place among `columns` (pinning
+   * never reorders, so the screen shows the columns in the order the exports write them), and kept in
+   * view while the table scrolls sideways (the Action column is pinned to the right).
    */
   readonly pinnedColumns?: readonly (keyof Row & string)[];
+  /**
+   * The column the Action column (and the actions with a `column` of their own) come just before,
+   * where the specification places the action among the columns (e.g. App Users: images, action,
+   * hold reason); default: after the last column.
+   */
+  readonly actionsBefore?: keyof Row & string;
   /** Filters shown in the filter bar; with filters the list loads on Search, else on open. Keys are the call's request keys. */
   readonly filters?: readonly FilterDef<RequestOf<C>, DataOf<C>>[];
   /** Default LIST_DEFAULTS.pageSize (50). */

@@ -1,12 +1,13 @@
 /** The export columns of a list screen: every column not marked `export: false`, in order. */
 import { z } from 'zod';
 import { exportField, type ExportField } from '../api/contract';
-import { exportTypeOf, type AnyListScreen } from './definitions';
+import type { AnyListScreen } from './definitions';
+import { exportFieldOf } from './cellKinds';
 
 export function exportFieldsOf(screen: Pick<AnyListScreen, 'columns'>): ExportField[] {
   return screen.columns
     .filter((c) => c.export !== false && c.kind !== 'image')
-    .flatMap((c) => (c.panel ? c.panel.map((p) => ({ header: p.label, dataKey: p.key, type: exportTypeOf(p.kind) })) : [{ header: c.header, dataKey: c.key, type: exportTypeOf(c.kind) }]));
+    .flatMap((c) => (c.panel ? c.panel.map((p) => exportFieldOf(p.label, p.key, p.kind)) : [exportFieldOf(c.header, c.key, c.kind)]));
 }
 
 const replyFields = z.array(exportField).min(1);

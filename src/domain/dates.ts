@@ -58,12 +58,18 @@ export function wireFrom(value: string): string {
   return d ? `${localMinute(d)}:01` : value;
 }
 
-/** The To value as sent: its seconds set to 0. */
-export function wireTo(value: string): string {
+/**
+ * The To value as sent: its seconds set to 0. Given the range's From, a To in the same minute as From
+ * (where seconds 0 would fall before From's seconds 1) is sent as that minute's last second instead:
+ * To is never sent before From.
+ */
+export function wireTo(value: string, from?: string): string {
   const w = wallClock(value);
-  if (w) return `${w.slice(0, 16)}:00`;
-  const d = parseLocal(value);
-  return d ? `${localMinute(d)}:00` : value;
+  const d = w ? null : parseLocal(value);
+  const sent = w ? `${w.slice(0, 16)}:00` : d ? `${localMinute(d)}:00` : value;
+  const minute = sent.slice(0, 16);
+  // From goes with seconds 1: in its minute, To's seconds 0 would fall before it
+  return from !== undefined && sent.length === 19 && wireFrom(from).slice(0, 16) === minute ? `${minute}:59` : sent;
 }
 
 /** Changing From to a later time than To moves To to equal From (wall clocks of one zone compare as they read). */

@@ -11,26 +11,53 @@ export interface ExportTable {
   headers: string[];
   body: ExportCell[][];
 }
-/** Which file the table is meant for: DOUBLE cells stay numbers for 'xlsx', become '1,234.50' strings for 'pdf'. */
-export type ExportTarget = 'xlsx' | 'pdf';
+/**
+ * Which file the table is meant for: DOUBLE cells stay numbers for 'xlsx' and 'csv', become '1,234.50'
+ * strings for 'pdf'; DATE cells become Excel date numbers for 'xlsx' (shown with DATE_NUM_FMT), texts
+ * 'yyyy-MM-dd HH:mm:ss' for 'csv' and 'pdf'.
+ */
+export type ExportTarget = 'xlsx' | 'pdf' | 'csv';
 
 export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 export const FILE_STAMP_FORMAT = 'yyyy-MM-dd_HH-mm-ss';
-/** Excel number format of DOUBLE cells. */
+/** Excel number format of DOUBLE cells (2 decimals, the default). */
 export const DOUBLE_NUM_FMT = '#,##0.00';
+/** Excel number format of DATE cells: the business zone's wall clock, as the other formats write it. */
+export const DATE_NUM_FMT = 'yyyy-mm-dd hh:mm:ss';
+/** The decimals of a DOUBLE cell when its field names none. */
+export const DEFAULT_DECIMALS = 2;
+
+/** Excel number format of DOUBLE cells with `decimals` decimals: '#,##0', '#,##0.0000'. */
+export function doubleNumFmt(decimals: number): string {
+  return decimals > 0 ? `#,##0.${'0'.repeat(decimals)}` : '#,##0';
+}
+
+/** The Excel day 0 (1899-12-30, so that 1900-03-01 is day 61, as Excel counts), in UTC ms. */
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
+const WALL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * A wall clock 'yyyy-MM-dd HH:mm:ss' as an Excel date number (days since day 0, the time of day as the
+ * fraction): the same wall clock in any spreadsheet program, whatever its zone. Undefined for any
+ * other text (e.g. '-').
+ */
+export function excelDateOf(wall: string): number | undefined {
+  const m = WALL.exec(wall);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  return (Date.UTC(y, mo - 1, d, h, mi, s) - EXCEL_EPOCH_MS) / 86_400_000;
+}
 /** What a DATE cell shows when its value cannot be read as a date (or its year is below 1000). */
 export const INVALID_DATE = '-';
 
-const doubleFormatter = new Intl.NumberFormat('en-US', {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  useGrouping: true,
-});
+const doubleFormatters = new Map<number, Intl.NumberFormat>();
 
-/** 1234.5 → '1,234.50'; -0.001 → '0.00' (never '-0.00'). */
-export function formatDouble(n: number): string {
-  const s = doubleFormatter.format(n);
-  return /^-0\.00$/.test(s) ? '0.00' : s;
+/** 1234.5 → '1,234.50'; with 4 decimals 85.5057 → '85.5057'; -0.001 → '0.00' (never '-0.00'). */
+export function formatDouble(n: number, decimals = DEFAULT_DECIMALS): string {
+  let f = doubleFormatters.get(decimals);
+  if (!f) doubleFormatters.set(decimals, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true })));
+  const s = f.format(n);
+  return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
 }
 
 /** Characters a spreadsheet program may read as the start of a formula (or a DDE payload). */
@@ -342,7 +369,7 @@ export function formatCell(field: ExportField, value: unknown, target: ExportTar
   switch (field.type) {
     case 'DOUBLE': {
       const n = toNumber(value);
-      if (n !== undefined) return target === 'pdf' ? formatDouble(n) : n;
+      if (n !== undefined) return target === 'pdf' ? formatDouble(n, field.decimals) : n;
       break;
     }
     case 'INTEGER': {
@@ -352,7 +379,10 @@ export function formatCell(field: ExportField, value: unknown, target: ExportTar
     }
     case 'DATE':
       // our own placeholder '-' is not data and is not a formula: left as is
-      if (typeof value === 'string' || typeof value === 'number' || value instanceof Date) return formatDateValue(value, zone);
+      if (typeof value === 'string' || typeof value === 'number' || value instanceof Date) {
+        const text = formatDateValue(value, zone);
+        return target === 'xlsx' ? (excelDateOf(text) ?? text) : text;
+      }
       break;
     case 'BOOLEAN': {
       const b = toBoolean(value);

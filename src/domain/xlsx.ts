@@ -5,7 +5,9 @@
  *
  * What the file holds is what the exceljs export held: the title (bold, 14 pt), 'On … by …',
  * 'Duration: …', a blank row, the header row (bold, grey fill, bottom border, frozen below it), then one
- * row per record; DOUBLE cells are numbers formatted '#,##0.00', INTEGER cells numbers, everything else
+ * row per record; DOUBLE cells are numbers formatted '#,##0.00' (or with their field's decimals), DATE
+ * cells Excel dates formatted 'yyyy-mm-dd hh:mm:ss' (the business zone's wall clock: a sheet sorts and
+ * filters them as dates), INTEGER cells numbers, everything else
  * text (inline strings), neutralised against formula injection by formatCell; multi-line texts wrap;
  * column widths follow the longest value (8 to 60 characters).
  *
@@ -20,7 +22,8 @@
 import { Deflate, Zip, ZipDeflate, strToU8, type ZipInputFile } from 'fflate';
 import type { ExportField } from '../api/contract';
 import { crc32, crc32Combine } from './crc32';
-import { DOUBLE_NUM_FMT, formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './exportFormat';
+import { MAX_EXPORT_DECIMALS } from '../api/contract';
+import { DATE_NUM_FMT, DEFAULT_DECIMALS, DOUBLE_NUM_FMT, doubleNumFmt, formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './exportFormat';
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;
@@ -168,6 +171,12 @@ const S_HEADER = 2;
 const S_HEADER_RIGHT = 3;
 const S_AMOUNT = 4;
 const S_WRAP = 5;
+const S_DATE = 6;
+/** The style of DOUBLE cells with d decimals (0 to MAX_EXPORT_DECIMALS) is S_DECIMALS + d; 2 is S_AMOUNT's format too. */
+const S_DECIMALS = 7;
+/** The number formats of our own: 164 DOUBLE_NUM_FMT, 165 DATE_NUM_FMT, 166 + d the DOUBLE format with d decimals. */
+const FMT_DATE = 165;
+const FMT_DECIMALS = 166;
 
 const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const NS_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -199,6 +208,15 @@ export function columnLetters(index: number): string {
 /** What follows a cell's reference, up to its value (see textCell and cellXml). */
 const CELL_NUMBER_OPEN = '"><v>';
 const CELL_AMOUNT_OPEN = `" s="${S_AMOUNT}"><v>`;
+const CELL_DATE_OPEN = `" s="${S_DATE}"><v>`;
+
+/** What opens a number cell of a field: its style by type (and a DOUBLE's decimals). */
+function numberOpenOf(field: ExportField): string {
+  if (field.type === 'DATE') return CELL_DATE_OPEN;
+  if (field.type !== 'DOUBLE') return CELL_NUMBER_OPEN;
+  const d = field.decimals ?? DEFAULT_DECIMALS;
+  return d === DEFAULT_DECIMALS ? CELL_AMOUNT_OPEN : `" s="${S_DECIMALS + d}"><v>`;
+}
 const CELL_TEXT_OPEN = '" t="inlineStr"><is>';
 const CELL_WRAP_TEXT_OPEN = `" s="${S_WRAP}" t="inlineStr"><is>`;
 
@@ -256,6 +274,8 @@ abstract class SheetEncoder {
   protected readonly textWidth: number[];
   protected readonly minNumber: number[];
   protected readonly maxNumber: number[];
+  /** Per column, what opens its number cells (the style of its type and decimals). */
+  protected readonly numberOpen: string[];
   protected readonly encoder = new TextEncoder();
   /** The current block of the sheet's rows, as UTF-8 (handed to the compressor every BLOCK_ROWS rows). */
   protected buf: Bytes = new Uint8Array(BLOCK_BYTES);
@@ -269,6 +289,7 @@ abstract class SheetEncoder {
     this.textWidth = fields.map((f) => safeText(f.header).length);
     this.minNumber = fields.map(() => Infinity);
     this.maxNumber = fields.map(() => -Infinity);
+    this.numberOpen = fields.map(numberOpenOf);
   }
 
   /** Hands the block's bytes on; the next block starts in a fresh buffer. */
@@ -316,7 +337,7 @@ abstract class SheetEncoder {
       this.ascii('<c r="');
       this.ascii(letters);
       this.ascii(rs);
-      this.ascii(this.fields[c].type === 'DOUBLE' ? CELL_AMOUNT_OPEN : CELL_NUMBER_OPEN);
+      this.ascii(this.numberOpen[c]);
       this.ascii(v);
       this.ascii('</v></c>');
       return;
@@ -414,7 +435,7 @@ abstract class SheetEncoder {
     const field = this.fields[c];
     let width = this.textWidth[c];
     if (this.minNumber[c] <= this.maxNumber[c]) {
-      const show = (n: number) => (field.type === 'DOUBLE' ? formatDouble(n) : String(n)).length;
+      const show = (n: number) => (field.type === 'DOUBLE' ? formatDouble(n, field.decimals) : field.type === 'DATE' ? DATE_NUM_FMT : String(n)).length;
       width = Math.max(width, show(this.minNumber[c]), show(this.maxNumber[c]));
     }
     return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, width + 2));
@@ -824,10 +845,16 @@ function appXml(): string {
   );
 }
 
+/** 0 to MAX_EXPORT_DECIMALS: the decimals a DOUBLE field may ask for. */
+const DECIMAL_RANGE = Array.from({ length: MAX_EXPORT_DECIMALS + 1 }, (_, d) => d);
+
 /** Fonts: 0 normal, 1 title (bold 14), 2 bold. Fills: 2 the header's grey. Borders: 1 thin bottom. */
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${NS_MAIN}">` +
-  `<numFmts count="1"><numFmt numFmtId="164" formatCode="${xmlEscape(DOUBLE_NUM_FMT)}"/></numFmts>` +
+  `<numFmts count="${3 + MAX_EXPORT_DECIMALS}"><numFmt numFmtId="164" formatCode="${xmlEscape(DOUBLE_NUM_FMT)}"/>` +
+  `<numFmt numFmtId="${FMT_DATE}" formatCode="${xmlEscape(DATE_NUM_FMT)}"/>` +
+  DECIMAL_RANGE.map((d) => `<numFmt numFmtId="${FMT_DECIMALS + d}" formatCode="${xmlEscape(doubleNumFmt(d))}"/>`).join('') +
+  '</numFmts>' +
   '<fonts count="3">' +
   '<font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
   '<font><b/><sz val="14"/><name val="Calibri"/><family val="2"/></font>' +
@@ -838,13 +865,15 @@ const STYLES =
   '<borders count="2"><border><left/><right/><top/><bottom/><diagonal/></border>' +
   '<border><left/><right/><top/><bottom style="thin"><color auto="1"/></bottom><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="6">' +
+  `<cellXfs count="${S_DECIMALS + DECIMAL_RANGE.length}">` +
   '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
   '<xf numFmtId="0" fontId="2" fillId="2" borderId="1" xfId="0" applyFont="1" applyFill="1" applyBorder="1" applyAlignment="1"><alignment horizontal="left" vertical="center"/></xf>' +
   '<xf numFmtId="0" fontId="2" fillId="2" borderId="1" xfId="0" applyFont="1" applyFill="1" applyBorder="1" applyAlignment="1"><alignment horizontal="right" vertical="center"/></xf>' +
   '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" applyAlignment="1"><alignment vertical="top" wrapText="1"/></xf>' +
+  `<xf numFmtId="${FMT_DATE}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>` +
+  DECIMAL_RANGE.map((d) => `<xf numFmtId="${FMT_DECIMALS + d}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('') +
   '</cellXfs>' +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
   '</styleSheet>';

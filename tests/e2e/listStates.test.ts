@@ -340,7 +340,7 @@ describe('columns', () => {
     await page.goto('/users');
     await settled(page, 'Users');
     const headers = async () => (await tableRegion(page, 'Users').locator('thead th').allInnerTexts()).map((h) => h.replace(/[▲▼↕]/g, '').trim());
-    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Email', 'Contact Number', 'Branch', 'Status', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(await headers()).toEqual(['ID', 'Name', 'Email', 'Contact Number', 'Username', 'Branch', 'Status', 'Created At', 'Updated At', 'Action', 'Sign-in']);
 
     await page.getByRole('button', { name: 'Columns', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Columns' });
@@ -350,7 +350,7 @@ describe('columns', () => {
     await dialog.getByRole('button', { name: 'Move Status up' }).click();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Contact Number', 'Status', 'Branch', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(await headers()).toEqual(['ID', 'Name', 'Contact Number', 'Username', 'Status', 'Branch', 'Created At', 'Updated At', 'Action', 'Sign-in']);
     expect(await page.getByRole('button', { name: 'Columns (1 hidden)' }).count()).toBe(1);
 
     // a drag on the Name header's right edge makes the column 200 px wide
@@ -366,12 +366,12 @@ describe('columns', () => {
     // the next visit has them, for this user only
     await page.reload();
     await settled(page, 'Users');
-    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Contact Number', 'Status', 'Branch', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(await headers()).toEqual(['ID', 'Name', 'Contact Number', 'Username', 'Status', 'Branch', 'Created At', 'Updated At', 'Action', 'Sign-in']);
     expect(Math.round((await name.boundingBox())!.width)).toBe(200);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.endsWith('.columns')))).toEqual(['remit.list.admin.users.columns']);
 
     await page.getByRole('button', { name: 'Reset columns' }).click();
-    expect(await headers()).toEqual(['ID', 'Username', 'Name', 'Email', 'Contact Number', 'Branch', 'Status', 'Created At', 'Updated At', 'Sign-in', 'Action']);
+    expect(await headers()).toEqual(['ID', 'Name', 'Email', 'Contact Number', 'Username', 'Branch', 'Status', 'Created At', 'Updated At', 'Action', 'Sign-in']);
     expect(Math.round((await name.boundingBox())!.width)).not.toBe(200);
     expect(await page.evaluate(() => localStorage.getItem('remit.list.admin.users.columns'))).toBeNull();
     await context.close();

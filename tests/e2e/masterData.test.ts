@@ -45,10 +45,17 @@ async function lastPageShows(page: Page, target: ReturnType<Page['getByRole']>) 
     .toBeGreaterThan(0);
 }
 
-/** Opens the pending request of `action` by `maker` in the Change Requests panel and decides it. */
-async function decide(page: Page, action: 'CREATE' | 'EDIT', decision: 'Approve' | 'Reject', check?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>, shot?: string) {
+/**
+ * Opens the pending request of `action` (of the record titled `record`, where the demo data has other
+ * requests by maker in the same panel) in the Change Requests panel and decides it.
+ */
+async function decide(page: Page, action: 'CREATE' | 'EDIT', decision: 'Approve' | 'Reject', check?: (dialog: ReturnType<Page['getByRole']>) => Promise<void>, shot?: string, record?: string) {
   const panel = page.getByRole('region', { name: 'Change Requests' });
-  const row = panel.getByRole('row').filter({ hasText: action }).first();
+  const row = panel
+    .getByRole('row')
+    .filter({ hasText: action })
+    .filter({ hasText: record ?? action })
+    .first();
   await row.getByRole('button', { name: 'View' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
@@ -311,7 +318,7 @@ describe('app users: images, and a hold approved by the checker', () => {
         .filter({ has: page.getByText('Active', { exact: true }) })
         .first();
       await candidate.waitFor();
-      uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
+      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim(); // UID: fifth, in its place (spec 002 §2)
       const first = page.getByRole('row').filter({ hasText: uid });
       await expect(first.getByRole('cell', { name: 'Saudi Arabia', exact: true }).count()).resolves.toBe(1);
       await first.getByRole('button', { name: 'Images' }).click();
@@ -381,10 +388,17 @@ describe('app versions: create with version boxes, platforms and force update', 
     });
     await as('checker', async (page) => {
       await page.goto('/appVersions');
-      await decide(page, 'CREATE', 'Approve', async (dialog) => {
-        await dialog.getByText('2.6.0+6123').waitFor();
-        await dialog.getByText('HUAWEI').waitFor();
-      });
+      await decide(
+        page,
+        'CREATE',
+        'Approve',
+        async (dialog) => {
+          await dialog.getByText('2.6.0+6123').waitFor();
+          await dialog.getByText('HUAWEI').waitFor();
+        },
+        undefined,
+        '2.6.0+6123',
+      );
       await page.getByText('AppVersion approved successfully').waitFor();
       const row = page.getByRole('row').filter({ hasText: '2.6.0+6123' });
       await row.getByText('Yes').waitFor();

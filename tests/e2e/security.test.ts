@@ -57,7 +57,7 @@ describe('data is text, never markup', () => {
         .filter({ has: page.getByText('Active', { exact: true }) })
         .first();
       await candidate.waitFor();
-      uid = (await candidate.getByRole('cell').nth(1).innerText()).trim(); // UID: pinned second, after ID
+      uid = (await candidate.getByRole('cell').nth(4).innerText()).trim(); // UID: fifth, in its place (spec 002 §2)
       // act on the row of that UID, whatever row is first when the click lands
       await page.getByRole('row').filter({ hasText: uid }).getByRole('button', { name: 'Hold', exact: true }).click();
       const dialog = page.getByRole('dialog');

@@ -3,7 +3,7 @@
  * spec text) and rendered by one map (cellRenderers) that names every kind.
  */
 import { describe, expect, it } from 'vitest';
-import { cellKinds, cellKindOf, exportTypeOf } from '../../src/definitions/cellKinds';
+import { cellKinds, cellKindOf, exportFieldOf, exportTypeOf } from '../../src/definitions/cellKinds';
 import { cellRenderers, isNumericKind, renderCell } from '../../src/console/views/cells';
 import { sortKeyOf } from '../../src/console/format';
 
@@ -20,7 +20,8 @@ describe('the cell kinds', () => {
       datetime: 'DATE',
       status: 'STRING',
       approval: 'STRING',
-      rate: 'STRING',
+      // an exchange rate is a number with its 4 decimals in every export
+      rate: 'DOUBLE',
       paymentStatus: 'STRING',
       tags: 'STRING',
       image: 'STRING',
@@ -28,6 +29,11 @@ describe('the cell kinds', () => {
       list: 'STRING',
     });
     expect(exportTypeOf(undefined)).toBe('STRING');
+  });
+
+  it('rates export with 4 decimals, amounts with the default 2 (no decimals sent)', () => {
+    expect(exportFieldOf('Rate', 'fc_rate', 'rate')).toEqual({ header: 'Rate', dataKey: 'fc_rate', type: 'DOUBLE', decimals: 4 });
+    expect(exportFieldOf('Amount', 'amount', 'amount')).toEqual({ header: 'Amount', dataKey: 'amount', type: 'DOUBLE' });
   });
 
   it('right-align and sort as numbers exactly the numeric kinds; dates sort by time; unknown kinds are text', () => {

@@ -95,3 +95,28 @@ describe("the filter bar caps and reshapes business-zone wall clocks, whatever t
     });
   });
 });
+
+describe('To is never sent before From', () => {
+  it('a To in the same minute as From is sent as the last second of that minute; other To values keep seconds 0', () => {
+    expect(wireFrom('2026-12-06T10:15:30')).toBe('2026-12-06T10:15:01');
+    expect(wireTo('2026-12-06T10:15:45', '2026-12-06T10:15:30')).toBe('2026-12-06T10:15:59');
+    expect(wireTo('2026-12-06T10:15:00', '2026-12-06T10:15:00')).toBe('2026-12-06T10:15:59');
+    expect(wireTo('2026-12-06T10:16:45', '2026-12-06T10:15:30')).toBe('2026-12-06T10:16:00');
+    expect(wireTo('2026-12-06T23:59:59', '2026-12-06T00:00:00')).toBe('2026-12-06T23:59:00');
+    // without From, or with no value to compare, as before
+    expect(wireTo('2026-12-06T10:15:45')).toBe('2026-12-06T10:15:00');
+    expect(wireTo('2026-12-06T10:15:45', '')).toBe('2026-12-06T10:15:00');
+  });
+  it('every report screen sends From <= To for a range within one minute', async () => {
+    const { screens } = await import('../../screens');
+    const ranged = screens.filter((s) => s.kind === 'list' && s.filters?.some((f) => f.kind === 'dateTimeRange'));
+    expect(ranged.length).toBeGreaterThan(5);
+    for (const s of ranged) {
+      if (s.kind !== 'list') continue;
+      const range = s.filters!.find((f) => f.kind === 'dateTimeRange')!;
+      if (range.kind !== 'dateTimeRange') continue;
+      const body = s.source.request({ [range.from]: '2026-12-06T10:15:20', [range.to]: '2026-12-06T10:15:40', fetchCount: 10 }) as Record<string, string>;
+      expect(body[range.from] <= body[range.to], `${s.id}: ${body[range.from]} .. ${body[range.to]}`).toBe(true);
+    }
+  });
+});

@@ -163,8 +163,11 @@ describe('XlsxWriter', () => {
     expect(ws.getCell('C6').numFmt).toBe('#,##0.00');
     expect(ws.getCell('C7').value).toBe(-987.654);
     expect(ws.getCell('C7').numFmt).toBe('#,##0.00');
-    // dates as the console shows them; unreadable ones '-'; booleans Yes/No
-    expect(ws.getCell('D6').value).toBe('2026-11-22 10:20:30');
+    // dates: real Excel dates of the wall clock the console shows, formatted as it shows them
+    // (a sheet sorts and filters them); unreadable ones '-'; booleans Yes/No
+    expect(ws.getCell('D6').type).toBe(ExcelJS.ValueType.Date);
+    expect(ws.getCell('D6').value).toEqual(new Date('2026-11-22T10:20:30Z'));
+    expect(ws.getCell('D6').numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(ws.getCell('D7').value).toBe('-');
     expect(ws.getCell('E6').value).toBe('Yes');
     expect(ws.getCell('E7').value).toBe('No');
@@ -205,7 +208,7 @@ describe('XlsxWriter', () => {
   it('writes one row, and many rows over several blocks, in order', async () => {
     const one = await sheetOf(await build([[7, 'only', 1.25, '2026-01-02T03:04:05', true]]));
     expect(one.rowCount).toBe(6);
-    expect((one.getRow(6).values as unknown[]).slice(1)).toEqual([7, 'only', 1.25, '2026-01-02 03:04:05', 'Yes']);
+    expect((one.getRow(6).values as unknown[]).slice(1)).toEqual([7, 'only', 1.25, new Date('2026-01-02T03:04:05Z'), 'Yes']);
 
     const n = 2_345;
     const rows = Array.from({ length: n }, (_, i) => [i, `name ${i}`, i * 1.5, null, i % 2 === 0]);

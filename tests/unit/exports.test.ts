@@ -60,9 +60,13 @@ describe('exportFileName', () => {
 
 describe('toExportTable', () => {
   it('formats cells by type, in fields order', () => {
-    const t = toExportTable(fields, rows, 'xlsx', 'Asia/Colombo');
+    const t = toExportTable(fields, rows, 'csv', 'Asia/Colombo');
     expect(t.headers).toEqual(['Name', 'Amount', 'Count', 'Created', 'Active', 'Roles']);
     expect(t.body[0]).toEqual(["'=1+2", 1234.5, 3, '2026-11-22 10:20:30', 'Yes', 'ADMIN, VIEWER']);
+    // for Excel a date is a date number (days since 1899-12-30) of the same wall clock; '-' stays text
+    const x = toExportTable(fields, rows, 'xlsx', 'Asia/Colombo');
+    expect(x.body[0][3]).toBeCloseTo(46348 + (10 * 3600 + 20 * 60 + 30) / 86400, 9);
+    expect(x.body[1][3]).toBe('-');
     // negative numbers stay numbers; year < 1000 → '-'; empty array → ''
     expect(t.body[1]).toEqual(["'+SUM(A1)", -987.654, -4, '-', 'No', '']);
     expect(t.body[2]).toEqual(["'@x", '', '', '', '', '']);
@@ -70,7 +74,7 @@ describe('toExportTable', () => {
     expect(t.body[3]).toEqual(["'-5", 0, 0, '-', 'Yes', 'code: A, level: 1\ncode: B']);
     // numeric strings in number columns become numbers; UTC ISO rendered in the business zone; objects as key: value
     expect(t.body[4]).toEqual(['Bob', 42.1, 7, '2026-01-02 08:34:05', 'No', 'team: Ops, site: HQ']);
-    expect(toExportTable(fields, rows, 'xlsx', 'America/New_York').body[4][3]).toBe('2026-01-01 22:04:05');
+    expect(toExportTable(fields, rows, 'csv', 'America/New_York').body[4][3]).toBe('2026-01-01 22:04:05');
     expect(t.body[5]).toEqual(["'\tcmd", 1, 1, '', 'Yes', "'\rx"]);
   });
 
@@ -163,7 +167,10 @@ describe('buildExcel', () => {
     // null → empty cell, array joined, date formatted
     expect(ws.getCell(headerRowNo + 3, 2).value ?? '').toBe('');
     expect(ws.getCell(headerRowNo + 1, 6).value).toBe('ADMIN, VIEWER');
-    expect(ws.getCell(headerRowNo + 1, 4).value).toBe('2026-11-22 10:20:30');
+    // a real Excel date holding the business zone's wall clock (exceljs reads it as that time in UTC)
+    expect(ws.getCell(headerRowNo + 1, 4).type).toBe(ExcelJS.ValueType.Date);
+    expect(ws.getCell(headerRowNo + 1, 4).value).toEqual(new Date('2026-11-22T10:20:30Z'));
+    expect(ws.getCell(headerRowNo + 1, 4).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
 
     // widths from content, capped
     for (let i = 1; i <= fields.length; i++) {

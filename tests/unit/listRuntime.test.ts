@@ -4,7 +4,7 @@
  * list load gives.
  */
 import { describe, expect, it } from 'vitest';
-import { orderedColumns, pinOffsets, rowKeys } from '../../src/console/views/DataTable';
+import { columnLayout, pinOffsets, pinOffsetsFromRight, rowKeys } from '../../src/console/views/DataTable';
 import { arrangeColumns, NO_PREFS, parsePrefs } from '../../src/console/views/ColumnChooser';
 import { appliedFilters, listFailureReason, matchingOf, pageFromUrl, sortFromUrl } from '../../src/console/listController';
 import { screens } from '../../screens';
@@ -13,12 +13,17 @@ import type { AnyListScreen } from '../../src/definitions/definitions';
 const cols = ['id', 'name', 'email', 'username', 'status'].map((key) => ({ key, header: key }));
 
 describe('pinned columns', () => {
-  it('come first, in the order declared, the others keeping theirs', () => {
-    expect(orderedColumns(cols, ['id', 'username']).map((c) => c.key)).toEqual(['id', 'username', 'name', 'email', 'status']);
-    expect(orderedColumns(cols, ['missing']).map((c) => c.key)).toEqual(['id', 'name', 'email', 'username', 'status']);
+  it('stay in their places: pinning never reorders, the action columns go before the column named, else last', () => {
+    const keys = cols.map((c) => c.key);
+    expect(arrangeColumns(cols, ['id', 'username'], NO_PREFS).map((c) => c.key)).toEqual(keys);
+    expect(columnLayout(keys, [], 'action')).toEqual([...keys, 'action']);
+    expect(columnLayout(keys, ['images'], 'action', 'status')).toEqual(['id', 'name', 'email', 'username', 'images', 'action', 'status']);
+    expect(columnLayout(keys, ['images'], undefined, 'missing')).toEqual([...keys, 'images']);
   });
-  it('sit at the added widths of the pinned columns before them', () => {
+  it('sit at the added widths of the pinned columns before them, and after them on the right', () => {
     expect(pinOffsets([80, 150.5, 60])).toEqual([0, 80, 230.5]);
+    expect(pinOffsetsFromRight([80, 150.5, 60])).toEqual([210.5, 60, 0]);
+    expect(pinOffsetsFromRight([80, 150.5], 100)).toEqual([250.5, 100]);
   });
   it('every list screen declares identifying columns that are its columns', () => {
     const lists = screens.filter((s): s is AnyListScreen => s.kind === 'list');
@@ -35,9 +40,10 @@ describe('pinned columns', () => {
 });
 
 describe('the column chooser', () => {
-  it('leaves hidden columns out, never a pinned one, and follows the chosen order', () => {
+  it('leaves hidden columns out, never a pinned one, and follows the chosen order around the pinned ones', () => {
     const prefs = { hidden: ['email', 'id'], order: ['status', 'name'], widths: {} };
-    expect(arrangeColumns(cols, ['id'], prefs).map((c) => c.key)).toEqual(['status', 'name', 'id', 'username']);
+    expect(arrangeColumns(cols, ['id'], prefs).map((c) => c.key)).toEqual(['id', 'status', 'name', 'username']);
+    expect(arrangeColumns(cols, ['username'], prefs).map((c) => c.key)).toEqual(['status', 'name', 'username']);
     expect(arrangeColumns(cols, [], NO_PREFS).map((c) => c.key)).toEqual(cols.map((c) => c.key));
   });
   it('reads stored prefs defensively', () => {

@@ -264,7 +264,7 @@ describe('sorting panel and list columns', () => {
     const panel = ceftScreen.columns.find((c) => c.header === 'IPG Deduction Details')!;
     const rows = [{ exchange_rate_final: 81.5 }, { exchange_rate_final: 9.2 }, { exchange_rate_final: 300.01 }];
     const p = sortingOf(panel);
-    expect(p.kind).toBe('amount');
+    expect(p.kind).toBe('rate');
     expect([...sortedIndexes(rows, panel.key, p.kind, false, p.sortValue)]).toEqual([1, 0, 2]);
     const list = insuranceScreen.columns.find((c) => c.kind === 'list')!;
     const l = sortingOf(list);

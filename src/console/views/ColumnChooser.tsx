@@ -1,7 +1,7 @@
 /**
  * The column chooser of list screens: which columns show, in what order, and how wide, remembered per
  * screen and user in local storage, with "Reset columns". The pinned (identifying) columns always show
- * and stay first; the chooser orders the others.
+ * and keep their places; the chooser orders the others around them.
  */
 import { useCallback, useState } from 'react';
 import type { Column } from '../../definitions/definitions';
@@ -37,13 +37,19 @@ export function parsePrefs(text: string | null): ColumnPrefs {
   }
 }
 
-/** The columns as the user arranged them: hidden ones left out (never a pinned one), the rest in the chosen order. */
+/**
+ * The columns as the user arranged them: the pinned ones in their declared places, the others in the
+ * chosen order in the remaining places, then the hidden ones left out (never a pinned one).
+ */
 export function arrangeColumns<C extends { key: string }>(columns: readonly C[], pinned: readonly string[], prefs: ColumnPrefs): C[] {
   const rank = (k: string) => {
     const i = prefs.order.indexOf(k);
     return i < 0 ? prefs.order.length + columns.findIndex((c) => c.key === k) : i;
   };
-  return columns.filter((c) => pinned.includes(c.key) || !prefs.hidden.includes(c.key)).sort((a, b) => rank(a.key) - rank(b.key));
+  const movable = columns.filter((c) => !pinned.includes(c.key)).sort((a, b) => rank(a.key) - rank(b.key));
+  let next = 0;
+  const placed = columns.map((c) => (pinned.includes(c.key) ? c : movable[next++]));
+  return placed.filter((c) => pinned.includes(c.key) || !prefs.hidden.includes(c.key));
 }
 
 /** A screen's column prefs for a user, and a setter that stores them. */
@@ -121,7 +127,7 @@ export function ColumnChooser<Row>({ columns, pinned, prefs, onChange }: { colum
             `${columns
               .filter((c) => pinned.includes(c.key))
               .map((c) => c.header)
-              .join(' and ')} always show first. `}
+              .join(' and ')} always show, in their places. `}
           Drag a column header's right edge to change its width.
         </p>
         <ul className="flex flex-col gap-1" aria-label="Columns shown">

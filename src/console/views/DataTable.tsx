@@ -29,6 +29,7 @@ const features = tableFeatures({ rowSortingFeature });
 /** The id of the Action column. */
 const ACTIONS = '__actions';
 const NO_PINS: readonly string[] = [];
+const NO_ACTION_COLUMNS: readonly never[] = [];
 const NO_WIDTHS: Readonly<Record<string, number>> = {};
 /** The narrowest a column can be made. */
 const MIN_WIDTH = 40;
@@ -65,13 +66,22 @@ export interface DataTableProps<Row extends object> {
   onSortChange?: (sort: { key: string; desc: boolean }) => void;
   /** The Action column, when the screen has row actions. */
   actions?: (row: Row) => ReactNode;
+  /** Row actions shown in columns of their own (e.g. App Users' Images), placed just before the Action column. */
+  actionColumns?: readonly ActionColumn<Row>[];
+  /**
+   * The key of the column the Action column (and the `actionColumns`) come just before, when the
+   * specification places it among the columns; else (or when that column is not shown) they come last.
+   */
+  actionsBefore?: string;
   emptyMessage?: string;
   caption?: string;
   /** The rows are the first page of a list whose other rows are still arriving: no sorting or paging yet. */
   loadingMore?: boolean;
   /**
-   * Keys of the columns that identify a row: shown first, in this order, and pinned to the left edge
-   * while the table scrolls sideways. The Action column is always pinned to the right edge.
+   * Keys of the columns that identify a row: shown in their place among the columns (pinning never
+   * reorders them), and kept in view while the table scrolls sideways: a pinned column sticks to the
+   * left edge after the pinned columns before it, and to the right edge before the pinned columns and
+   * the Action column after it. The Action column is always kept at the right edge.
    */
   pinned?: readonly string[];
   /** A search is running: a progress bar over the table, the rows dimmed, `aria-busy` on the table. */
@@ -268,10 +278,22 @@ export function sortingOf<Row>(c: Column<Row>): { kind: string | undefined; sort
   return { kind: c.kind };
 }
 
-/** The columns in the order shown: the pinned ones first, in their order, then the others in theirs. */
-export function orderedColumns<C extends { key: string }>(columns: readonly C[], pinned: readonly string[] = []): C[] {
-  const first = pinned.flatMap((k) => columns.filter((c) => c.key === k));
-  return [...first, ...columns.filter((c) => !pinned.includes(c.key))];
+/** A row action shown in a column of its own, with its header. */
+export interface ActionColumn<Row> {
+  readonly id: string;
+  readonly header: string;
+  readonly render: (row: Row) => ReactNode;
+}
+
+/**
+ * The keys of the table's columns in the order shown: the columns as given (pinning does not move
+ * them), with the action columns and then the Action column (`action`) inserted just before the column
+ * `before`, or at the end when there is none or it is not shown.
+ */
+export function columnLayout(columns: readonly string[], actionColumns: readonly string[], action: string | undefined, before?: string): string[] {
+  const extra = [...actionColumns, ...(action ? [action] : [])];
+  const at = before === undefined ? -1 : columns.indexOf(before);
+  return at < 0 ? [...columns, ...extra] : [...columns.slice(0, at), ...extra, ...columns.slice(at)];
 }
 
 /** The left offset of each pinned column: the widths of the pinned columns before it, added up. */
@@ -285,6 +307,16 @@ export function pinOffsets(widths: readonly number[]): number[] {
   return out;
 }
 
+/**
+ * The right offset of each pinned column: the widths of the pinned columns after it, added up, plus
+ * `end` (the Action column's width when it comes after them).
+ */
+export function pinOffsetsFromRight(widths: readonly number[], end = 0): number[] {
+  return pinOffsets([...widths].reverse())
+    .map((r) => r + end)
+    .reverse();
+}
+
 export function DataTable<Row extends object>({
   columns: declaredColumns,
   rows,
@@ -293,6 +325,8 @@ export function DataTable<Row extends object>({
   initialSort,
   onSortChange,
   actions,
+  actionColumns = NO_ACTION_COLUMNS,
+  actionsBefore,
   emptyMessage = 'No records found.',
   caption,
   loadingMore = false,
@@ -306,8 +340,19 @@ export function DataTable<Row extends object>({
   truncation,
   rowKey = LIST_DEFAULTS.rowKey,
 }: DataTableProps<Row>) {
-  const columns = useMemo(() => orderedColumns(declaredColumns, pinned), [declaredColumns, pinned]);
-  const pinnedKeys = useMemo(() => columns.slice(0, pinned.filter((k) => declaredColumns.some((c) => c.key === k)).length).map((c) => c.key as string), [columns, pinned, declaredColumns]);
+  // the columns in the order given: pinning keeps a column in its place (screen and exports agree)
+  const columns = declaredColumns;
+  const pinnedKeys = useMemo(() => columns.filter((c) => pinned.includes(c.key)).map((c) => c.key as string), [columns, pinned]);
+  const layout = useMemo(
+    () =>
+      columnLayout(
+        columns.map((c) => c.key as string),
+        actionColumns.map((a) => a.id),
+        actions ? ACTIONS : undefined,
+        actionsBefore,
+      ),
+    [columns, actionColumns, actions, actionsBefore],
+  );
   const [sorting, setSorting] = useState<SortingState>(() => {
     const start = initialSort && columns.some((c) => c.key === initialSort.key && c.sortable !== false) ? initialSort : defaultSort;
     return [{ id: start.key, desc: start.desc }];
@@ -395,9 +440,10 @@ export function DataTable<Row extends object>({
       // dates A to Z), not the values on the page shown, so the second click always sorts the other way
       sortDescFirst: isNumericKind(sortingOf(c).kind as Parameters<typeof isNumericKind>[0]),
     }));
+    for (const a of actionColumns) cols.push({ id: a.id, header: a.header, enableSorting: false });
     if (actions) cols.push({ id: ACTIONS, header: 'Action', enableSorting: false });
-    return cols;
-  }, [columns, actions]);
+    return layout.map((k) => cols.find((c) => c.id === k)!);
+  }, [columns, actions, actionColumns, layout]);
 
   // The body is drawn straight from the page's rows (TanStack keeps the header and sorting model): one
   // renderer and class per column, made once, instead of a row and cell model rebuilt on every sort.
@@ -413,9 +459,10 @@ export function DataTable<Row extends object>({
         return renderCell(c.kind, v);
       },
     }));
+    for (const a of actionColumns) cols.push({ key: a.id, className: 'whitespace-nowrap px-3 py-1.5 align-top ', render: a.render });
     if (actions) cols.push({ key: ACTIONS, className: 'whitespace-nowrap px-3 py-1.5 align-top ', render: (row: Row) => actions(row) });
-    return cols;
-  }, [columns, actions]);
+    return layout.map((k) => cols.find((c) => c.key === k)!);
+  }, [columns, actions, actionColumns, layout]);
 
   const table = useTable({
     features,
@@ -439,6 +486,7 @@ export function DataTable<Row extends object>({
   const scroller = useRef<HTMLDivElement>(null);
   const headerCells = useRef(new Map<string, HTMLTableCellElement>());
   const [lefts, setLefts] = useState<number[]>([]);
+  const [rights, setRights] = useState<number[]>([]);
   const [viewportWidth, setViewportWidth] = useState<number>();
   const [edges, setEdges] = useState({ left: false, right: false });
   const measureEdges = useCallback(() => {
@@ -453,8 +501,14 @@ export function DataTable<Row extends object>({
   const [headerWidths, setHeaderWidths] = useState<Readonly<Record<string, number>>>({});
   useLayoutEffect(() => {
     const widths = pinnedKeys.map((k) => headerCells.current.get(k)?.getBoundingClientRect().width ?? 0);
+    const same = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]) < 0.5);
     const next = pinOffsets(widths);
-    setLefts((prev) => (prev.length === next.length && prev.every((v, i) => Math.abs(v - next[i]) < 0.5) ? prev : next));
+    setLefts((prev) => (same(prev, next) ? prev : next));
+    // on the right: the pinned columns after each one, and the Action column when it comes after it
+    const actionAt = layout.indexOf(ACTIONS);
+    const actionWidth = actionAt < 0 ? 0 : (headerCells.current.get(ACTIONS)?.getBoundingClientRect().width ?? 0);
+    const nextRights = pinOffsetsFromRight(widths).map((r, i) => r + (actionAt > layout.indexOf(pinnedKeys[i]) ? actionWidth : 0));
+    setRights((prev) => (same(prev, nextRights) ? prev : nextRights));
     if (onResize) {
       const drawn: Record<string, number> = {};
       for (const [k, el] of headerCells.current) drawn[k] = Math.round(el.getBoundingClientRect().width);
@@ -516,13 +570,13 @@ export function DataTable<Row extends object>({
     const size: CSSProperties | undefined = w ? { width: w, minWidth: w, maxWidth: w } : undefined;
     const fixed = w ? ' overflow-hidden text-ellipsis' : '';
     const i = pinnedKeys.indexOf(id);
-    if (i >= 0) return { className: `pinned-cell pinned-left${i === pinnedKeys.length - 1 ? ' pinned-left-last' : ''}${fixed}`, style: { ...size, left: lefts[i] ?? 0 } };
+    if (i >= 0) return { className: `pinned-cell pinned-left${i === pinnedKeys.length - 1 ? ' pinned-left-last' : ''}${fixed}`, style: { ...size, left: lefts[i] ?? 0, right: rights[i] ?? 0 } };
     if (id === ACTIONS) return { className: 'pinned-cell pinned-right', style: { right: 0 } };
     return { className: fixed.trim(), style: size };
   };
 
   const kindOf = (id: string) => columns.find((c) => c.key === id)?.kind;
-  const headerText = (id: string) => (id === ACTIONS ? 'Action' : (columns.find((c) => c.key === id)?.header ?? id));
+  const headerText = (id: string) => (id === ACTIONS ? 'Action' : (columns.find((c) => c.key === id)?.header ?? actionColumns.find((a) => a.id === id)?.header ?? id));
   const from = rows.length === 0 ? 0 : current * pageSize + 1;
   const to = Math.min(rows.length, (current + 1) * pageSize);
 
@@ -583,7 +637,7 @@ export function DataTable<Row extends object>({
                         ) : (
                           <table.FlexRender header={header} />
                         )}
-                        {onResize && header.column.id !== ACTIONS && (
+                        {onResize && header.column.id !== ACTIONS && !actionColumns.some((a) => a.id === header.column.id) && (
                           <span
                             // the resize handle: dragged with a pointer, or focused (Tab) and moved with Left and Right
                             role="separator"

@@ -104,6 +104,7 @@ export function FilterBar({
                   <DateTimeInput
                     id={`filter-${f.from}`}
                     value={from}
+                    latest={latestFrom}
                     onChange={(typed) => {
                       const next = capAt(typed, latestFrom());
                       onChange({ ...values, [f.from]: next, [f.to]: followFrom(next, to) });
@@ -114,7 +115,7 @@ export function FilterBar({
                   <label htmlFor={`filter-${f.to}`} className="text-xs font-medium text-ink-soft">
                     {f.toLabel ?? 'To'}
                   </label>
-                  <DateTimeInput id={`filter-${f.to}`} value={to} onChange={(typed) => set(f.to, followFrom(from, capAt(typed, latestTo())))} />
+                  <DateTimeInput id={`filter-${f.to}`} value={to} latest={latestTo} onChange={(typed) => set(f.to, followFrom(from, capAt(typed, latestTo())))} />
                 </div>
               </div>
             );

@@ -69,11 +69,27 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const shownColumns = useMemo(() => arrangeColumns(screen.columns, pinned, columnPrefs), [screen.columns, pinned, columnPrefs]);
   const locked = screen.lockedWhen ?? (() => false);
   const actions = withActions ? screen.rowActions : undefined;
+  // actions with a column of their own (e.g. App Users' Images) and those of the Action column
+  const inActionColumn = useMemo(() => actions?.filter((a) => !a.column), [actions]);
   // the Action column shows when the user holds the permission of an action (or rows may show a lock)
-  const anyPermitted = !!actions?.some((a) => hasPermission(user.permissions, a.permission)) || !!screen.lockedWhen;
+  const anyPermitted = !!inActionColumn?.some((a) => hasPermission(user.permissions, a.permission)) || !!screen.lockedWhen;
   const renderActions = useMemo(
-    () => (actions && actions.length && anyPermitted ? (row: object) => <RowActions actions={actions} row={row} user={user} locked={locked(row)} reload={reload} /> : undefined),
-    [actions, anyPermitted, user, locked, reload],
+    () =>
+      inActionColumn && (inActionColumn.length || screen.lockedWhen) && anyPermitted
+        ? (row: object) => <RowActions actions={inActionColumn} row={row} user={user} locked={locked(row)} reload={reload} />
+        : undefined,
+    [inActionColumn, anyPermitted, user, locked, reload, screen.lockedWhen],
+  );
+  const actionColumns = useMemo(
+    () =>
+      (actions ?? [])
+        .filter((a) => a.column && (hasPermission(user.permissions, a.permission) || hasAnyPermission(user.permissions, a.anyOf ?? [])))
+        .map((a) => ({
+          id: `action:${a.id}`,
+          header: a.column!,
+          render: (row: object) => <RowActions actions={[a]} row={row} user={user} locked={locked(row)} reload={reload} marks={false} />,
+        })),
+    [actions, user, locked, reload],
   );
 
   const openRow = useOpenListRow(screen);
@@ -200,6 +216,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
             pageSize={screen.pageSize ?? LIST_DEFAULTS.pageSize}
             defaultSort={screen.defaultSort ?? LIST_DEFAULTS.defaultSort}
             actions={renderActions}
+            actionColumns={actionColumns}
+            actionsBefore={screen.actionsBefore}
             emptyMessage={loaded || streaming ? screen.emptyMessage : 'Loading…'}
             caption={screen.title}
             onRowOpen={openRow}

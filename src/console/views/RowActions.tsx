@@ -11,6 +11,7 @@ import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
 import { businessTimeZone } from '../businessTime';
+import { useBusinessDay } from '../businessDay';
 import { useRegistries } from '../registries';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
@@ -36,15 +37,35 @@ function labelOf<Row>(a: RowAction<Row>, row: Row): string {
   return typeof a.label === 'function' ? a.label(row) : a.label;
 }
 
-export function RowActions<Row>({ actions, row, user, locked, reload }: { actions: readonly RowAction<Row>[]; row: Row; user: SessionUser; locked: boolean; reload: () => void }) {
+/**
+ * The buttons of a row's actions. `marks` (default true): the lock of a locked row and the "No action"
+ * mark of a row left with none; off for a column that shows one action of its own (e.g. Images).
+ */
+export function RowActions<Row>({
+  actions,
+  row,
+  user,
+  locked,
+  reload,
+  marks = true,
+}: {
+  actions: readonly RowAction<Row>[];
+  row: Row;
+  user: SessionUser;
+  locked: boolean;
+  reload: () => void;
+  marks?: boolean;
+}) {
   const navigate = useNavigate();
   const { rowModals } = useRegistries();
   const [active, setActive] = useState<RowAction<Row> | null>(null);
+  // drawn again at the business zone's midnight: guards that read "today" (Void or Refund) follow the day
+  useBusinessDay();
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | null>(null);
   const shown = locked ? actionsOnLockedRow(actions, row, user) : visibleActions(actions, row, user);
   // an open row left with no action although the user holds the permissions: say why, not an empty cell
-  const whyNone = !locked && shown.length === 0 ? refusalReasons(actions, row, user) : [];
+  const whyNone = marks && !locked && shown.length === 0 ? refusalReasons(actions, row, user) : [];
 
   async function runCall(a: RowAction<Row>) {
     if (a.run.kind !== 'call') return;
@@ -85,7 +106,7 @@ export function RowActions<Row>({ actions, row, user, locked, reload }: { action
 
   return (
     <span className="flex flex-nowrap items-center gap-1">
-      {locked && <LockIcon />}
+      {marks && locked && <LockIcon />}
       {whyNone.length > 0 && (
         <span className="inline-flex items-center gap-1 text-xs text-ink-soft" title={whyNone.join(' ')} data-why-no-action>
           <span aria-hidden="true">⊘</span> No action<span className="sr-only">: {whyNone.join(' ')}</span>

@@ -178,7 +178,7 @@ function csvWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
           let v = row[c];
           const items = itemFields[c];
           if (items && items.length > 0 && Array.isArray(v)) v = listItemsText(v, items);
-          cells[c] = formatCell(fields[c]!, v, 'xlsx', zone);
+          cells[c] = formatCell(fields[c]!, v, 'csv', zone);
         }
         text += csvRecord(cells);
         if (i % SLICE_ROWS === SLICE_ROWS - 1) {

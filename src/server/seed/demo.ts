@@ -1,11 +1,13 @@
 /**
  * Demo data: reference data, the four demo roles and users (admin, maker, checker, auditor, password
- * Demo@Pass1) and a realistic staff list. Deterministic, with dates relative to `now`.
+ * Demo@Pass1), a realistic staff list, each area's records and a few pending change requests by
+ * `maker`. Deterministic, with dates relative to `now`.
  */
 import { insertCountries } from './countries';
 import { seedBeneficiaries } from './beneficiaries';
 import { seedKycReports } from './kycReports';
 import { seedMasterData } from './masterData';
+import { seedPendingRequests } from './pendingRequests';
 import { seedDemoTransactions, seedRangeStart } from './transactions';
 import { allPermissions, SUPER_PERMISSION, type Permission } from '../../domain/permissions';
 import { DEFAULT_SCRYPT_N, hashPassword } from '../auth/passwords';
@@ -102,6 +104,11 @@ function contactFor(index: number): string {
 export interface SeedOptions {
   scryptN?: number;
   now?: Date;
+  /**
+   * Default true: a few change requests made by `maker` wait for a decision (./pendingRequests.ts), so
+   * a first start has work in the Approvals inbox. Tests that count requests from none seed without.
+   */
+  pendingRequests?: boolean;
 }
 
 export async function hasConsoleUsers(db: Db): Promise<boolean> {
@@ -150,6 +157,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boole
     // in the same transaction: a first start that stops half-way leaves an empty database, which the
     // next start seeds again, rather than users without the rest of the demo data
     for (const seedArea of areaSeeders) await seedArea(tx, { now, scryptN: options.scryptN });
+    if (options.pendingRequests !== false) await seedPendingRequests(tx, { now });
     return true;
   });
 }
