@@ -286,6 +286,8 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
 
 /** The file in DATA_DIR that says which process has the embedded database open (see lockDataDir). */
 export const DATA_DIR_LOCK = 'in-use.lock';
+/** How long lockDataDir waits by default for a running holder to give the folder back (a server restarting) before refusing. */
+export const DATA_DIR_LOCK_WAIT_MS = 15_000;
 
 /** A process's start time (clock ticks since boot, /proc/<pid>/stat), to tell it from a later process given the same pid; null off Linux. */
 function processStart(pid: number | 'self'): string | null {
@@ -315,17 +317,19 @@ function holderAlive(holder: { pid?: unknown; started?: unknown }): boolean {
  * is taken over; one whose process runs refuses (StartupRefusal naming it): two processes writing one
  * embedded database would corrupt it, and a backup or restore of a folder in use would copy or replace
  * files under a running server. The server and the tools (seed, create-admin, verify-log, backup,
- * restore) take it; the returned function gives it back.
+ * restore) take it; the returned function gives it back. A running holder is waited for up to
+ * `waitMs` (default 15 s: a server being restarted shuts down first) before the refusal.
  */
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dataDir: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
   const file = join(dataDir, DATA_DIR_LOCK);
   const mine = { pid: process.pid, started: processStart('self'), command: process.argv.slice(1).join(' ') };
-  for (let attempt = 0; ; attempt++) {
+  const deadline = Date.now() + (options.waitMs ?? DATA_DIR_LOCK_WAIT_MS);
+  for (let takenOver = false; ;) {
     try {
       await writeFile(file, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || takenOver) throw err;
     }
     let holder: { pid?: unknown; started?: unknown; command?: unknown } = {};
     try {
@@ -334,12 +338,18 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
       // unreadable or half-written: a process that died while writing it
     }
     if (holderAlive(holder)) {
+      // a process shutting down (a restart) gives it back in a moment
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
       throw new StartupRefusal(
         `The embedded database in ${dataDir} is in use by process ${String(holder.pid)} (${typeof holder.command === 'string' ? holder.command : 'unknown'}): ` +
           'stop it first (one process at a time may open it).',
       );
     }
     await unlink(file).catch(() => {});
+    takenOver = true;
   }
   return async () => {
     // only when it is still this process's (not one that took over a lock it believed stale)

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const dbDir = join(environment.dataDir, 'db');
   if (!existsSync(join(dbDir, 'PG_VERSION'))) throw new StartupRefusal(`There is no embedded database in ${environment.dataDir} (DATA_DIR): nothing to back up`);
 
-  const unlock = await lockDataDir(environment.dataDir);
+  const unlock = await lockDataDir(environment.dataDir, { waitMs: 2000 });
   try {
     const started = Date.now();
     const db = await openPgliteDb(dbDir);

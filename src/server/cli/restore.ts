@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   if (environment.databaseUrl) throw new StartupRefusal('DATABASE_URL is set: `npm run restore` restores the embedded database only; restore a PostgreSQL server with pgBackRest (docs/backups.md)');
   const dataDir = environment.dataDir;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const unlock = await lockDataDir(dataDir);
+  const unlock = await lockDataDir(dataDir, { waitMs: 2000 });
   try {
     if (!existsSync(input)) throw new StartupRefusal(`${input} does not exist`);
     const backup = unpackBackup(new Uint8Array(await readFile(input)), input);
