@@ -15,7 +15,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessTime';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../domain/approvals';
@@ -265,13 +266,36 @@ export function parseTrustProxy(value: string | undefined): readonly string[] | 
  * and tightened before and after opening (folders 0700, files 0600), so a folder an older version
  * made readable or writable by others is fixed at start-up, and so are the files the database has
  * just made under a lax umask (the server and the tools also set umask 077 for the files it makes later).
+ * The embedded database is opened by one process at a time (lockDataDir); closing the Db gives it back.
  */
 export async function openMigratedDb(environment: Environment): Promise<Db> {
+  let unlock: (() => Promise<void>) | undefined;
   if (!environment.databaseUrl) {
     await mkdir(environment.dataDir, { recursive: true, mode: 0o700 });
     await restrictToOwner(environment.dataDir);
+    unlock = await lockDataDir(environment.dataDir);
   }
-  const db = await openDb(environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') });
+  let db: Db;
+  try {
+    db = await openDb(environment.databaseUrl ? { databaseUrl: environment.databaseUrl, directUrl: environment.directUrl } : { dataDir: join(environment.dataDir, 'db') });
+  } catch (err) {
+    await unlock?.();
+    throw err;
+  }
+  if (unlock) {
+    const opened = db;
+    const release = unlock;
+    db = {
+      ...opened,
+      async close() {
+        try {
+          await opened.close();
+        } finally {
+          await release();
+        }
+      },
+    };
+  }
   try {
     await migrate(db);
   } catch (err) {
@@ -283,6 +307,80 @@ export async function openMigratedDb(environment: Environment): Promise<Db> {
   }
   if (!environment.databaseUrl) await restrictToOwner(environment.dataDir);
   return db;
+}
+
+/** The file in DATA_DIR that says which process has the embedded database open (see lockDataDir). */
+export const DATA_DIR_LOCK = 'in-use.lock';
+/** How long lockDataDir waits by default for a running holder to give the folder back (a server restarting) before refusing. */
+export const DATA_DIR_LOCK_WAIT_MS = 15_000;
+
+/** A process's start time (clock ticks since boot, /proc/<pid>/stat), to tell it from a later process given the same pid; null off Linux. */
+function processStart(pid: number | 'self'): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process a lock file names still runs (the same process: its pid and its start time). */
+function holderAlive(holder: { pid?: unknown; started?: unknown }): boolean {
+  if (typeof holder.pid !== 'number' || !Number.isInteger(holder.pid) || holder.pid <= 0) return false;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const started = processStart(holder.pid);
+  return typeof holder.started !== 'string' || started === null || started === holder.started;
+}
+
+/**
+ * Takes the embedded database's folder for this process: DATA_DIR/in-use.lock, made exclusively, holds
+ * its pid, start time and command. A lock whose process no longer runs (killed, the machine restarted)
+ * is taken over; one whose process runs refuses (StartupRefusal naming it): two processes writing one
+ * embedded database would corrupt it, and a backup or restore of a folder in use would copy or replace
+ * files under a running server. The server and the tools (seed, create-admin, verify-log, backup,
+ * restore) take it; the returned function gives it back. A running holder is waited for up to
+ * `waitMs` (default 15 s: a server being restarted shuts down first) before the refusal.
+ */
+export async function lockDataDir(dataDir: string, options: { waitMs?: number } = {}): Promise<() => Promise<void>> {
+  const file = join(dataDir, DATA_DIR_LOCK);
+  const mine = { pid: process.pid, started: processStart('self'), command: process.argv.slice(1).join(' ') };
+  const deadline = Date.now() + (options.waitMs ?? DATA_DIR_LOCK_WAIT_MS);
+  for (let takenOver = false; ;) {
+    try {
+      await writeFile(file, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || takenOver) throw err;
+    }
+    let holder: { pid?: unknown; started?: unknown; command?: unknown } = {};
+    try {
+      holder = JSON.parse(await readFile(file, 'utf8')) as typeof holder;
+    } catch {
+      // unreadable or half-written: a process that died while writing it
+    }
+    if (holderAlive(holder)) {
+      // a process shutting down (a restart) gives it back in a moment
+      if (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      throw new StartupRefusal(
+        `The embedded database in ${dataDir} is in use by process ${String(holder.pid)} (${typeof holder.command === 'string' ? holder.command : 'unknown'}): ` +
+          'stop it first (one process at a time may open it).',
+      );
+    }
+    await unlink(file).catch(() => {});
+    takenOver = true;
+  }
+  return async () => {
+    // only when it is still this process's (not one that took over a lock it believed stale)
+    const now = await readFile(file, 'utf8').catch(() => '');
+    if (now.trim() === JSON.stringify(mine)) await unlink(file).catch(() => {});
+  };
 }
 
 /** Why the tables cannot be made: the schema DATABASE_URL's search_path names does not exist (the message names it, never the password). */
