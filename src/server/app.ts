@@ -45,6 +45,8 @@ import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './
 import { createLifecycle, registerHealth, type Lifecycle } from './http/health';
 import { createMetrics, registerMetrics, type AppMetrics, type MetricsSettings } from './observability/metrics';
 import { noMetrics } from './observability/recorder';
+import { correlationIdOf, traceMixin, type Tracing } from './observability/tracing';
+import { withQuerySpans } from './db/db';
 import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
@@ -126,6 +128,12 @@ export interface AppOptions {
   metrics?: MetricsSettings;
   /** Draining before a stop (src/server/http/health.ts): the caller turns it on (main.ts on SIGTERM); default: one of the app's own, never draining. */
   lifecycle?: Lifecycle;
+  /**
+   * OpenTelemetry traces (src/server/observability/tracing.ts startTracing; main.ts starts them when
+   * OTEL_EXPORTER_OTLP_ENDPOINT is set): request spans, a span per database statement, the trace id in
+   * the logs and as the correlation id. Unset: no tracing, nothing wrapped.
+   */
+  tracing?: Tracing;
 }
 
 declare module 'fastify' {
@@ -174,7 +182,12 @@ export const CONTENT_SECURITY_POLICY = [
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(appOptions: AppOptions): Promise<FastifyInstance> {
+  const { tracing } = appOptions;
+  // traced: every statement of the app's databases in a span of its own
+  const options: AppOptions = tracing
+    ? { ...appOptions, db: withQuerySpans(appOptions.db, tracing.tracer), ...(appOptions.replicaDb ? { replicaDb: withQuerySpans(appOptions.replicaDb, tracing.tracer) } : {}) }
+    : appOptions;
   if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
   const clock = options.clock ?? (() => new Date());
   const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
@@ -193,7 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await ensurePartitionsAhead(options.db, clock());
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: tracing ? withTraceIds(options.logger ?? false) : (options.logger ?? false),
     http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -208,6 +221,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return sendError(reply, status, status === 400 ? 'Bad request' : err.message);
     },
   });
+
+  // the request spans before any hook or route, so that they cover them all
+  if (tracing) await tracing.instrument(app);
 
   // every route as it is registered: a path that exists under another method answers 405 (src/server/http/methods.ts)
   const methods = new RouteMethods();
@@ -237,8 +253,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && err.code?.startsWith('FST_')) {
       return sendError(reply, err.statusCode, err.message);
     }
-    request.log.error({ err, correlationId: request.id }, 'unexpected error');
-    return sendError(reply, 500, 'Internal server error', { correlationId: request.id });
+    // the trace id while tracing is on: the caller's correlation id finds the trace and the log lines alike
+    const correlationId = correlationIdOf(request);
+    request.log.error({ err, correlationId }, 'unexpected error');
+    return sendError(reply, 500, 'Internal server error', { correlationId });
   });
 
   // Brotli quality 1 (the plugin's default is 4): a 131 MB list of 100,000 rows compresses in about a
@@ -341,10 +359,16 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
   if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-  reply.header('x-correlation-id', request.id);
+  reply.header('x-correlation-id', correlationIdOf(request));
   // how long the server took, from the request's arrival to its reply's start (a streamed list goes on
   // after it); the browser's developer tools show it
   reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
+}
+
+/** The logger option with the trace ids of the active span in each line (src/server/observability/tracing.ts traceMixin). */
+function withTraceIds(logger: NonNullable<AppOptions['logger']>): NonNullable<AppOptions['logger']> | { mixin: typeof traceMixin } {
+  if (logger === false) return false;
+  return logger === true ? { mixin: traceMixin } : { ...logger, mixin: traceMixin };
 }
 
 /**

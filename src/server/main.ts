@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { createLifecycle } from './http/health';
+import { startTracing, tracingWanted } from './observability/tracing';
 import { loadTokenSecret, openMigratedDb, readEnvironment, StartupRefusal } from './environment';
 import { seedDemo } from './seed/demo';
 import { openDb, type Db } from './db/db';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
   const distDir = resolve('dist');
   const staticDir = existsSync(resolve(distDir, 'index.html')) ? distDir : undefined;
   const lifecycle = createLifecycle();
+  // OTEL_EXPORTER_OTLP_ENDPOINT: traces over OTLP/HTTP (src/server/observability/tracing.ts); unset, nothing of it runs
+  const tracing = tracingWanted(process.env) ? startTracing() : undefined;
   const app = await buildApp({
     db,
     secret,
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     readRouting: environment.replica,
     metrics: environment.metrics,
     lifecycle,
+    tracing,
   });
 
   let closing: Promise<void> | undefined;
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
         await app.close();
         await replicaDb?.close();
         await db.close();
+        await tracing?.shutdown().catch((err: unknown) => console.error('The last traces could not be sent:', err));
         process.exit(0);
       } catch (err) {
         console.error('The server did not close cleanly:', err);

@@ -48,7 +48,8 @@ beforeAll(async () => {
   server = await startServer();
   lifecycle = createLifecycle();
   app = await buildApp({ db: breakable(server.db), secret: server.secret, clock: server.now, scryptN: TEST_SCRYPT_N, lifecycle });
-});
+  // the run's first file builds the database template: minutes on a busy machine
+}, 600_000);
 afterAll(async () => {
   await app?.close();
   await server?.close();

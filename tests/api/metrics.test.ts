@@ -87,7 +87,8 @@ beforeAll(async () => {
   const address = app.remitMetrics?.listenerAddress();
   if (!address) throw new Error('the metrics listener is not listening');
   metricsUrl = `http://127.0.0.1:${address.port}/metrics`;
-});
+  // the run's first file builds the database template: minutes on a busy machine
+}, 600_000);
 afterAll(async () => {
   await app?.close();
   await server?.close();
