@@ -11,6 +11,7 @@ import { format } from 'date-fns';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { createReadRouting } from '../../src/server/db/readRouting';
+import { readMetricsSettings, readShutdownDrainMs, StartupRefusal } from '../../src/server/environment';
 import { MAX_FAILURES } from '../../src/server/auth/loginAttempts';
 import { DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { startServer, TEST_SCRYPT_N, type TestServer } from './harness';
@@ -264,5 +265,25 @@ describe('what the series count', () => {
     } finally {
       await withReplica.close();
     }
+  });
+});
+
+describe('the settings', () => {
+  it('METRICS_PORT, METRICS_HOST, METRICS_TOKEN: none set is no metrics; a bad value stops the start naming it', () => {
+    expect(readMetricsSettings({})).toBeUndefined();
+    expect(readMetricsSettings({ METRICS_PORT: '9464', HOST: '0.0.0.0' })).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(readMetricsSettings({ METRICS_PORT: '9464', HOST: '0.0.0.0', METRICS_HOST: '10.0.0.5' })).toEqual({ port: 9464, host: '10.0.0.5' });
+    expect(readMetricsSettings({ METRICS_TOKEN: TOKEN })).toEqual({ token: TOKEN });
+    expect(() => readMetricsSettings({ METRICS_PORT: 'ninety' })).toThrow(StartupRefusal);
+    expect(() => readMetricsSettings({ METRICS_PORT: '70000' })).toThrow(/^METRICS_PORT: "70000"/);
+    expect(() => readMetricsSettings({ METRICS_TOKEN: 'short' })).toThrow(/^METRICS_TOKEN: at least 16 characters/);
+  });
+
+  it('SHUTDOWN_DRAIN_MS: 5000 by default, 0 for tests, a bad value stops the start naming it', () => {
+    expect(readShutdownDrainMs({})).toBe(5000);
+    expect(readShutdownDrainMs({ NODE_ENV: 'test' })).toBe(0);
+    expect(readShutdownDrainMs({ SHUTDOWN_DRAIN_MS: '2500' })).toBe(2500);
+    expect(() => readShutdownDrainMs({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/^SHUTDOWN_DRAIN_MS: "-1"/);
+    expect(() => readShutdownDrainMs({ SHUTDOWN_DRAIN_MS: '1e9' })).toThrow(StartupRefusal);
   });
 });
