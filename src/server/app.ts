@@ -42,8 +42,12 @@ import { startSettlementScheduler } from './settlementSchedule';
 import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partitions';
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
-import { registerHealth } from './http/health';
+import { createLifecycle, registerHealth, type Lifecycle } from './http/health';
 import { consoleApiOrigins, registerCors } from './http/crossOrigin';
+import { createMetrics, registerMetrics, type AppMetrics, type MetricsSettings } from './observability/metrics';
+import { noMetrics } from './observability/recorder';
+import { correlationIdOf, traceMixin, type Tracing } from './observability/tracing';
+import { withQuerySpans } from './db/db';
 import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
@@ -119,6 +123,27 @@ export interface AppOptions {
   reads?: ReadRouting;
   /** How often each live-count stream (GET /api/changeRequest/events) is checked again and kept alive, in ms (default 25 s, at most 30 s; tests shorten it). */
   changeRequestEventsHeartbeatMs?: number;
+  /**
+   * The Prometheus metrics (src/server/observability/metrics.ts; METRICS_PORT, METRICS_HOST,
+   * METRICS_TOKEN): unset, or neither a port nor a token, no metrics at all (main.ts passes the
+   * environment's). The app's handle is `app.remitMetrics`.
+   */
+  metrics?: MetricsSettings;
+  /** Draining before a stop (src/server/http/health.ts): the caller turns it on (main.ts on SIGTERM); default: one of the app's own, never draining. */
+  lifecycle?: Lifecycle;
+  /**
+   * OpenTelemetry traces (src/server/observability/tracing.ts startTracing; main.ts starts them when
+   * OTEL_EXPORTER_OTLP_ENDPOINT is set): request spans, a span per database statement, the trace id in
+   * the logs and as the correlation id. Unset: no tracing, nothing wrapped.
+   */
+  tracing?: Tracing;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics (registry, listener address), or null when it has none (AppOptions.metrics). */
+    remitMetrics: AppMetrics | null;
+  }
 }
 
 /**
@@ -168,7 +193,12 @@ export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(appOptions: AppOptions): Promise<FastifyInstance> {
+  const { tracing } = appOptions;
+  // traced: every statement of the app's databases in a span of its own
+  const options: AppOptions = tracing
+    ? { ...appOptions, db: withQuerySpans(appOptions.db, tracing.tracer), ...(appOptions.replicaDb ? { replicaDb: withQuerySpans(appOptions.replicaDb, tracing.tracer) } : {}) }
+    : appOptions;
   if (options.secret.length < 32) throw new Error('The token secret must be at least 32 bytes');
   const clock = options.clock ?? (() => new Date());
   const businessTimeZone = options.businessTimeZone ?? readBusinessTimeZone(process.env);
@@ -187,7 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await ensurePartitionsAhead(options.db, clock());
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: tracing ? withTraceIds(options.logger ?? false) : (options.logger ?? false),
     http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
@@ -203,13 +233,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // the request spans before any hook or route, so that they cover them all
+  if (tracing) await tracing.instrument(app);
+
   // every route as it is registered: a path that exists under another method answers 405 (src/server/http/methods.ts)
   const methods = new RouteMethods();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
 
+  const reads: ReadRouting = options.reads ?? createReadRouting(options.db, options.replicaDb, { warn: (m) => app.log.warn(m), ...options.readRouting });
+  // the metrics first: their onResponse hook counts every route's requests
+  const metricsSettings = options.metrics;
+  const metrics =
+    metricsSettings && (metricsSettings.port !== undefined || metricsSettings.token !== undefined)
+      ? registerMetrics(app, metricsSettings, createMetrics({ db: options.db, reads, warn: (obj, message) => app.log.warn(obj, message) }), '127.0.0.1')
+      : null;
+  app.decorate('remitMetrics', metrics);
+  const recorder = metrics?.recorder ?? noMetrics;
+
+  const lifecycle = options.lifecycle ?? createLifecycle();
   const policy = contentSecurityPolicy(consoleApiOrigins(options.staticDir));
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply, policy);
+    // draining: a kept-alive client opens its next connection through the balancer, to another process
+    if (lifecycle.draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
@@ -219,8 +265,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && err.code?.startsWith('FST_')) {
       return sendError(reply, err.statusCode, err.message);
     }
-    request.log.error({ err, correlationId: request.id }, 'unexpected error');
-    return sendError(reply, 500, 'Internal server error', { correlationId: request.id });
+    // the trace id while tracing is on: the caller's correlation id finds the trace and the log lines alike
+    const correlationId = correlationIdOf(request);
+    request.log.error({ err, correlationId }, 'unexpected error');
+    return sendError(reply, 500, 'Internal server error', { correlationId });
   });
 
   // Brotli quality 1 (the plugin's default is 4): a 131 MB list of 100,000 rows compresses in about a
@@ -236,7 +284,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     syncThreshold: 512 * 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });
-  const reads: ReadRouting = options.reads ?? createReadRouting(options.db, options.replicaDb, { warn: (m) => app.log.warn(m), ...options.readRouting });
   if (reads.replicaConfigured && !options.reads) {
     // the first check before the first request, so reads start on the replica when it is well
     app.addHook('onReady', async () => {
@@ -248,7 +295,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   await registerCors(app, options.corsOrigins ?? []);
-  registerHealth(app, options.db, reads);
+  registerHealth(app, options.db, reads, lifecycle);
   const sessions = new SessionWatchers();
   registerApi(app, allHandlers, {
     reads,
@@ -262,6 +309,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moneyApprovalAboveUsd,
     pendingRequestsPerMaker,
     methods,
+    metrics: recorder,
   });
   registerOpenApi(app, { db: options.db, secret: options.secret, clock });
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
@@ -284,6 +332,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         auth: authServices(options, clock),
         log: app.log,
         callsInFlight: calls.count,
+        onBytesWritten: (bytes) => recorder.exportBytesWritten(bytes),
       });
     });
     app.addHook('onClose', async () => {
@@ -323,10 +372,16 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply, policy: s
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
   if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', policy);
-  reply.header('x-correlation-id', request.id);
+  reply.header('x-correlation-id', correlationIdOf(request));
   // how long the server took, from the request's arrival to its reply's start (a streamed list goes on
   // after it); the browser's developer tools show it
   reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`);
+}
+
+/** The logger option with the trace ids of the active span in each line (src/server/observability/tracing.ts traceMixin). */
+function withTraceIds(logger: NonNullable<AppOptions['logger']>): NonNullable<AppOptions['logger']> | { mixin: typeof traceMixin } {
+  if (logger === false) return false;
+  return logger === true ? { mixin: traceMixin } : { ...logger, mixin: traceMixin };
 }
 
 /**

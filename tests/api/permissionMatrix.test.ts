@@ -289,6 +289,14 @@ const PUBLIC_ROUTES: Record<string, string> = {
   // the load balancer's health check: up or down, and whether reads go to the replica; no data
   'GET /health': 'health check for the load balancer',
   'HEAD /health': 'health check for the load balancer',
+  // liveness and readiness (docs/observability.md): live or not, ready or which check failed; no data
+  'GET /health/live': 'liveness check for a supervisor',
+  'HEAD /health/live': 'liveness check for a supervisor',
+  'GET /health/ready': 'readiness check for the load balancer',
+  'HEAD /health/ready': 'readiness check for the load balancer',
+  // only with METRICS_TOKEN, whose bearer token it asks for (tests/api/metrics.test.ts)
+  'GET /metrics': 'Prometheus metrics behind their own token',
+  'HEAD /metrics': 'Prometheus metrics behind their own token',
   // the built console (static files, history routing to index.html): code, no data
   'GET /*': 'static console files',
   'HEAD /*': 'static console files',
@@ -307,7 +315,8 @@ describe('deny by default', () => {
   });
   afterAll(() => rmSync(staticDir, { recursive: true, force: true }));
 
-  const build = () => buildApp({ db: server.db, secret: randomBytes(32), staticDir, scryptN: 1024 });
+  // with a metrics token: every route the server can have is registered
+  const build = () => buildApp({ db: server.db, secret: randomBytes(32), staticDir, scryptN: 1024, metrics: { token: 'permission-matrix-metrics' } });
 
   it('registers no route besides the API dispatcher and the allow-listed public routes', async () => {
     const app = await build();

@@ -6,6 +6,8 @@
  * Parameters: plain objects and arrays are sent as JSON text (for `jsonb` columns), never as
  * PostgreSQL arrays; Dates, strings, numbers, booleans and null go as they are.
  */
+import { SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+
 export type Row = Record<string, unknown>;
 
 export interface Db {
@@ -30,7 +32,15 @@ export interface Db {
    * PostgreSQL server). Returns the function that stops listening. Absent inside a transaction.
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** A PostgreSQL server's connection pool now: its connections, the idle ones, the queries waiting for one (the metrics). Absent for the embedded database. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /** See `Db.readSnapshot`. Every statement sees the same moment; `release()` must be called once done. */
@@ -124,4 +134,68 @@ export function toParams(params: readonly unknown[] | undefined): unknown[] {
 export function pgErrorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** The statement as a span shows it: whitespace collapsed, its first 200 characters (parameters are `$n`, never their values). */
+export function statementText(sql: string): string {
+  return sql.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/**
+ * `db` with a `db.query` span (kind CLIENT) around each statement, its transactions' and its
+ * snapshots' included, while tracing is on (src/server/observability/tracing.ts): the same spans on
+ * the embedded database and on PostgreSQL. A statement is traced only inside a span (a request's, a
+ * job's): background polling does not start a trace of its own each second.
+ */
+export function withQuerySpans(db: Db, tracer: Tracer): Db {
+  const attributes = (sql: string) => ({
+    'db.system': 'postgresql',
+    'db.system.name': 'postgresql',
+    'db.statement': statementText(sql),
+    'db.query.text': statementText(sql),
+    'remit.db.backend': db.kind,
+  });
+  const failed = (span: Span, err: unknown) => {
+    span.recordException(err instanceof Error ? err : String(err));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+  };
+  const traced = <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    if (!trace.getActiveSpan()) return run();
+    return tracer.startActiveSpan('db.query', { kind: SpanKind.CLIENT, attributes: attributes(sql) }, async (span) => {
+      try {
+        return await run();
+      } catch (err) {
+        failed(span, err);
+        throw err;
+      } finally {
+        span.end();
+      }
+    });
+  };
+  /** A span over a whole iteration (a cursor read batch by batch, a COPY), when one is active at its start. */
+  async function* tracedRows<T>(sql: string, rows: () => AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+    const span = trace.getActiveSpan() ? tracer.startSpan('db.query', { kind: SpanKind.CLIENT, attributes: attributes(sql) }) : undefined;
+    try {
+      yield* rows();
+    } catch (err) {
+      if (span) failed(span, err);
+      throw err;
+    } finally {
+      span?.end();
+    }
+  }
+  const snapshot = (s: ReadSnapshot): ReadSnapshot => ({
+    one: (sql, params) => traced(sql, () => s.one(sql, params)),
+    batches: <T>(sql: string, params: readonly unknown[], batchRows: number) => tracedRows(sql, () => s.batches<T>(sql, params, batchRows)),
+    ...(s.copyText ? { copyText: (sql: string, params: readonly unknown[]) => tracedRows(sql, () => s.copyText!(sql, params)) } : {}),
+    release: () => s.release(),
+  });
+  return {
+    ...db,
+    query: (sql, params) => traced(sql, () => db.query(sql, params)),
+    one: (sql, params) => traced(sql, () => db.one(sql, params)),
+    exec: (sql) => traced(sql, () => db.exec(sql)),
+    tx: (fn) => db.tx((tx) => fn(withQuerySpans(tx, tracer))),
+    ...(db.readSnapshot ? { readSnapshot: async () => snapshot(await db.readSnapshot!()) } : {}),
+  };
 }
