@@ -342,7 +342,7 @@ function haproxyHasPrometheus(): boolean {
   return /prometheus-exporter/.test(spawnSync('/usr/sbin/haproxy', ['-vv'], { encoding: 'utf8' }).stdout ?? '');
 }
 
-async function startHaproxy(dir: string, port: number, apps: AppServer[], metricsPort: number | undefined): Promise<{ url: string; socket: string }> {
+async function startHaproxy(dir: string, port: number, apps: AppServer[], metricsPort: number | undefined): Promise<{ url: string; socket: string; logFile: string }> {
   const cfg = join(dir, 'haproxy.cfg');
   const socket = join(dir, 'haproxy.sock');
   writeFileSync(
@@ -351,8 +351,13 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[], metric
       'global',
       '  maxconn 4000',
       `  stats socket ${socket} mode 600 level admin`,
+      // one line a request on HAProxy's output (haproxy.log): the failed ones are printed at the end of a run
+      '  log stdout format raw local0',
       'defaults',
       '  mode http',
+      '  log global',
+      '  option httplog',
+      '  option dontlog-normal',
       '  timeout connect 2s',
       '  timeout client 60s',
       '  timeout server 60s',
@@ -394,7 +399,7 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[], metric
   track('HAProxy', child, 'SIGTERM');
   const url = `http://127.0.0.1:${port}`;
   await waitFor('HAProxy', async () => (await fetch(`${url}/health`)).status === 200, 30_000, child, logFile);
-  return { url, socket };
+  return { url, socket, logFile };
 }
 
 /**
@@ -825,6 +830,28 @@ async function checkWrites(load: Load): Promise<boolean> {
   return ok;
 }
 
+/**
+ * HAProxy's log of the run's requests that were not plain (`option dontlog-normal`: a 5xx, a retry, a
+ * redispatch, a connection cut): how many, by termination state and status, and the first few lines.
+ * The termination state's first two letters say who ended it and when (HAProxy's manual, 8.5): `SH` the
+ * server closed before its headers, `SC` the server refused the connection, `CD` the client went away.
+ */
+function printHaproxyLog(logFile: string): void {
+  const lines = (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').split('\n').filter((l) => / console apps\//.test(l));
+  const kinds = new Map<string, number>();
+  for (const l of lines) {
+    // ... console apps/app2 0/0/0/-1/3 502 ... - - SH-- 20/20/19/9/0 0/0 "POST /api/... HTTP/1.1"
+    const m = / apps\/(\S+) \S+ (-?\d+) .*? (\S{4}) \d+\/\d+\/\d+\/\d+\/(\+?\d+) \d+\/\d+ "(\S+)/.exec(l);
+    // the retries field: how many times the connection was retried, "+" when the request went to another server
+    const retried = !m || m[4] === '0' ? '' : `, retried ${m[4].replace('+', '')}${m[4].startsWith('+') ? ' (redispatched)' : ''}`;
+    const key = m ? `${m[5]} answered ${m[2]} by ${m[1]}, termination ${m[3]}${retried}` : 'unparsed';
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  }
+  console.log(`\nHAProxy's log: ${lines.length} requests not plain (a 5xx, a retry or redispatch, a cut connection)${lines.length ? ':' : ''}`);
+  for (const [k, n] of kinds) console.log(`  ${n} × ${k}`);
+  for (const l of lines.slice(0, 8)) console.log(`    ${l.slice(0, 220)}`);
+}
+
 /** What Prometheus saw in each window, once the windows' last samples are in (or why there is nothing to say). */
 async function printMetrics(promUrl: string | undefined, windows: MetricsWindow[], t0: number): Promise<void> {
   if (promUrl) await sleep(Math.max(0, reportReadyAt(windows) - Date.now()));
@@ -834,7 +861,8 @@ async function printMetrics(promUrl: string | undefined, windows: MetricsWindow[
 
 // ---------------------------------------------------------------- --chaos
 
-async function chaos(load: Load, socket: string, apps: AppServer[], replica: ChildProcess, promUrl: string | undefined): Promise<boolean> {
+async function chaos(load: Load, haproxy: { socket: string; logFile: string }, apps: AppServer[], replica: ChildProcess, promUrl: string | undefined): Promise<boolean> {
+  const { socket } = haproxy;
   const t0 = Date.now();
   const end = t0 + DURATION * 1000;
   const victim = apps[apps.length - 1];
@@ -915,6 +943,7 @@ async function chaos(load: Load, socket: string, apps: AppServer[], replica: Chi
   }
   const afterDrop = failed.filter((o) => o.start >= d1);
   console.log(`failed requests started after HAProxy dropped ${victim.name}: ${afterDrop.length}`);
+  printHaproxyLog(haproxy.logFile);
   const writesOk = await checkWrites(load);
   if (marks.appDropped) console.log(`HAProxy dropped the killed server ${((marks.appDropped - k1) / 1000).toFixed(1)} s after the kill`);
   if (marks.replicaFallback) console.log(`reads fell back to the primary ${((marks.replicaFallback - k2) / 1000).toFixed(1)} s after the replica was killed`);
@@ -964,7 +993,8 @@ async function waitForState(socket: string, server: string, test: (state: string
  * Restarts every app server in turn under the load (see the header): SIGTERM, wait for it to exit
  * (SIGKILL after 60 s, said), a replacement on the same ports, then HAProxy's UP before the next.
  */
-async function roll(load: Load, socket: string, apps: AppServer[], env: Record<string, string>, promUrl: string | undefined): Promise<boolean> {
+async function roll(load: Load, haproxy: { socket: string; logFile: string }, apps: AppServer[], env: Record<string, string>, promUrl: string | undefined): Promise<boolean> {
+  const { socket } = haproxy;
   const dir = folder!;
   const t0 = Date.now();
   let end = t0 + DURATION * 1000;
@@ -977,6 +1007,8 @@ async function roll(load: Load, socket: string, apps: AppServer[], env: Record<s
   const director = async () => {
     await sleep(lead);
     rollStart = Date.now();
+    // the load goes on until the roll is over, however long the restarts take
+    end = Infinity;
     for (let i = 0; i < apps.length; i++) {
       const old = apps[i];
       const step: RollStep = { name: old.name, term: Date.now() };
@@ -1008,7 +1040,7 @@ async function roll(load: Load, socket: string, apps: AppServer[], env: Record<s
       log(`roll: the new ${old.name} (pid ${fresh.child.pid}) ready after ${((step.ready - step.term) / 1000).toFixed(1)} s, UP in HAProxy after ${((step.up - step.term) / 1000).toFixed(1)} s`);
     }
     rollEnd = Date.now();
-    end = Math.max(end, rollEnd + lead);
+    end = Math.max(t0 + DURATION * 1000, rollEnd + lead);
   };
 
   log(
@@ -1037,6 +1069,7 @@ async function roll(load: Load, socket: string, apps: AppServer[], env: Record<s
   phases.push(['after the roll', rollEnd, runEnd + 60_000]);
   printPhases(load.outcomes, phases);
   const failed = printFailures(load.outcomes, t0);
+  printHaproxyLog(haproxy.logFile);
   const writesOk = await checkWrites(load);
   const exitedCleanly = steps.every((st) => st.exitCode === 0);
   if (!exitedCleanly) console.log('An app server did not exit with code 0 after its SIGTERM (see the table).');
@@ -1118,7 +1151,8 @@ async function main(): Promise<void> {
   for (let n = 2; n <= SERVERS; n++) apps.push(await startAppServer(folder, n, env));
   log(`App servers: ${apps.map((a) => `${a.name} 127.0.0.1:${a.port} (pid ${a.child.pid})`).join(', ')}`);
   const haproxyMetrics = PROMETHEUS && haproxyHasPrometheus() ? await freePort() : undefined;
-  const { url, socket } = await startHaproxy(folder, numberArg('port', await freePort()), apps, haproxyMetrics);
+  const haproxy = await startHaproxy(folder, numberArg('port', await freePort()), apps, haproxyMetrics);
+  const { url } = haproxy;
   const health = (await (await fetch(`${url}/health`)).json()) as unknown;
   log(`HAProxy: ${url}  (health: ${JSON.stringify(health)})`);
 
@@ -1132,9 +1166,15 @@ async function main(): Promise<void> {
     };
     promUrl = await startPrometheus(folder, prometheusConfig(targets));
     if (promUrl) {
-      // the first scrapes: every target once
-      await sleep(2500);
-      log(`Prometheus: ${promUrl}  (scraping every 1 s: ${await targetHealth(promUrl).catch((err: unknown) => String(err))})`);
+      // the first scrapes: every target once (up to 15 s)
+      const expected = targets.apps.length + (targets.haproxy ? 1 : 0) + (targets.postgres ? 1 : 0);
+      let said = '';
+      for (let i = 0; i < 30; i++) {
+        said = await targetHealth(promUrl).catch((err: unknown) => String(err));
+        if ([...said.matchAll(/(\d+)\/\d+ up/g)].reduce((n, m) => n + Number(m[1]), 0) >= expected) break;
+        await sleep(500);
+      }
+      log(`Prometheus: ${promUrl}  (scraping every 1 s: ${said || 'no targets yet'})`);
     } else log('Prometheus is not running: no metrics (the reports say so)');
   }
 
@@ -1147,7 +1187,7 @@ async function main(): Promise<void> {
     const db = await openDb({ databaseUrl: primaryDirect.toString() });
     try {
       const load = await prepareRun(CHAOS ? 'chaos' : 'roll', url, db, env.PAYMENT_SIMULATOR_LOG);
-      const ok = CHAOS ? await chaos(load, socket, apps, replica.child, promUrl) : await roll(load, socket, apps, env, promUrl);
+      const ok = CHAOS ? await chaos(load, haproxy, apps, replica.child, promUrl) : await roll(load, haproxy, apps, env, promUrl);
       process.exitCode = ok ? 0 : 1;
     } finally {
       await db.close();

@@ -9,14 +9,20 @@
  * `remit_http_request_duration_seconds` in the window), what HAProxy answered its clients by status
  * class (`haproxy_frontend_http_responses_total`: the failures the app servers never saw, such as a
  * 502 for a request cut by a dying server or a 503 with no server left) and how often HAProxy retried
- * or re-sent a request to another server; then one line from PostgreSQL's exporter. Each query takes
- * its window with `increase(...[<window>] @ <end>)`, so the report can be asked for after the run.
+ * or re-sent a request to another server; then one line from PostgreSQL's exporter. Every query names
+ * its time (`@ <end>`), so the report can be asked for after the run.
+ *
+ * HAProxy's counts are exact: its counters at the window's end minus at its start (HAProxy runs
+ * throughout). The app servers' counters start again at 0 when a server restarts, so theirs are
+ * Prometheus's `increase()` over the window, which follows restarts but extrapolates to the window's
+ * edges: an estimate, within a few percent on windows of several seconds. Each range reaches one scrape
+ * before the window's start, so an event just after the start is not lost between two samples.
  */
 
 /** Scrape interval of the app servers and HAProxy, in seconds (the exporter's is twice it). */
 export const SCRAPE_SECONDS = 1;
-/** A window shorter than this is widened (at its end): `increase` needs at least two samples in it. */
-export const MIN_WINDOW_MS = 3000;
+/** A window shorter than this is widened (at its end): `increase` needs at least two samples in its range. */
+export const MIN_WINDOW_MS = 2000;
 
 export interface ScrapeTargets {
   /** Each app server's name (the `server` label) and its metrics address, host:port. */
@@ -84,7 +90,7 @@ const num = (s: Sample[] | undefined, match: (m: Record<string, string>) => bool
   const v = Number(hit.value[1]);
   return Number.isFinite(v) ? v : undefined;
 };
-const round = (v: number | undefined) => (v === undefined ? '-' : String(Math.round(v)));
+const round = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : String(Math.round(v)));
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /**
@@ -109,19 +115,25 @@ export async function metricsReport(baseUrl: string | undefined, windows: readon
     let sawApp = false;
     for (const raw of windows) {
       const w = widened(raw);
-      const range = `${w.to - w.from}ms`;
+      // one scrape more than the window: the sample just before its start is the base of the increase
+      const range = `${w.to - w.from + SCRAPE_SECONDS * 1000}ms`;
       const at = ` @ ${(w.to / 1000).toFixed(3)}`;
+      const from = ` @ ${(w.from / 1000).toFixed(3)}`;
       const q = (expr: string) => promQuery(baseUrl, expr, w.to);
+      /** HAProxy's counter at the window's end minus at its start, summed `by`. */
+      const diff = (metric: string, by = '') => q(`sum${by} (${metric}${at}) - sum${by} (${metric}${from})`);
       const [byClass, p95, front, retries, redispatches] = await Promise.all([
         q(`sum by (status_class) (increase(remit_http_requests_total[${range}]${at}))`),
         q(`histogram_quantile(0.95, sum by (le) (increase(remit_http_request_duration_seconds_bucket[${range}]${at})))`),
-        q(`sum by (code) (increase(haproxy_frontend_http_responses_total{proxy="console"}[${range}]${at}))`),
-        q(`sum(increase(haproxy_backend_retry_warnings_total{proxy="apps"}[${range}]${at}))`),
-        q(`sum(increase(haproxy_backend_redispatch_warnings_total{proxy="apps"}[${range}]${at}))`),
+        diff('haproxy_frontend_http_responses_total{proxy="console"}', ' by (code)'),
+        diff('haproxy_backend_retry_warnings_total{proxy="apps"}'),
+        diff('haproxy_backend_redispatch_warnings_total{proxy="apps"}'),
       ]);
       if (byClass.length > 0) sawApp = true;
-      const total = byClass.reduce((s, x) => s + Number(x.value[1]), 0);
-      const cls = (c: string) => round(num(byClass, (m) => m.status_class === c) ?? (byClass.length ? 0 : undefined));
+      // the increase over the range, brought back to the window's length
+      const scale = (w.to - w.from) / (w.to - w.from + SCRAPE_SECONDS * 1000);
+      const total = byClass.reduce((s, x) => s + Number(x.value[1]), 0) * scale;
+      const cls = (c: string) => round((num(byClass, (m) => m.status_class === c) ?? (byClass.length ? 0 : NaN)) * scale);
       const code = (c: string) => round(num(front, (m) => m.code === c) ?? (front.length ? 0 : undefined));
       const p = num(p95);
       const label = `${raw.label} ${seconds(w.from - t0)}-${seconds(w.to - t0)}${w.to !== raw.to ? ' (widened)' : ''}`;
@@ -141,15 +153,21 @@ export async function metricsReport(baseUrl: string | undefined, windows: readon
 async function postgresLine(baseUrl: string, w: MetricsWindow, database: string): Promise<string> {
   const range = `${Math.max(MIN_WINDOW_MS, w.to - w.from)}ms`;
   const at = ` @ ${(w.to / 1000).toFixed(3)}`;
+  const from = ` @ ${(w.from / 1000).toFixed(3)}`;
   const db = `datname="${database}"`;
   const q = (expr: string) => promQuery(baseUrl, expr, w.to);
-  const [upMin, upNow, connMax, commits, rollbacks, deadlocks] = await Promise.all([
+  // the primary's counters run throughout: end minus start
+  const diff = (metric: string) => q(`sum(${metric}${at}) - sum(${metric}${from})`);
+  const [upMin, upNow, connMax, commits, rollbacks, deadlocks, streaming, lagMax] = await Promise.all([
     q(`min_over_time(pg_up[${range}]${at})`),
     q(`pg_up${at}`),
     q(`max_over_time(sum(pg_stat_activity_count{${db}})[${range}:1s]${at})`),
-    q(`sum(increase(pg_stat_database_xact_commit{${db}}[${range}]${at}))`),
-    q(`sum(increase(pg_stat_database_xact_rollback{${db}}[${range}]${at}))`),
-    q(`sum(increase(pg_stat_database_deadlocks{${db}}[${range}]${at}))`),
+    diff(`pg_stat_database_xact_commit{${db}}`),
+    diff(`pg_stat_database_xact_rollback{${db}}`),
+    diff(`pg_stat_database_deadlocks{${db}}`),
+    // pg_stat_replication's rows, one a replica streaming from the primary
+    q(`count(pg_stat_replication_pg_wal_lsn_diff${at})`),
+    q(`max_over_time(max(pg_stat_replication_pg_wal_lsn_diff)[${range}:1s]${at})`),
   ]);
   if (upNow.length === 0 && upMin.length === 0) return 'PostgreSQL exporter: no pg_up series (the exporter was not scraped).';
   const secs = Math.max(MIN_WINDOW_MS, w.to - w.from) / 1000;
@@ -157,6 +175,7 @@ async function postgresLine(baseUrl: string, w: MetricsWindow, database: string)
   return (
     `PostgreSQL exporter (the primary, over the run): pg_up ${round(num(upNow))} (lowest ${round(num(upMin))}), ` +
     `at most ${round(num(connMax))} connections to ${database}, ${c === undefined ? '-' : (c / secs).toFixed(0)} commits/s, ` +
-    `${round(num(rollbacks))} rollbacks, ${round(num(deadlocks))} deadlocks`
+    `${round(num(rollbacks))} rollbacks, ${round(num(deadlocks))} deadlocks; replicas streaming at the end ${round(num(streaming) ?? 0)}` +
+    `${lagMax.length ? `, replay behind by at most ${round(num(lagMax))} bytes` : ''}`
   );
 }
