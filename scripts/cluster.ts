@@ -332,7 +332,8 @@ async function startAppServer(dir: string, n: number, env: Record<string, string
   });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
-  track(`app server ${n}`, child);
+  // stopped at the end with SIGINT: it closes at once (SIGTERM would drain first)
+  track(`app server ${n}`, child, 'SIGINT');
   await waitFor(`app server ${n}`, async () => (await fetch(`http://127.0.0.1:${port}${READY_PATH}`)).status === 200, 180_000, child, logFile);
   return { name: `app${n}`, port, metricsPort, child, logFile };
 }
