@@ -42,7 +42,9 @@ import { startSettlementScheduler } from './settlementSchedule';
 import { ensurePartitionsAhead, startPartitionMaintenance } from './db/partitions';
 import { syncRollupTimeZone } from './areas/transactions/stats';
 import { createReadRouting, type ReadRouting, type ReadRoutingOptions } from './db/readRouting';
-import { registerHealth } from './http/health';
+import { createLifecycle, registerHealth, type Lifecycle } from './http/health';
+import { createMetrics, registerMetrics, type AppMetrics, type MetricsSettings } from './observability/metrics';
+import { noMetrics } from './observability/recorder';
 import { RouteMethods } from './http/methods';
 
 export interface AppOptions {
@@ -116,6 +118,21 @@ export interface AppOptions {
   reads?: ReadRouting;
   /** How often each live-count stream (GET /api/changeRequest/events) is checked again and kept alive, in ms (default 25 s, at most 30 s; tests shorten it). */
   changeRequestEventsHeartbeatMs?: number;
+  /**
+   * The Prometheus metrics (src/server/observability/metrics.ts; METRICS_PORT, METRICS_HOST,
+   * METRICS_TOKEN): unset, or neither a port nor a token, no metrics at all (main.ts passes the
+   * environment's). The app's handle is `app.remitMetrics`.
+   */
+  metrics?: MetricsSettings;
+  /** Draining before a stop (src/server/http/health.ts): the caller turns it on (main.ts on SIGTERM); default: one of the app's own, never draining. */
+  lifecycle?: Lifecycle;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics (registry, listener address), or null when it has none (AppOptions.metrics). */
+    remitMetrics: AppMetrics | null;
+  }
 }
 
 /**
@@ -196,8 +213,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const methods = new RouteMethods();
   app.addHook('onRoute', (route) => methods.add(route.method, route.url));
 
+  const reads: ReadRouting = options.reads ?? createReadRouting(options.db, options.replicaDb, { warn: (m) => app.log.warn(m), ...options.readRouting });
+  // the metrics first: their onResponse hook counts every route's requests
+  const metricsSettings = options.metrics;
+  const metrics =
+    metricsSettings && (metricsSettings.port !== undefined || metricsSettings.token !== undefined)
+      ? registerMetrics(app, metricsSettings, createMetrics({ db: options.db, reads, warn: (obj, message) => app.log.warn(obj, message) }), '127.0.0.1')
+      : null;
+  app.decorate('remitMetrics', metrics);
+  const recorder = metrics?.recorder ?? noMetrics;
+
+  const lifecycle = options.lifecycle ?? createLifecycle();
   app.addHook('onSend', (request, reply, payload, done) => {
     securityHeaders(request, reply);
+    // draining: a kept-alive client opens its next connection through the balancer, to another process
+    if (lifecycle.draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
@@ -224,7 +254,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     syncThreshold: 512 * 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });
-  const reads: ReadRouting = options.reads ?? createReadRouting(options.db, options.replicaDb, { warn: (m) => app.log.warn(m), ...options.readRouting });
   if (reads.replicaConfigured && !options.reads) {
     // the first check before the first request, so reads start on the replica when it is well
     app.addHook('onReady', async () => {
@@ -235,7 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await reads.stop();
     });
   }
-  registerHealth(app, options.db, reads);
+  registerHealth(app, options.db, reads, lifecycle);
   const sessions = new SessionWatchers();
   registerApi(app, allHandlers, {
     reads,
@@ -249,6 +278,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     moneyApprovalAboveUsd,
     pendingRequestsPerMaker,
     methods,
+    metrics: recorder,
   });
   registerOpenApi(app, { db: options.db, secret: options.secret, clock });
   registerExportFiles(app, options.db, exportLinkSigner(options.secret, clock), clock);
@@ -271,6 +301,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         auth: authServices(options, clock),
         log: app.log,
         callsInFlight: calls.count,
+        onBytesWritten: (bytes) => recorder.exportBytesWritten(bytes),
       });
     });
     app.addHook('onClose', async () => {

@@ -11,7 +11,10 @@
  * DATABASE_REPLICA_URL (a streaming replica for dashboards, reports, lists and exports; unset = none),
  * REPLICA_MAX_LAG_MS (reads fall back to the primary past this lag; default 5000), REPLICA_CHECK_MS
  * (how often the replica is checked; default 1000), DATABASE_DIRECT_URL (the primary without a
- * transaction pooler, for what needs a session of its own: LISTEN; unset = DATABASE_URL).
+ * transaction pooler, for what needs a session of its own: LISTEN; unset = DATABASE_URL),
+ * METRICS_PORT, METRICS_HOST and METRICS_TOKEN (the Prometheus metrics; unset = none), SHUTDOWN_DRAIN_MS
+ * (how long SIGTERM keeps answering as not ready before the server closes; default 5000, 0 with NODE_ENV=test),
+ * OTEL_EXPORTER_OTLP_ENDPOINT (traces sent there over OTLP/HTTP; unset = no tracing).
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -21,6 +24,7 @@ import { DEFAULT_BUSINESS_TIME_ZONE, isValidTimeZone } from '../domain/businessT
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../domain/approvals';
 import { openDb, pgErrorCode, type Db } from './db/db';
 import { migrate, MigrationRefusal } from './db/migrate';
+import type { MetricsSettings } from './observability/metrics';
 
 export interface Environment {
   /** The address to listen on: 127.0.0.1 unless HOST says otherwise (0.0.0.0 or :: for every interface). */
@@ -51,6 +55,10 @@ export interface Environment {
   logLevel: LogLevel;
   /** See readScryptN: undefined is the default cost. */
   scryptN?: number;
+  /** See readMetricsSettings: undefined is no metrics. */
+  metrics?: MetricsSettings;
+  /** See readShutdownDrainMs. */
+  shutdownDrainMs: number;
 }
 
 /** A reason the server (or a tool) will not start, said to the operator as it is: printed without a stack trace, exit code 1. */
@@ -81,7 +89,51 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     replica: readReplicaSettings(env),
     logLevel: readLogLevel(env),
     scryptN: readScryptN(env),
+    metrics: readMetricsSettings(env),
+    shutdownDrainMs: readShutdownDrainMs(env),
   };
+}
+
+/**
+ * METRICS_PORT (a port of its own for `GET /metrics`, from 1 to 65535, or 0 for any free one),
+ * METRICS_HOST (its address; default HOST, else 127.0.0.1) and METRICS_TOKEN (`GET /metrics` on the
+ * main port, and on METRICS_PORT too, needs `Authorization: Bearer <token>`; at least 16 characters
+ * without spaces). Neither METRICS_PORT nor METRICS_TOKEN: no metrics endpoint at all (undefined).
+ * Anything else stops the start.
+ */
+export function readMetricsSettings(env: NodeJS.ProcessEnv = process.env): MetricsSettings | undefined {
+  const portText = (env.METRICS_PORT ?? '').trim();
+  const token = (env.METRICS_TOKEN ?? '').trim();
+  if (portText === '' && token === '') return undefined;
+  const settings: MetricsSettings = {};
+  if (portText !== '') {
+    const port = Number(portText);
+    if (!/^\d+$/.test(portText) || port > 65535) throw new StartupRefusal(`METRICS_PORT: "${portText}" is not a port number (0 to 65535)`);
+    settings.port = port;
+    settings.host = env.METRICS_HOST?.trim() || env.HOST?.trim() || DEFAULT_HOST;
+  }
+  if (token !== '') {
+    if (token.length < 16 || /\s/.test(token)) throw new StartupRefusal('METRICS_TOKEN: at least 16 characters, without spaces (e.g. openssl rand -hex 24)');
+    settings.token = token;
+  }
+  return settings;
+}
+
+/** The default drain on SIGTERM: longer than a balancer needs to see two failed checks at a 2 s interval. */
+export const DEFAULT_SHUTDOWN_DRAIN_MS = 5000;
+
+/**
+ * SHUTDOWN_DRAIN_MS: on SIGTERM the server answers /health/ready (and /health) with 503 for this many
+ * milliseconds while it goes on serving, so a load balancer takes it out before it stops listening;
+ * then it finishes the requests in progress and exits. Default 5000, 0 with NODE_ENV=test; a whole
+ * number from 0 to 600000, anything else stops the start.
+ */
+export function readShutdownDrainMs(env: NodeJS.ProcessEnv = process.env): number {
+  const text = (env.SHUTDOWN_DRAIN_MS ?? '').trim();
+  if (text === '') return env.NODE_ENV === 'test' ? 0 : DEFAULT_SHUTDOWN_DRAIN_MS;
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms > 600_000) throw new StartupRefusal(`SHUTDOWN_DRAIN_MS: "${text}" is not a whole number of milliseconds from 0 to 600000`);
+  return ms;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -89,7 +89,7 @@ function moneyAdapter(ctx: Ctx, outcome: { reply?: { statusCode: number; message
     },
     describe: () => ({ before: { action: displayField('Action', 'None') }, after: { action: displayField('Action', moneyActions[action].shown) } }),
     async apply(db, row) {
-      const inTx = makeCtx(db, ctx.user, ctx.clock, ctx.auth, ctx.businessTimeZone, ctx.client, ctx);
+      const inTx = makeCtx(db, ctx.user, ctx.clock, ctx.auth, ctx.businessTimeZone, ctx.client, ctx, db, ctx.metrics);
       const reply = await runAction(inTx, action, { id: Number(row.id) }, '', { approved: true });
       outcome.reply = reply;
       return {

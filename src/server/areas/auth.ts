@@ -16,6 +16,7 @@ import { endSession, refreshSession, startSession } from '../auth/sessions';
 import { loadSessionUser } from '../auth/sessionUser';
 import { handle, handlePublic, type Ctx, type PublicCtx } from '../http/handle';
 import { HttpError, unauthorized } from '../http/httpError';
+import type { SigninFailureReason } from '../observability/recorder';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const ACCOUNT_LOCKED = 'Account locked after too many failed attempts. Try again later.';
@@ -51,6 +52,10 @@ export async function passwordAttempt(
   // request.ip; with a trusted hop count it is whatever the nearest hops forwarded, so keep it short
   const from = ctx.client.address.slice(0, 64);
   const what = options.kind === 'sign-in' ? 'Sign-in' : 'Password reset';
+  // the metrics count the sign-ins that did not sign in (a password reset's wrong old password is not a sign-in)
+  const failed = (reason: SigninFailureReason) => {
+    if (options.kind === 'sign-in') ctx.metrics.signinFailure(reason);
+  };
   // All of it in this address's turn (src/server/app.ts, ATTEMPTS_PER_ADDRESS at once): a burst from
   // one address reaches the database and the hashing a few attempts at a time, so its queries do not
   // queue ahead of everyone else's calls; every other address has turns of its own.
@@ -59,6 +64,7 @@ export async function passwordAttempt(
   // an address this process has already refused for its window: answered at once, before its turn
   const refusedFor = knownRefusal(ctx.db, from, ctx.clock());
   if (refusedFor !== undefined) {
+    failed('throttled');
     ctx.client.setHeader('retry-after', String(refusedFor));
     throw new HttpError(429, tooManySignIns(refusedFor));
   }
@@ -75,6 +81,7 @@ export async function passwordAttempt(
           description: `Sign-in from ${from} refused for the rest of its ${ADDRESS_WINDOW_MINUTES}-minute window after ${ADDRESS_MAX_FAILURES} failed attempts`,
         });
       }
+      failed('throttled');
       ctx.client.setHeader('retry-after', String(reservation.retryAfterSeconds));
       throw new HttpError(429, tooManySignIns(reservation.retryAfterSeconds));
     }
@@ -83,6 +90,7 @@ export async function passwordAttempt(
     if (attempt.kind === 'locked') {
       await ctx.log({ level: 'WARN', type: 'LOGIN_REFUSED', username, description: `${what} from ${from} refused: the account is locked for that address` });
       await noteFailureForOwner(ctx.db, username, now);
+      failed('locked');
       throw new HttpError(options.lockedStatus, ACCOUNT_LOCKED);
     }
     if (attempt.kind === 'backoff') {
@@ -93,6 +101,7 @@ export async function passwordAttempt(
         description: `${what} from ${from} refused: after ${MAX_FAILURES} failed attempts the account allows one password check per back-off (next in ${attempt.retryAfterSeconds} s)`,
       });
       await noteFailureForOwner(ctx.db, username, now);
+      failed('backoff');
       ctx.client.setHeader('retry-after', String(attempt.retryAfterSeconds));
       throw new HttpError(429, accountBackoff(attempt.retryAfterSeconds));
     }
@@ -105,7 +114,9 @@ export async function passwordAttempt(
         description: `${options.kind === 'sign-in' ? 'Failed sign-in attempt' : 'Password reset refused: the old password was wrong'} (${attempt.number} of ${MAX_FAILURES}) from ${from}`,
       });
       await noteFailureForOwner(ctx.db, username, now);
+      failed('password');
       if (attempt.locking) {
+        ctx.metrics.lockout();
         await ctx.log({
           level: 'WARN',
           type: 'ACCOUNT_LOCKED',
@@ -143,7 +154,10 @@ export const authHandlers = [
     const now = ctx.clock();
     const account = user!;
     const session = await loadSessionUser(ctx.db, account.id, account.session_version);
-    if (!session) throw new HttpError(401, INVALID_CREDENTIALS);
+    if (!session) {
+      ctx.metrics.signinFailure('password');
+      throw new HttpError(401, INVALID_CREDENTIALS);
+    }
     const ref = await startSession(ctx.db, account.id, now, ctx.auth.sessionMaxHours);
     const notice = await takeFailureNotice(ctx.db, account.username);
     const from = ctx.client.address.slice(0, 64);

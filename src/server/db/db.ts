@@ -30,7 +30,15 @@ export interface Db {
    * PostgreSQL server). Returns the function that stops listening. Absent inside a transaction.
    */
   listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** A PostgreSQL server's connection pool now: its connections, the idle ones, the queries waiting for one (the metrics). Absent for the embedded database. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 /** See `Db.readSnapshot`. Every statement sees the same moment; `release()` must be called once done. */

@@ -82,6 +82,7 @@ export async function openPgDb(databaseUrl: string, schema?: string, directUrl?:
         await client.end().catch(() => {});
       };
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -41,6 +41,8 @@ export interface WorkerDeps {
   stopping?: () => boolean;
   /** The API calls this process is answering now (../http/callsInFlight.ts): a job gives way to them between batches and before storing a chunk of its file. */
   callsInFlight?: () => number;
+  /** Told the size of each chunk of a file once it is stored (the metrics' remit_export_bytes_written_total). */
+  onBytesWritten?: (bytes: number) => void;
 }
 
 /** The user as they are now (current role and permissions), or undefined when they may no longer act. */
@@ -119,6 +121,7 @@ export async function runClaim(deps: WorkerDeps, claim: Claim): Promise<'done' |
       }
       if (!(await storeChunk(db, claim, seq++, chunk))) throw new Stopped();
       bytes += chunk.byteLength;
+      deps.onBytesWritten?.(chunk.byteLength);
     });
     let written = 0;
     let reported = performance.now();

@@ -21,6 +21,7 @@ import { describeIssues, readJsonBody } from './requestBody';
 import { sendReply } from './reply';
 import { PreparedJson, sendPreparedReply } from './preparedJson';
 import { API_ROUTE, sendMethodNotAllowed, type RouteMethods } from './methods';
+import { noMetrics, setRouteLabel, type MetricsRecorder } from '../observability/recorder';
 
 export interface ApiOptions {
   db: Db;
@@ -41,6 +42,8 @@ export interface ApiOptions {
   reads?: ReadRouting;
   /** The app's routes by method: a POST to a GET-only path answers 405 (unset: 404 like any unknown call). */
   methods?: RouteMethods;
+  /** What the handlers tell the metrics (src/server/observability/recorder.ts); unset: nothing. */
+  metrics?: MetricsRecorder;
 }
 
 export function registerApi(app: FastifyInstance, handlers: readonly Handler[], options: ApiOptions): void {
@@ -53,6 +56,7 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     pendingRequestsPerMaker: options.pendingRequestsPerMaker ?? DEFAULT_PENDING_REQUESTS_PER_MAKER,
   };
   const publicApprovals: ApprovalSettings = { ...approvals, moneyApprovalAboveUsd: null };
+  const metrics = options.metrics ?? noMetrics;
 
   // Bodies arrive as text; readJsonBody decides (after the access check) what is acceptable.
   app.removeAllContentTypeParsers();
@@ -68,6 +72,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
       throw new HttpError(404, `Unknown API call: ${path}`);
     }
     const { contract } = handler;
+    // counted and traced as the call (its contract's path), whatever the URL's case or query string
+    setRouteLabel(request, `/api/${contract.path}`);
     const now = options.clock();
 
     const user = contract.access === 'public' ? undefined : await authenticate(options.db, options.secret, now, request.headers.authorization);
@@ -91,8 +97,8 @@ export function registerApi(app: FastifyInstance, handlers: readonly Handler[], 
     const db = writes?.db ?? options.db;
     const readDb = options.reads ? options.reads.readDbFor(user?.username) : options.db;
     const ctx = user
-      ? makeCtx(db, user, options.clock, options.auth, options.businessTimeZone, client, approvals, readDb)
-      : makeCtx(db, undefined, options.clock, options.auth, options.businessTimeZone, client, publicApprovals, readDb);
+      ? makeCtx(db, user, options.clock, options.auth, options.businessTimeZone, client, approvals, readDb, metrics)
+      : makeCtx(db, undefined, options.clock, options.auth, options.businessTimeZone, client, publicApprovals, readDb, metrics);
     // a failed sweep must not fail an unrelated call: the next one sweeps again, and decisions check the age themselves
     if (user) await sweepExpired(ctx as Ctx).catch((err: unknown) => request.log.warn({ err }, 'change-request expiry sweep failed'));
     writes?.reset();

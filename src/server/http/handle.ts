@@ -14,6 +14,7 @@ import type { SessionSignals } from '../auth/sessionSignals';
 import type { ImageUrlSigner } from './imageUrls';
 import type { ExportLinkSigner } from '../exportJobs/links';
 import { DEFAULT_CHANGE_REQUEST_EXPIRY_DAYS, DEFAULT_PENDING_REQUESTS_PER_MAKER } from '../../domain/approvals';
+import { noMetrics, type MetricsRecorder } from '../observability/recorder';
 
 /** Password and token operations, configured once per app (scrypt cost, secret, token lifetime). */
 export interface AuthServices {
@@ -92,6 +93,8 @@ interface CtxOf<U> {
   readonly moneyApprovalAboveUsd: number | null;
   /** How many pending requests one maker may have waiting (and as many large money-action requests): PENDING_REQUESTS_PER_MAKER. */
   readonly pendingRequestsPerMaker: number;
+  /** What the metrics count as it happens (failed sign-ins, money actions...): src/server/observability/recorder.ts; does nothing without a metrics endpoint. */
+  readonly metrics: MetricsRecorder;
   /** Writes an activity log row in this context's database (or transaction); username defaults to the caller's. */
   log(entry: LogEntry): Promise<void>;
   /** Runs `fn` in a transaction, with a context whose `db` (and `log`) use it. */
@@ -164,6 +167,7 @@ export function makeCtx<U extends SessionUser | undefined>(
   client: ClientInfo = noClient,
   approvals: ApprovalSettings = DEFAULT_APPROVAL_SETTINGS,
   readDb: Db = db,
+  metrics: MetricsRecorder = noMetrics,
 ): CtxOf<U> {
   return {
     db,
@@ -176,9 +180,10 @@ export function makeCtx<U extends SessionUser | undefined>(
     changeRequestExpiryDays: approvals.changeRequestExpiryDays,
     moneyApprovalAboveUsd: approvals.moneyApprovalAboveUsd,
     pendingRequestsPerMaker: approvals.pendingRequestsPerMaker,
+    metrics,
     async log(entry) {
       await writeActivity(db, { ...entry, username: entry.username ?? user?.username ?? 'anonymous' }, clock());
     },
-    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, approvals))),
+    tx: (fn) => db.tx((tx) => fn(makeCtx(tx, user, clock, auth, businessTimeZone, client, approvals, tx, metrics))),
   };
 }

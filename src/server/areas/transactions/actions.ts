@@ -26,6 +26,7 @@ import { handle, type Ctx, type Handler } from '../../http/handle';
 import { HttpError } from '../../http/httpError';
 import { paymentNetwork, type NetworkResult, type PaymentNetwork } from '../../payments';
 import { requestApprovalIfLarge } from '../../moneyApprovals';
+import type { MoneyActionKind } from '../../observability/recorder';
 
 export type ActionName = 'HOLD' | 'MANUAL_FUND_TRANSFER' | 'VOID' | 'REFUND';
 
@@ -202,13 +203,31 @@ const specs: Record<ActionName, ActionSpec> = {
  * (`approved`: called by the approval, src/server/moneyApprovals.ts).
  */
 export async function runAction(ctx: Ctx, action: ActionName, by: { id: number } | { trace: string }, note = '', options: { approved?: boolean } = {}): Promise<Reply> {
+  // counted once its transaction has ended (src/server/observability/recorder.ts): a replayed reply is not an action
+  const kind = action.toLowerCase() as MoneyActionKind;
+  let replayed = false;
+  try {
+    const reply = await actOnce(ctx, action, by, note, options, () => void (replayed = true));
+    if (!replayed) ctx.metrics.moneyAction(kind, reply.statusCode === 200 ? 'ok' : 'failed');
+    return reply;
+  } catch (err) {
+    // 404 (no such transaction): nothing was acted on
+    if (!(err instanceof HttpError && err.status === 404)) ctx.metrics.moneyAction(kind, err instanceof HttpError && (err.status === 409 || err.status === 422) ? 'refused' : 'failed');
+    throw err;
+  }
+}
+
+async function actOnce(ctx: Ctx, action: ActionName, by: { id: number } | { trace: string }, note: string, options: { approved?: boolean }, onReplay: () => void): Promise<Reply> {
   const spec = specs[action];
   const network = await paymentNetwork();
   return ctx.tx(async (tx) => {
     const now = tx.clock();
     const row = await lockRow(tx.db, by);
     const replay = await replayOf(tx.db, row, action, now);
-    if (replay) return replay;
+    if (replay) {
+      onReplay();
+      return replay;
+    }
     if (row.locked !== 0 && !options.approved) throw new HttpError(409, 'A money action on this transaction is waiting for approval: decide it first');
 
     const refused = spec.refusal(row, tx, now);
