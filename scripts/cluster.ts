@@ -1143,8 +1143,9 @@ async function main(): Promise<void> {
     SEED_TRANSACTIONS: process.env.SEED_TRANSACTIONS ?? '20000',
     // the payment network's own log, every app server appending to it (the chaos run reconciles it)
     PAYMENT_SIMULATOR_LOG: join(folder, 'payment-network.log'),
-    // after SIGTERM /health/ready answers 503 this long before the server stops listening (see DRAIN_MS)
-    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    // after SIGTERM /health/ready answers 503 this long before the server stops listening (see DRAIN_MS);
+    // SHUTDOWN_DRAIN_MS=0 npm run cluster -- --roll shows what a restart without a drain does
+    SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? String(DRAIN_MS),
   };
   const apps: AppServer[] = [];
   // the first one migrates and seeds; the others find the database ready

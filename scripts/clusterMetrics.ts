@@ -84,6 +84,12 @@ export function reportReadyAt(windows: readonly MetricsWindow[]): number {
   return Math.max(...windows.map((w) => widened(w).to)) + 2 * SCRAPE_SECONDS * 1000 + 500;
 }
 
+/**
+ * The app servers' series of the clients' calls: not the health routes, which HAProxy's checks ask
+ * every second (and which answer 503 while a server drains, as they should).
+ */
+const CALLS = '{route!~"/health.*"}';
+
 const num = (s: Sample[] | undefined, match: (m: Record<string, string>) => boolean = () => true): number | undefined => {
   const hit = s?.find((x) => match(x.metric));
   if (!hit) return undefined;
@@ -123,8 +129,8 @@ export async function metricsReport(baseUrl: string | undefined, windows: readon
       /** HAProxy's counter at the window's end minus at its start, summed `by`. */
       const diff = (metric: string, by = '') => q(`sum${by} (${metric}${at}) - sum${by} (${metric}${from})`);
       const [byClass, p95, front, retries, redispatches] = await Promise.all([
-        q(`sum by (status_class) (increase(remit_http_requests_total[${range}]${at}))`),
-        q(`histogram_quantile(0.95, sum by (le) (increase(remit_http_request_duration_seconds_bucket[${range}]${at})))`),
+        q(`sum by (status_class) (increase(remit_http_requests_total${CALLS}[${range}]${at}))`),
+        q(`histogram_quantile(0.95, sum by (le) (increase(remit_http_request_duration_seconds_bucket${CALLS}[${range}]${at})))`),
         diff('haproxy_frontend_http_responses_total{proxy="console"}', ' by (code)'),
         diff('haproxy_backend_retry_warnings_total{proxy="apps"}'),
         diff('haproxy_backend_redispatch_warnings_total{proxy="apps"}'),
