@@ -20,10 +20,10 @@
  *      Prometheus metrics on a port of its own (METRICS_PORT) and draining for SHUTDOWN_DRAIN_MS after
  *      SIGTERM (`/health/ready` answers 503 meanwhile);
  *   5. HAProxy balancing them round-robin, checking `GET /health/ready` every second (every 250 ms once
- *      a check failed; down after 2 failures, up after 2 successes), a server connection per request, a
- *      request refused at connection re-sent to another server; a GET whose server closed without an
- *      answer, or answered 502/503/504, re-sent too; a POST that reached a server never (it may have
- *      been done). Its own Prometheus exporter on a port of its own;
+ *      a check failed; down after 3 failed checks, each given 3 s, up after 2 good ones), a server
+ *      connection per request, a request refused at connection re-sent to another server; a GET whose
+ *      server closed without an answer, or answered 502/503/504, re-sent too; a POST that reached a
+ *      server never (it may have been done). Its own Prometheus exporter on a port of its own;
  *   6. prometheus-postgres-exporter in front of the primary, and Prometheus (Debian's `prometheus`,
  *      with a generated configuration and a storage folder under /tmp, on a free port) scraping the app
  *      servers and HAProxy every second and the exporter every 2 s. Optional: when it cannot be
@@ -306,15 +306,19 @@ interface AppServer {
 const READY_PATH = '/health/ready';
 
 /**
- * HAProxy's checks: every CHECK_MS, every FAST_CHECK_MS once a check failed, down after FALL failures:
- * a server that starts draining leaves the rotation within about CHECK_MS + FAST_CHECK_MS (+ a check's
- * own time, at most CHECK_TIMEOUT_MS). Its drain (SHUTDOWN_DRAIN_MS) lasts longer than that, so no
- * request reaches it after it stops listening.
+ * HAProxy's checks: every CHECK_MS, every FAST_CHECK_MS once a check failed, down after FALL failures.
+ * A server that starts draining answers 503 at once and leaves the rotation within about
+ * CHECK_MS + (FALL - 1) * FAST_CHECK_MS; its drain (SHUTDOWN_DRAIN_MS: that, one check timeout and a
+ * second to spare) lasts longer, so no request reaches it after it stops listening. A dead server
+ * refuses the check's connection at once, so it is dropped as fast. A slow server is not a dead one:
+ * with one server left carrying the whole load of a 2-core machine, /health/ready took over a second,
+ * and a 1 s check timeout with 2 failures marked the last server down (every client got 503, "no
+ * server is available"): hence 3 s and 3 failures.
  */
 const CHECK_MS = 1000;
 const FAST_CHECK_MS = 250;
-const FALL = 2;
-const CHECK_TIMEOUT_MS = 1000;
+const FALL = 3;
+const CHECK_TIMEOUT_MS = 3000;
 const DRAIN_MS = CHECK_MS + (FALL - 1) * FAST_CHECK_MS + CHECK_TIMEOUT_MS + 1000;
 
 /**
