@@ -501,7 +501,10 @@ async function stopAll(): Promise<void> {
     if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
     s.child.kill(s.stopSignal);
     const gone = await Promise.race([new Promise((r) => s.child.once('exit', () => r(true))), sleep(10_000).then(() => false)]);
-    if (!gone) s.child.kill('SIGKILL');
+    if (!gone) {
+      log(`${s.name} did not stop within 10 s of its ${s.stopSignal}: SIGKILL`);
+      s.child.kill('SIGKILL');
+    }
   }
   started.length = 0;
   if (databaseMade) {

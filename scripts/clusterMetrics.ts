@@ -113,21 +113,21 @@ export async function metricsReport(baseUrl: string | undefined, windows: readon
   }
   try {
     const out = [
-      `Prometheus (${baseUrl}), each window's increase; "HAProxy to clients" counts what the clients got, including answers no app server gave:`,
+      `Prometheus (${baseUrl}): the app servers' counts are increase() estimates, HAProxy's exact ("HAProxy to clients": what the clients got, including answers no app server gave):`,
       '',
       '| window (s from start) | app servers: req/s | 2xx | 4xx | 5xx | p95 ms | HAProxy to clients: 2xx | 4xx | 5xx | retries | redispatched |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ];
     let sawApp = false;
+    let anyWidened = false;
     for (const raw of windows) {
       const w = widened(raw);
       // one scrape more than the window: the sample just before its start is the base of the increase
       const range = `${w.to - w.from + SCRAPE_SECONDS * 1000}ms`;
       const at = ` @ ${(w.to / 1000).toFixed(3)}`;
-      const from = ` @ ${(w.from / 1000).toFixed(3)}`;
       const q = (expr: string) => promQuery(baseUrl, expr, w.to);
-      /** HAProxy's counter at the window's end minus at its start, summed `by`. */
-      const diff = (metric: string, by = '') => q(`sum${by} (${metric}${at}) - sum${by} (${metric}${from})`);
+      /** HAProxy's counter at the window's end minus at its start (the window itself, never widened), summed `by`. */
+      const diff = (metric: string, by = '') => q(`sum${by} (${metric} @ ${(raw.to / 1000).toFixed(3)}) - sum${by} (${metric} @ ${(raw.from / 1000).toFixed(3)})`);
       const [byClass, p95, front, retries, redispatches] = await Promise.all([
         q(`sum by (status_class) (increase(remit_http_requests_total${CALLS}[${range}]${at}))`),
         q(`histogram_quantile(0.95, sum by (le) (increase(remit_http_request_duration_seconds_bucket${CALLS}[${range}]${at})))`),
@@ -142,11 +142,14 @@ export async function metricsReport(baseUrl: string | undefined, windows: readon
       const cls = (c: string) => round((num(byClass, (m) => m.status_class === c) ?? (byClass.length ? 0 : NaN)) * scale);
       const code = (c: string) => round(num(front, (m) => m.code === c) ?? (front.length ? 0 : undefined));
       const p = num(p95);
-      const label = `${raw.label} ${seconds(w.from - t0)}-${seconds(w.to - t0)}${w.to !== raw.to ? ' (widened)' : ''}`;
+      if (w.to !== raw.to) anyWidened = true;
+      const label = `${raw.label} ${seconds(raw.from - t0)}-${seconds(raw.to - t0)}${w.to !== raw.to ? ' *' : ''}`;
       out.push(
         `| ${label} | ${byClass.length ? (total / ((w.to - w.from) / 1000)).toFixed(1) : '-'} | ${cls('2xx')} | ${cls('4xx')} | ${cls('5xx')} | ${p === undefined ? '-' : Math.round(p * 1000)} | ${code('2xx')} | ${code('4xx')} | ${code('5xx')} | ${round(num(retries))} | ${round(num(redispatches))} |`,
       );
     }
+    if (anyWidened)
+      out.push(`* shorter than ${MIN_WINDOW_MS / 1000} s: the app servers' columns are over its first ${MIN_WINDOW_MS / 1000} s (increase() needs two samples), HAProxy's over the window itself.`);
     if (!sawApp) out.push('', 'No remit_http_requests_total series: the app servers were not scraped (is METRICS_PORT served?).');
     out.push('', await postgresLine(baseUrl, { label: 'run', from: windows[0].from, to: Math.max(...windows.map((w) => w.to)) }, database));
     return out;

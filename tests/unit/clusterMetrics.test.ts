@@ -96,12 +96,17 @@ describe('the cluster: the metrics report', () => {
       'remit_cluster',
     );
     const rows = lines.filter((l) => l.startsWith('| ') && !l.startsWith('| window'));
-    expect(rows).toEqual(['| before 0.0-10.0 | 21.0 | 200 | 10 | 0 | 250 | 210 | 0 | 2 | 0 | 0 |', '| app2 killed 10.0-12.0 (widened) | 21.5 | 40 | 0 | 3 | 1500 | 210 | 0 | 2 | 0 | 7 |']);
+    expect(rows).toEqual(['| before 0.0-10.0 | 21.0 | 200 | 10 | 0 | 250 | 210 | 0 | 2 | 0 | 0 |', '| app2 killed 10.0-11.2 * | 21.5 | 40 | 0 | 3 | 1500 | 210 | 0 | 2 | 0 | 7 |']);
     // each window is read at its end: the app servers' increase() over it, HAProxy's counters at its end minus at its start
     expect(queries.map((q) => q.expr)).toContain(`sum by (status_class) (increase(remit_http_requests_total{route!~"/health.*"}[11000ms] ${end1}))`);
     expect(queries.map((q) => q.expr)).toContain(`sum by (status_class) (increase(remit_http_requests_total{route!~"/health.*"}[3000ms] @ ${(t0 + 12_000) / 1000}.000))`);
     expect(queries.map((q) => q.expr)).toContain(
       `sum by (code) (haproxy_frontend_http_responses_total{proxy="console"} ${end1}) - sum by (code) (haproxy_frontend_http_responses_total{proxy="console"} @ ${t0 / 1000}.000)`,
+    );
+    expect(lines).toContain("* shorter than 2 s: the app servers' columns are over its first 2 s (increase() needs two samples), HAProxy's over the window itself.");
+    // HAProxy's counts over the window itself, not widened
+    expect(queries.map((q) => q.expr)).toContain(
+      `sum (haproxy_backend_redispatch_warnings_total{proxy="apps"} @ ${((t0 + 11_200) / 1000).toFixed(3)}) - sum (haproxy_backend_redispatch_warnings_total{proxy="apps"} @ ${(t0 + 10_000) / 1000}.000)`,
     );
     expect(lines.at(-1)).toBe(
       'PostgreSQL exporter (the primary, over the run): pg_up 1 (lowest 1), at most 17 connections to remit_cluster, 100 commits/s, 0 rollbacks, 0 deadlocks; replicas streaming at the end 1, replay behind by at most 512 bytes',
