@@ -1,8 +1,11 @@
 /**
  * `npm run cluster [-- --servers 2 --port 8090]`: the console past one machine, on one machine.
  * `npm run cluster -- --chaos [--duration 45 --concurrency 24]`: the same, then the load mix under failure.
+ * `npm run cluster -- --roll [--duration 60 --concurrency 24]`: the same, then a rolling restart of the
+ *   app servers under the load mix; exits 1 if any request failed.
  * `npm run cluster -- --test`: steps 1 to 3 only, then the API tests of tests/replica against them
  *   (`vitest run --project replica`, its exit code the script's): .ci/run runs it when PostgreSQL is there.
+ * `--no-prometheus`: without step 6 (the reports then say the metrics are unavailable).
  *
  * Starts, each piece from Debian's packages or PostgreSQL 15's own binaries (installed with apt-get when
  * missing, as CI installs Chromium):
@@ -13,11 +16,20 @@
  *   3. PgBouncer in transaction pooling mode in front of each (the app servers reach both only through it;
  *      LISTEN uses DATABASE_DIRECT_URL, the primary itself);
  *   4. `--servers` app servers (the built console, src/server/main.ts; dist/ is built when missing),
- *      the first migrating and seeding the demo data, all with one SESSION_SECRET;
- *   5. HAProxy balancing them round-robin, checking `GET /health` every second (down after 2 failures),
- *      a server connection per request, a refused connection re-sent to another server.
- * Prints the URL and waits for Ctrl+C; on Ctrl+C, on an error, or at the end of --chaos it stops
- * everything it started, removes its folder under /tmp and drops its database.
+ *      the first migrating and seeding the demo data, all with one SESSION_SECRET, each serving its
+ *      Prometheus metrics on a port of its own (METRICS_PORT) and draining for SHUTDOWN_DRAIN_MS after
+ *      SIGTERM (`/health/ready` answers 503 meanwhile);
+ *   5. HAProxy balancing them round-robin, checking `GET /health/ready` every second (every 250 ms once
+ *      a check failed; down after 3 failed checks, each given 3 s, up after 2 good ones), a server
+ *      connection per request, a request refused at connection re-sent to another server; a GET whose
+ *      server closed without an answer, or answered 502/503/504, re-sent too; a POST that reached a
+ *      server never (it may have been done). Its own Prometheus exporter on a port of its own;
+ *   6. prometheus-postgres-exporter in front of the primary, and Prometheus (Debian's `prometheus`,
+ *      with a generated configuration and a storage folder under /tmp, on a free port) scraping the app
+ *      servers and HAProxy every second and the exporter every 2 s. Optional: when it cannot be
+ *      installed, the cluster runs without it.
+ * Prints the URLs and waits for Ctrl+C; on Ctrl+C, on an error, or at the end of --chaos or --roll it
+ * stops everything it started, removes its folder under /tmp and drops its database.
  *
  * --chaos: signs in load users and makes pending change requests (as scripts/load.ts does), runs the
  * load mix of scripts/load.ts (list, filter, export, log-export, approve) through HAProxy for
@@ -29,7 +41,16 @@
  * against the payment network's own log (the simulator's PAYMENT_SIMULATOR_LOG, written by every app
  * server): every operation the network made is recorded in the database, every recorded one was made
  * by the network, and no transaction's money moved twice. A money request that failed in transit is
- * sent again (as a person would press again) until it gets an answer.
+ * sent again (as a person would press again) until it gets an answer. At the end it prints what
+ * Prometheus saw in each window (scripts/clusterMetrics.ts).
+ *
+ * --roll: the same load and the same checks of every write; a quarter of `--duration` in, it restarts
+ * the app servers one at a time: SIGTERM (the server drains: /health/ready 503, HAProxy takes it out
+ * of the rotation, in-flight requests finish, it exits), a replacement on the same port with the same
+ * settings, and the next one only once HAProxy has the replacement UP (its stats socket). The load
+ * goes on for a quarter of `--duration` after the last one (and at least `--duration` in all). Prints
+ * each server's time out of the rotation, the requests before, during and after, Prometheus's view,
+ * and exits 1 when a request failed or a write was lost.
  */
 import { EXPECTED, MONEY_WEIGHTS, loadMix, type Kind } from './loadMix';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -44,12 +65,17 @@ import { openDb, type Db } from '../src/server/db/db';
 import { hashPassword } from '../src/server/auth/passwords';
 import { freePort } from '../src/server/freePort';
 import { numberArg } from './benchArgs';
+import { metricsReport, prometheusConfig, reportReadyAt, type MetricsWindow } from './clusterMetrics';
 
 const CHAOS = process.argv.includes('--chaos');
+/** --roll: a rolling restart of the app servers under the load mix. */
+const ROLL = process.argv.includes('--roll');
 /** --test: the primary's database, the replica and their PgBouncers only, then the `replica` test project against them. */
 const TEST = process.argv.includes('--test');
+/** --no-prometheus: neither Prometheus nor PostgreSQL's exporter. */
+const PROMETHEUS = !process.argv.includes('--no-prometheus');
 const SERVERS = Math.max(2, numberArg('servers', 2));
-const DURATION = numberArg('duration', 45);
+const DURATION = numberArg('duration', ROLL ? 60 : 45);
 const CONCURRENCY = numberArg('concurrency', 24);
 const LOAD_USERS = 40;
 const PENDING = 4000;
@@ -75,24 +101,37 @@ const primaryHost = primary.hostname || '127.0.0.1';
 const primaryPort = Number(primary.port || 5432);
 const primaryUser = decodeURIComponent(primary.username || 'postgres');
 
-/** pgbouncer, haproxy: Debian's packages, installed when missing. */
-function ensurePackages(): void {
-  const missing = [
+/**
+ * pgbouncer, haproxy: Debian's packages, installed when missing. With `optional` (prometheus and
+ * prometheus-postgres-exporter, not for --test) those too, but a failure to install them is said and
+ * the cluster runs without them.
+ */
+function ensurePackages(optional: boolean): void {
+  const absent = (list: string[][]) => list.filter(([, bin]) => !existsSync(bin)).map(([pkg]) => pkg);
+  const missing = absent([
     ['pgbouncer', '/usr/sbin/pgbouncer'],
     ['haproxy', '/usr/sbin/haproxy'],
-  ]
-    .filter(([, bin]) => !existsSync(bin))
-    .map(([pkg]) => pkg);
+  ]);
+  const missingOptional = optional ? absent(OPTIONAL_PACKAGES) : [];
   if (!existsSync(`${PG_BIN}/pg_basebackup`)) throw new Error(`PostgreSQL 15's binaries are not in ${PG_BIN} (apt-get install postgresql-15)`);
-  if (missing.length === 0) return;
-  log(`Installing ${missing.join(', ')} (apt-get) ...`);
+  const all = [...missing, ...missingOptional];
+  if (all.length === 0) return;
+  log(`Installing ${all.join(', ')} (apt-get) ...`);
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const run = (args: string[]) => spawnSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit' });
-  if (run(['apt-get', 'install', '-y', ...missing]).status !== 0) {
-    run(['apt-get', 'update']);
-    if (run(['apt-get', 'install', '-y', ...missing]).status !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed`);
-  }
+  const run = (args: string[]) => spawnSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = (pkgs: string[]) => run(['apt-get', 'install', '-y', '--no-install-recommends', ...pkgs]).status === 0;
+  if (install(all)) return;
+  run(['apt-get', 'update']);
+  if (install(all)) return;
+  if (missing.length > 0 && !install(missing)) throw new Error(`apt-get install ${missing.join(' ')} failed`);
+  log(`Could not install ${missingOptional.join(', ')}: the cluster runs without Prometheus (no metrics)`);
 }
+
+/** Debian's packages for the metrics (step 6) and the binary of each. */
+const OPTIONAL_PACKAGES = [
+  ['prometheus', '/usr/bin/prometheus'],
+  ['prometheus-postgres-exporter', '/usr/bin/prometheus-postgres-exporter'],
+];
 
 /** The postgres user's uid and gid: the replica's PostgreSQL and PgBouncer refuse to run as root. */
 function postgresIds(): { uid: number; gid: number } {
@@ -257,23 +296,58 @@ async function startPgBouncer(dir: string, name: string, port: number, target: {
 interface AppServer {
   name: string;
   port: number;
+  /** Where it serves its Prometheus metrics (METRICS_PORT). */
+  metricsPort: number;
   child: ChildProcess;
   logFile: string;
 }
 
-async function startAppServer(dir: string, n: number, env: Record<string, string>): Promise<AppServer> {
-  const port = await freePort();
+/** The app servers' readiness: 200 while serving, 503 while draining after SIGTERM (and while the primary is unreachable). */
+const READY_PATH = '/health/ready';
+
+/**
+ * HAProxy's checks: every CHECK_MS, every FAST_CHECK_MS once a check failed, down after FALL failures.
+ * A server that starts draining answers 503 at once and leaves the rotation within about
+ * CHECK_MS + (FALL - 1) * FAST_CHECK_MS; its drain (SHUTDOWN_DRAIN_MS: that, one check timeout and a
+ * second to spare) lasts longer, so no request reaches it after it stops listening. A dead server
+ * refuses the check's connection at once, so it is dropped as fast. A slow server is not a dead one:
+ * with one server left carrying the whole load of a 2-core machine, /health/ready took over a second,
+ * and a 1 s check timeout with 2 failures marked the last server down (every client got 503, "no
+ * server is available"): hence 3 s and 3 failures.
+ */
+const CHECK_MS = 1000;
+const FAST_CHECK_MS = 250;
+const FALL = 3;
+const CHECK_TIMEOUT_MS = 3000;
+const DRAIN_MS = CHECK_MS + (FALL - 1) * FAST_CHECK_MS + CHECK_TIMEOUT_MS + 1000;
+
+/**
+ * App server `n`, on a free port (or the given ones: a replacement takes its predecessor's ports), its
+ * output appended to app<n>.log; resolves once it answers /health/ready 200.
+ */
+async function startAppServer(dir: string, n: number, env: Record<string, string>, ports?: { port: number; metricsPort: number }): Promise<AppServer> {
+  const port = ports?.port ?? (await freePort());
+  const metricsPort = ports?.metricsPort ?? (await freePort());
   const logFile = join(dir, `app${n}.log`);
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
-  track(`app server ${n}`, child);
-  await waitFor(`app server ${n}`, async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200, 180_000, child, logFile);
-  return { name: `app${n}`, port, child, logFile };
+  // stopped at the end with SIGINT: it closes at once (SIGTERM would drain first)
+  track(`app server ${n}`, child, 'SIGINT');
+  await waitFor(`app server ${n}`, async () => (await fetch(`http://127.0.0.1:${port}${READY_PATH}`)).status === 200, 180_000, child, logFile);
+  return { name: `app${n}`, port, metricsPort, child, logFile };
 }
 
-async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promise<{ url: string; socket: string }> {
+/** Whether this HAProxy was built with its Prometheus exporter (Debian's is: USE_PROMEX). */
+function haproxyHasPrometheus(): boolean {
+  return /prometheus-exporter/.test(spawnSync('/usr/sbin/haproxy', ['-vv'], { encoding: 'utf8' }).stdout ?? '');
+}
+
+async function startHaproxy(dir: string, port: number, apps: AppServer[], metricsPort: number | undefined): Promise<{ url: string; socket: string; logFile: string }> {
   const cfg = join(dir, 'haproxy.cfg');
   const socket = join(dir, 'haproxy.sock');
   writeFileSync(
@@ -282,42 +356,125 @@ async function startHaproxy(dir: string, port: number, apps: AppServer[]): Promi
       'global',
       '  maxconn 4000',
       `  stats socket ${socket} mode 600 level admin`,
+      // one line a request on HAProxy's output (haproxy.log): the failed ones are printed at the end of a run
+      '  log stdout format raw local0',
       'defaults',
       '  mode http',
+      '  log global',
+      '  option httplog',
+      '  option dontlog-normal',
       '  timeout connect 2s',
       '  timeout client 60s',
       '  timeout server 60s',
-      '  timeout check 1s',
-      // a connection refused (a server that just died, not yet marked down) is re-sent to another server;
-      // a request already sent is never re-sent (retry-on's default is conn-failure only)
-      // one retry, on another server (redispatch): not waiting out a second retry on a dead one
-      '  retries 1',
+      `  timeout check ${CHECK_TIMEOUT_MS}ms`,
+      // A request that could not be sent (connection refused: a server that just died, not yet marked
+      // down) is re-sent, to another server (redispatch), whatever its method: it never reached a server.
+      // A GET is also re-sent when its server closed without an answer, answered garbage or nothing in
+      // time, or 502/503/504 (L7 retries): reading twice is harmless. A POST that reached a server is
+      // never re-sent: it may have been done (an approval, a transfer), and only the client can ask.
+      '  retries 2',
       '  option redispatch',
+      '  retry-on conn-failure empty-response junk-response response-timeout 502 503 504',
       // a new server connection per request: a request meant for a server that has just died meets a
       // refused connection (re-sent elsewhere) instead of a kept-alive connection that dies under it
       '  option http-server-close',
       'frontend console',
       `  bind 127.0.0.1:${port}`,
       '  default_backend apps',
+      ...(metricsPort ? ['frontend metrics', `  bind 127.0.0.1:${metricsPort}`, '  http-request use-service prometheus-exporter if { path /metrics }', '  no log'] : []),
       'backend apps',
       '  balance roundrobin',
-      '  option httpchk GET /health',
+      '  http-request disable-l7-retry if !METH_GET',
+      `  option httpchk GET ${READY_PATH}`,
       '  http-check expect status 200',
       '  http-response set-header x-app-server %s',
-      // no on-marked-down shutdown-sessions: it would also cut the requests waiting to be re-sent
-      '  default-server inter 1s fall 2 rise 2',
+      // No on-marked-down shutdown-sessions: a draining server's in-flight requests must finish (and a
+      // dead server's were cut already); being marked down only stops new requests, which is the point.
+      `  default-server inter ${CHECK_MS}ms fastinter ${FAST_CHECK_MS}ms downinter ${CHECK_MS}ms fall ${FALL} rise 2`,
       ...apps.map((a) => `  server ${a.name} 127.0.0.1:${a.port} check`),
     ].join('\n') + '\n',
   );
   const logFile = join(dir, 'haproxy.log');
   const out = createWriteStream(logFile, { flags: 'a' });
+  const check = spawnSync('/usr/sbin/haproxy', ['-c', '-f', cfg], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`HAProxy refuses its configuration:\n${check.stdout}${check.stderr}`);
   const child = spawn('/usr/sbin/haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   track('HAProxy', child, 'SIGTERM');
   const url = `http://127.0.0.1:${port}`;
   await waitFor('HAProxy', async () => (await fetch(`${url}/health`)).status === 200, 30_000, child, logFile);
-  return { url, socket };
+  return { url, socket, logFile };
+}
+
+/**
+ * prometheus-postgres-exporter on a free port, reading the primary (`directUrl`, no pooler); its
+ * address, or undefined when it is not installed or does not start (said on the console).
+ */
+async function startPostgresExporter(dir: string, directUrl: string): Promise<string | undefined> {
+  const bin = '/usr/bin/prometheus-postgres-exporter';
+  if (!existsSync(bin)) return undefined;
+  const port = await freePort();
+  const logFile = join(dir, 'postgres-exporter.log');
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const dsn = new URL(directUrl);
+  dsn.searchParams.set('sslmode', 'disable');
+  const child = spawn(bin, [`--web.listen-address=127.0.0.1:${port}`, '--disable-settings-metrics'], { env: { ...process.env, DATA_SOURCE_NAME: dsn.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  track('PostgreSQL exporter', child, 'SIGTERM');
+  try {
+    await waitFor('prometheus-postgres-exporter', async () => /^pg_up 1$/m.test(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()), 30_000, child, logFile);
+  } catch (err) {
+    log(`PostgreSQL's exporter did not start: ${err instanceof Error ? err.message : String(err)}`);
+    child.kill('SIGKILL');
+    return undefined;
+  }
+  return `127.0.0.1:${port}`;
+}
+
+/**
+ * Prometheus (Debian's /usr/bin/prometheus) with a generated configuration and its storage under
+ * `dir`, on a free port; its URL once ready, or undefined when it is not installed or does not start.
+ */
+async function startPrometheus(dir: string, config: string): Promise<string | undefined> {
+  const bin = '/usr/bin/prometheus';
+  if (!existsSync(bin)) return undefined;
+  const port = await freePort();
+  const cfg = join(dir, 'prometheus.yml');
+  writeFileSync(cfg, config);
+  const logFile = join(dir, 'prometheus.log');
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(
+    bin,
+    [`--config.file=${cfg}`, `--storage.tsdb.path=${join(dir, 'prometheus-data')}`, `--web.listen-address=127.0.0.1:${port}`, '--storage.tsdb.retention.time=1d', '--log.level=warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  track('Prometheus', child, 'SIGTERM');
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor('Prometheus', async () => (await fetch(`${url}/-/ready`)).status === 200, 60_000, child, logFile);
+  } catch (err) {
+    log(`Prometheus did not start: ${err instanceof Error ? err.message : String(err)}`);
+    child.kill('SIGKILL');
+    return undefined;
+  }
+  return url;
+}
+
+/** Prometheus's targets and whether each is up (its /api/v1/targets), e.g. "app 2/2 up, haproxy 1/1 up". */
+async function targetHealth(url: string): Promise<string> {
+  const json = (await (await fetch(`${url}/api/v1/targets`)).json()) as { data: { activeTargets: { labels: { job: string }; health: string }[] } };
+  const jobs = new Map<string, { up: number; all: number }>();
+  for (const t of json.data.activeTargets) {
+    const j = jobs.get(t.labels.job) ?? { up: 0, all: 0 };
+    j.all++;
+    if (t.health === 'up') j.up++;
+    jobs.set(t.labels.job, j);
+  }
+  return [...jobs].map(([job, j]) => `${job} ${j.up}/${j.all} up`).join(', ');
 }
 
 /** HAProxy's view of each server (UP, DOWN, ...), from its stats socket. */
@@ -344,7 +501,10 @@ async function stopAll(): Promise<void> {
     if (s.child.exitCode !== null || s.child.signalCode !== null) continue;
     s.child.kill(s.stopSignal);
     const gone = await Promise.race([new Promise((r) => s.child.once('exit', () => r(true))), sleep(10_000).then(() => false)]);
-    if (!gone) s.child.kill('SIGKILL');
+    if (!gone) {
+      log(`${s.name} did not stop within 10 s of its ${s.stopSignal}: SIGKILL`);
+      s.child.kill('SIGKILL');
+    }
   }
   started.length = 0;
   if (databaseMade) {
@@ -355,7 +515,7 @@ async function stopAll(): Promise<void> {
   folder = undefined;
 }
 
-// ---------------------------------------------------------------- the chaos run
+// ---------------------------------------------------------------- the load of --chaos and --roll
 
 interface Outcome {
   kind: Kind;
@@ -509,7 +669,24 @@ async function checkMoney(db: Db, outcomes: Outcome[], networkLog: string, money
   return problems;
 }
 
-async function chaos(url: string, socket: string, db: Db, apps: AppServer[], replica: ChildProcess, networkLog: string): Promise<boolean> {
+/** The load of --chaos and --roll: its users signed in, its change requests and transactions ready, its mix, and what it saw. */
+interface Load {
+  url: string;
+  db: Db;
+  /** The change requests the approves walk through. */
+  first: number;
+  last: number;
+  money: { id: number; trace: string }[];
+  /** This run's mark in the log-exports' file names. */
+  fileMark: string;
+  tokens: string[];
+  pick: () => Kind;
+  bodyOf: ReturnType<typeof loadMix>['bodyOf'];
+  networkLog: string;
+  outcomes: Outcome[];
+}
+
+async function prepareRun(mode: 'chaos' | 'roll', url: string, db: Db, networkLog: string): Promise<Load> {
   const { first, last, money } = await prepareLoad(db);
   const tokens = await signInAll(url);
   const now = new Date();
@@ -517,58 +694,187 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   const weekAgo = benchToday(subDays(now, 7));
   const countries = (await db.query<{ country: string }>(`SELECT DISTINCT country FROM ceft_transactions WHERE initiated_time > now() - interval '7 days' LIMIT 20`)).map((r) => r.country);
   let exportNo = 0;
-  const run = randomBytes(3).toString('hex');
+  const fileMark = `${mode}-${randomBytes(3).toString('hex')}`;
   const { pick, bodyOf } = loadMix({
     today,
     weekAgo,
     countries,
     firstRequest: first,
     lastRequest: last,
-    logExportFileName: () => `chaos-${run}-${++exportNo}.xlsx`,
+    logExportFileName: () => `${fileMark}-${++exportNo}.xlsx`,
     moneyTransactions: money,
   });
+  return { url, db, first, last, money, fileMark, tokens, pick, bodyOf, networkLog, outcomes: [] };
+}
 
-  const outcomes: Outcome[] = [];
+/** One sending of a request through HAProxy; the outcome is recorded. */
+async function send(load: Load, token: string, kind: Kind, path: string, body: unknown, ref: string | number | undefined, attempt: number): Promise<Outcome> {
+  const o: Outcome = { kind, start: Date.now(), end: 0, ref, ...(kind === 'money' ? { path, attempt } : {}) };
+  try {
+    const res = await fetch(`${load.url}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    o.status = res.status;
+    o.server = res.headers.get('x-app-server') ?? undefined;
+    const text = await res.text();
+    if (!EXPECTED[kind].includes(res.status)) o.error = `HTTP ${res.status}: ${text.slice(0, 120)}`;
+  } catch (err) {
+    o.error = err instanceof Error ? `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+  }
+  o.end = Date.now();
+  load.outcomes.push(o);
+  return o;
+}
+
+/** CONCURRENCY clients sending the mix until `until()` (epoch ms, read again before each request) has passed. */
+async function runClients(load: Load, until: () => number): Promise<void> {
+  const client = async (n: number) => {
+    const token = load.tokens[n % load.tokens.length];
+    while (Date.now() < until()) {
+      const kind = load.pick();
+      const { path, body, ref } = load.bodyOf(kind);
+      let o = await send(load, token, kind, path, body, ref, 1);
+      // a money action that got no answer is sent again until it gets one (its outcome is unknown to the sender)
+      for (let attempt = 2; kind === 'money' && (o.status === undefined || o.status >= 500) && attempt <= 10; attempt++) {
+        await sleep(500);
+        o = await send(load, token, kind, path, body, ref, attempt);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => client(i)));
+}
+
+/** The requests of each phase (by start): count, failed, p50, p95 (ms, as the clients measured) and which server answered. */
+function printPhases(outcomes: Outcome[], phases: [string, number, number][]): void {
+  console.log('\n| phase (by request start) | requests | failed | p50 ms | p95 ms | answered by |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const [name, from, to] of phases) {
+    const inPhase = outcomes.filter((o) => o.start >= from && o.start < to);
+    const ms = inPhase.map((o) => o.end - o.start).sort((a, b) => a - b);
+    const q = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)] : NaN);
+    const by = new Map<string, number>();
+    for (const o of inPhase) if (o.server) by.set(o.server, (by.get(o.server) ?? 0) + 1);
+    console.log(`| ${name} | ${inPhase.length} | ${inPhase.filter((o) => o.error).length} | ${q(0.5)} | ${q(0.95)} | ${[...by].map(([s, n]) => `${s} ${n}`).join(', ')} |`);
+  }
+}
+
+/** The failed requests grouped by reason, with when they started (s from t0); `inFlightAt`: also how many were in flight then. */
+function printFailures(outcomes: Outcome[], t0: number, inFlightAt?: { label: string; at: number }): Outcome[] {
+  const failed = outcomes.filter((o) => o.error);
+  console.log(`\n${outcomes.length} requests, ${failed.length} failed.`);
+  const reasons = new Map<string, Outcome[]>();
+  for (const o of failed) {
+    const key = `${o.kind}: ${o.error!.replace(/\d+/g, 'N').slice(0, 140)}`;
+    reasons.set(key, [...(reasons.get(key) ?? []), o]);
+  }
+  for (const [reason, list] of reasons) {
+    const started = list
+      .map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`)
+      .slice(0, 6)
+      .join(', ');
+    const inFlight = inFlightAt ? `; ${list.filter((o) => o.start < inFlightAt.at && o.end >= inFlightAt.at).length} in flight at ${inFlightAt.label}` : '';
+    console.log(`  ${list.length} × ${reason} (started ${started}${list.length > 6 ? ', ...' : ''}${inFlight})`);
+  }
+  return failed;
+}
+
+/**
+ * Every write the load made against the database: each approve against its change request and the
+ * role it creates, each log-export against its activity log row, each money action against the
+ * payment network's log (checkMoney). Prints the counts; true when nothing was lost or half-applied.
+ */
+async function checkWrites(load: Load): Promise<boolean> {
+  const { db, outcomes, first, last } = load;
+  const approves = outcomes.filter((o) => o.kind === 'approve');
+  const ids = [...new Set(approves.map((o) => Number(o.ref)))];
+  const rows = await db.query<{ id: number; status: string; role_exists: boolean }>(
+    `SELECT c.id, c.status, EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name')) AS role_exists
+       FROM change_requests c WHERE c.id = ANY($1::int[])`,
+    [`{${ids.join(',')}}`],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const problems: string[] = [];
+  for (const o of approves) {
+    const r = byId.get(Number(o.ref));
+    if (!r) {
+      problems.push(`change request ${o.ref}: missing`);
+      continue;
+    }
+    const applied = r.status === 'APPROVED' && r.role_exists;
+    const untouched = r.status === 'PENDING' && !r.role_exists;
+    if (!applied && !untouched) problems.push(`change request ${o.ref}: half-applied (status ${r.status}, role ${r.role_exists ? 'exists' : 'missing'})`);
+    else if ((o.status === 200 || o.status === 409) && !applied) problems.push(`change request ${o.ref}: answered ${o.status} but not approved (lost)`);
+  }
+  // every request of the run: approved exactly when its role exists
+  const whole = await db.one<{ approved: number; pending: number; broken: number }>(
+    `SELECT count(*) FILTER (WHERE c.status = 'APPROVED') AS approved, count(*) FILTER (WHERE c.status = 'PENDING') AS pending,
+            count(*) FILTER (WHERE (c.status = 'APPROVED') <> EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name'))) AS broken
+       FROM change_requests c WHERE c.id BETWEEN $1 AND $2`,
+    [first, last],
+  );
+  const exports = outcomes.filter((o) => o.kind === 'log-export');
+  const mark = new RegExp(`${load.fileMark}-\\d+\\.xlsx`);
+  const logged = new Set(
+    (await db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE description LIKE $1`, [`%${load.fileMark}-%`])).map((r) => mark.exec(r.description)?.[0]),
+  );
+  for (const o of exports) if (o.status === 200 && !logged.has(String(o.ref))) problems.push(`log-export ${o.ref}: answered 200 but no activity log row (lost)`);
+  const moneyProblems = await checkMoney(
+    db,
+    outcomes,
+    load.networkLog,
+    load.money.map((m) => m.id),
+  );
+  problems.push(...moneyProblems);
+  const approvedOk = approves.filter((o) => o.status === 200).length;
+  const approveFailed = approves.filter((o) => o.error).length;
+  console.log(`\nwrites: ${approves.length} approves (${approvedOk} approved, ${approves.filter((o) => o.status === 409).length} already decided, ${approveFailed} failed in transit);`);
+  console.log(`  change requests ${first}..${last}: ${whole!.approved} approved, ${whole!.pending} pending, ${whole!.broken} with status and role disagreeing`);
+  console.log(`  ${exports.length} log-exports (${exports.filter((o) => o.status === 200).length} answered 200), ${logged.size} activity log rows of this run`);
+  const ok = problems.length === 0 && Number(whole!.broken) === 0;
+  console.log(`  ${ok ? 'no write lost or half-applied' : `PROBLEMS:\n    ${problems.slice(0, 30).join('\n    ')}`}`);
+  return ok;
+}
+
+/**
+ * HAProxy's log of the run's requests that were not plain (`option dontlog-normal`: a 5xx, a retry, a
+ * redispatch, a connection cut): how many, by termination state and status, and the first few lines.
+ * The termination state's first two letters say who ended it and when (HAProxy's manual, 8.5): `SH` the
+ * server closed before its headers, `SC` the server refused the connection, `CD` the client went away.
+ */
+function printHaproxyLog(logFile: string): void {
+  const lines = (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '').split('\n').filter((l) => / console apps\//.test(l));
+  const kinds = new Map<string, number>();
+  for (const l of lines) {
+    // ... console apps/app2 0/0/0/-1/3 502 ... - - SH-- 20/20/19/9/0 0/0 "POST /api/... HTTP/1.1"
+    const m = / apps\/(\S+) \S+ (-?\d+) .*? (\S{4}) \d+\/\d+\/\d+\/\d+\/(\+?\d+) \d+\/\d+ "(\S+)/.exec(l);
+    // the retries field: how many times the connection was retried, "+" when the request went to another server
+    const retried = !m || m[4] === '0' ? '' : `, retried ${m[4].replace('+', '')}${m[4].startsWith('+') ? ' (redispatched)' : ''}`;
+    const key = m ? `${m[5]} answered ${m[2]} by ${m[1]}, termination ${m[3]}${retried}` : 'unparsed';
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  }
+  console.log(`\nHAProxy's log: ${lines.length} requests not plain (a 5xx, a retry or redispatch, a cut connection)${lines.length ? ':' : ''}`);
+  for (const [k, n] of kinds) console.log(`  ${n} × ${k}`);
+  for (const l of lines.slice(0, 8)) console.log(`    ${l.slice(0, 220)}`);
+}
+
+/** What Prometheus saw in each window, once the windows' last samples are in (or why there is nothing to say). */
+async function printMetrics(promUrl: string | undefined, windows: MetricsWindow[], t0: number): Promise<void> {
+  if (promUrl) await sleep(Math.max(0, reportReadyAt(windows) - Date.now()));
+  console.log('');
+  for (const line of await metricsReport(promUrl, windows, t0, DB_NAME)) console.log(line);
+}
+
+// ---------------------------------------------------------------- --chaos
+
+async function chaos(load: Load, haproxy: { socket: string; logFile: string }, apps: AppServer[], replica: ChildProcess, promUrl: string | undefined): Promise<boolean> {
+  const { socket } = haproxy;
   const t0 = Date.now();
   const end = t0 + DURATION * 1000;
   const victim = apps[apps.length - 1];
   const marks: { appKilled?: number; appExited?: number; appDropped?: number; replicaKilled?: number; replicaFallback?: number } = {};
-
-  /** One sending of a request; the outcome is recorded. */
-  const send = async (token: string, kind: Kind, path: string, body: unknown, ref: string | number | undefined, attempt: number): Promise<Outcome> => {
-    const o: Outcome = { kind, start: Date.now(), end: 0, ref, ...(kind === 'money' ? { path, attempt } : {}) };
-    try {
-      const res = await fetch(`${url}/api/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      o.status = res.status;
-      o.server = res.headers.get('x-app-server') ?? undefined;
-      const text = await res.text();
-      if (!EXPECTED[kind].includes(res.status)) o.error = `HTTP ${res.status}: ${text.slice(0, 120)}`;
-    } catch (err) {
-      o.error = err instanceof Error ? `${err.name}: ${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
-    }
-    o.end = Date.now();
-    outcomes.push(o);
-    return o;
-  };
-
-  const worker = async (n: number) => {
-    const token = tokens[n % tokens.length];
-    while (Date.now() < end) {
-      const kind = pick();
-      const { path, body, ref } = bodyOf(kind);
-      let o = await send(token, kind, path, body, ref, 1);
-      // a money action that got no answer is sent again until it gets one (its outcome is unknown to the sender)
-      for (let attempt = 2; kind === 'money' && (o.status === undefined || o.status >= 500) && attempt <= 10; attempt++) {
-        await sleep(500);
-        o = await send(token, kind, path, body, ref, attempt);
-      }
-    }
-  };
 
   const director = async () => {
     await sleep((DURATION * 1000) / 3);
@@ -613,8 +919,9 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
     }
   })();
 
-  log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${MONEY_WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}; ${money.length} transactions to move money on`);
-  await Promise.all([...Array.from({ length: CONCURRENCY }, (_, i) => worker(i)), director(), watcher]);
+  log(`chaos: ${CONCURRENCY} clients for ${DURATION} s through HAProxy, mix ${MONEY_WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}; ${load.money.length} transactions to move money on`);
+  await Promise.all([runClients(load, () => end), director(), watcher]);
+  const runEnd = Date.now();
   const spans: string[] = [];
   for (const r of readStates) {
     const t = ((r.at - t0) / 1000).toFixed(1);
@@ -625,40 +932,16 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   console.log(`\n${apps[0].name}'s replica state over the run (its /health every 0.5 s): ${spans.join(', ')}`);
 
   // ---- the report
-  const phases: [string, number, number][] = [];
   const k1 = marks.appKilled ?? end;
   const d1 = marks.appDropped ?? k1;
   const k2 = marks.replicaKilled ?? end;
-  phases.push(['before any kill', t0, k1]);
-  phases.push([`app server killed, until HAProxy dropped it`, k1, d1]);
-  phases.push(['after the drop, replica up', d1, k2]);
-  phases.push(['replica killed (reads on the primary)', k2, end + 60_000]);
-  console.log('\n| phase (by request start) | requests | failed | p50 ms | p95 ms | answered by |');
-  console.log('|---|---:|---:|---:|---:|---|');
-  for (const [name, from, to] of phases) {
-    const inPhase = outcomes.filter((o) => o.start >= from && o.start < to);
-    const ms = inPhase.map((o) => o.end - o.start).sort((a, b) => a - b);
-    const q = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)] : NaN);
-    const by = new Map<string, number>();
-    for (const o of inPhase) if (o.server) by.set(o.server, (by.get(o.server) ?? 0) + 1);
-    console.log(`| ${name} | ${inPhase.length} | ${inPhase.filter((o) => o.error).length} | ${q(0.5)} | ${q(0.95)} | ${[...by].map(([s, n]) => `${s} ${n}`).join(', ')} |`);
-  }
-  const failed = outcomes.filter((o) => o.error);
-  console.log(`\n${outcomes.length} requests, ${failed.length} failed.`);
-  const reasons = new Map<string, Outcome[]>();
-  for (const o of failed) {
-    const key = `${o.kind}: ${o.error!.replace(/\d+/g, 'N').slice(0, 140)}`;
-    reasons.set(key, [...(reasons.get(key) ?? []), o]);
-  }
-  for (const [reason, list] of reasons) {
-    const inFlight = list.filter((o) => o.start < k1 && o.end >= k1).length;
-    console.log(
-      `  ${list.length} × ${reason} (started ${list
-        .map((o) => `${((o.start - t0) / 1000).toFixed(1)}s`)
-        .slice(0, 6)
-        .join(', ')}${list.length > 6 ? ', ...' : ''}; ${inFlight} in flight at the app kill)`,
-    );
-  }
+  printPhases(load.outcomes, [
+    ['before any kill', t0, k1],
+    [`app server killed, until HAProxy dropped it`, k1, d1],
+    ['after the drop, replica up', d1, k2],
+    ['replica killed (reads on the primary)', k2, end + 60_000],
+  ]);
+  const failed = printFailures(load.outcomes, t0, { label: 'the app kill', at: k1 });
   if (marks.appExited) {
     // until the process has ended, its listening socket still takes connections that nobody will answer
     const gone = marks.appExited;
@@ -668,62 +951,154 @@ async function chaos(url: string, socket: string, db: Db, apps: AppServer[], rep
   }
   const afterDrop = failed.filter((o) => o.start >= d1);
   console.log(`failed requests started after HAProxy dropped ${victim.name}: ${afterDrop.length}`);
-
-  // ---- every write against the database
-  const approves = outcomes.filter((o) => o.kind === 'approve');
-  const ids = [...new Set(approves.map((o) => Number(o.ref)))];
-  const rows = await db.query<{ id: number; status: string; role_exists: boolean }>(
-    `SELECT c.id, c.status, EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name')) AS role_exists
-       FROM change_requests c WHERE c.id = ANY($1::int[])`,
-    [`{${ids.join(',')}}`],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const problems: string[] = [];
-  for (const o of approves) {
-    const r = byId.get(Number(o.ref));
-    if (!r) {
-      problems.push(`change request ${o.ref}: missing`);
-      continue;
-    }
-    const applied = r.status === 'APPROVED' && r.role_exists;
-    const untouched = r.status === 'PENDING' && !r.role_exists;
-    if (!applied && !untouched) problems.push(`change request ${o.ref}: half-applied (status ${r.status}, role ${r.role_exists ? 'exists' : 'missing'})`);
-    else if ((o.status === 200 || o.status === 409) && !applied) problems.push(`change request ${o.ref}: answered ${o.status} but not approved (lost)`);
-  }
-  // every request of the run: approved exactly when its role exists
-  const whole = await db.one<{ approved: number; pending: number; broken: number }>(
-    `SELECT count(*) FILTER (WHERE c.status = 'APPROVED') AS approved, count(*) FILTER (WHERE c.status = 'PENDING') AS pending,
-            count(*) FILTER (WHERE (c.status = 'APPROVED') <> EXISTS (SELECT 1 FROM roles r WHERE lower(r.role_name) = lower(c.payload ->> 'role_name'))) AS broken
-       FROM change_requests c WHERE c.id BETWEEN $1 AND $2`,
-    [first, last],
-  );
-  const exports = outcomes.filter((o) => o.kind === 'log-export');
-  const logged = new Set(
-    (await db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE description LIKE $1`, [`%chaos-${run}-%`])).map((r) => /chaos-[0-9a-f]+-\d+\.xlsx/.exec(r.description)?.[0]),
-  );
-  for (const o of exports) if (o.status === 200 && !logged.has(String(o.ref))) problems.push(`log-export ${o.ref}: answered 200 but no activity log row (lost)`);
-  const moneyProblems = await checkMoney(
-    db,
-    outcomes,
-    networkLog,
-    money.map((m) => m.id),
-  );
-  problems.push(...moneyProblems);
-  const approvedOk = approves.filter((o) => o.status === 200).length;
-  const approveFailed = approves.filter((o) => o.error).length;
-  console.log(`\nwrites: ${approves.length} approves (${approvedOk} approved, ${approves.filter((o) => o.status === 409).length} already decided, ${approveFailed} failed in transit);`);
-  console.log(`  change requests ${first}..${last}: ${whole!.approved} approved, ${whole!.pending} pending, ${whole!.broken} with status and role disagreeing`);
-  console.log(`  ${exports.length} log-exports (${exports.filter((o) => o.status === 200).length} answered 200), ${logged.size} activity log rows of this run`);
-  console.log(`  ${problems.length === 0 && whole!.broken === 0 ? 'no write lost or half-applied' : `PROBLEMS:\n    ${problems.slice(0, 30).join('\n    ')}`}`);
+  printHaproxyLog(haproxy.logFile);
+  const writesOk = await checkWrites(load);
   if (marks.appDropped) console.log(`HAProxy dropped the killed server ${((marks.appDropped - k1) / 1000).toFixed(1)} s after the kill`);
   if (marks.replicaFallback) console.log(`reads fell back to the primary ${((marks.replicaFallback - k2) / 1000).toFixed(1)} s after the replica was killed`);
-  return problems.length === 0 && whole!.broken === 0 && afterDrop.length === 0;
+
+  const f2 = marks.replicaFallback ?? k2;
+  await printMetrics(
+    promUrl,
+    [
+      { label: 'before any kill', from: t0, to: k1 },
+      { label: `${victim.name} killed, until dropped`, from: k1, to: d1 },
+      { label: 'after the drop', from: d1, to: k2 },
+      { label: 'replica killed, until reads fell back', from: k2, to: f2 },
+      { label: 'after the fallback', from: f2, to: runEnd },
+    ].filter((w) => w.to > w.from),
+    t0,
+  );
+  return writesOk && afterDrop.length === 0;
+}
+
+// ---------------------------------------------------------------- --roll
+
+/** One app server's restart: times in epoch ms. */
+interface RollStep {
+  name: string;
+  term: number;
+  /** HAProxy first saw it DOWN (after /health/ready answered 503). */
+  down?: number;
+  exited?: number;
+  exitCode?: number | null;
+  /** The replacement answered /health/ready 200. */
+  ready?: number;
+  /** HAProxy has the replacement UP. */
+  up?: number;
+}
+
+/** Polls HAProxy's stats socket every 100 ms until `server`'s state passes `test`; the time, or undefined at `deadline`. */
+async function waitForState(socket: string, server: string, test: (state: string) => boolean, deadline: number): Promise<number | undefined> {
+  while (Date.now() < deadline) {
+    const state = (await serverStates(socket).catch(() => new Map<string, string>())).get(server);
+    if (state !== undefined && test(state)) return Date.now();
+    await sleep(100);
+  }
+  return undefined;
+}
+
+/**
+ * Restarts every app server in turn under the load (see the header): SIGTERM, wait for it to exit
+ * (SIGKILL after 60 s, said), a replacement on the same ports, then HAProxy's UP before the next.
+ */
+async function roll(load: Load, haproxy: { socket: string; logFile: string }, apps: AppServer[], env: Record<string, string>, promUrl: string | undefined): Promise<boolean> {
+  const { socket } = haproxy;
+  const dir = folder!;
+  const t0 = Date.now();
+  let end = t0 + DURATION * 1000;
+  const lead = (DURATION * 1000) / 4;
+  const steps: RollStep[] = [];
+  let rollStart = end;
+  let rollEnd = end;
+  let rollError: unknown;
+
+  const director = async () => {
+    await sleep(lead);
+    rollStart = Date.now();
+    // the load goes on until the roll is over, however long the restarts take
+    end = Infinity;
+    for (let i = 0; i < apps.length; i++) {
+      const old = apps[i];
+      const step: RollStep = { name: old.name, term: Date.now() };
+      steps.push(step);
+      const exited = new Promise<void>((r) =>
+        old.child.once('exit', (code) => {
+          step.exited = Date.now();
+          step.exitCode = code;
+          r();
+        }),
+      );
+      log(`roll: SIGTERM to ${old.name} (pid ${old.child.pid})`);
+      old.child.kill('SIGTERM');
+      step.down = await waitForState(socket, old.name, (s) => s.startsWith('DOWN') || s === 'MAINT', Date.now() + 60_000);
+      log(`roll: HAProxy has ${old.name} ${step.down ? `down ${((step.down - step.term) / 1000).toFixed(1)} s after the SIGTERM` : 'still up 60 s after the SIGTERM'}`);
+      const killer = setTimeout(() => {
+        log(`roll: ${old.name} still running 60 s after the SIGTERM: SIGKILL`);
+        old.child.kill('SIGKILL');
+      }, 60_000);
+      await exited;
+      clearTimeout(killer);
+      log(`roll: ${old.name} exited (code ${step.exitCode}) ${((step.exited! - step.term) / 1000).toFixed(1)} s after the SIGTERM; starting its replacement on port ${old.port}`);
+      const n = Number(old.name.replace(/^app/, ''));
+      const fresh = await startAppServer(dir, n, env, { port: old.port, metricsPort: old.metricsPort });
+      step.ready = Date.now();
+      apps[i] = fresh;
+      step.up = await waitForState(socket, old.name, (s) => s === 'UP', Date.now() + 60_000);
+      if (!step.up) throw new Error(`HAProxy did not mark the new ${old.name} up within 60 s`);
+      log(`roll: the new ${old.name} (pid ${fresh.child.pid}) ready after ${((step.ready - step.term) / 1000).toFixed(1)} s, UP in HAProxy after ${((step.up - step.term) / 1000).toFixed(1)} s`);
+    }
+    rollEnd = Date.now();
+    end = Math.max(t0 + DURATION * 1000, rollEnd + lead);
+  };
+
+  log(
+    `roll: ${CONCURRENCY} clients through HAProxy, mix ${MONEY_WEIGHTS.map(([k, w]) => `${k} ${w}%`).join(', ')}; restarting ${apps.map((a) => a.name).join(', ')} one at a time from ${(lead / 1000).toFixed(0)} s`,
+  );
+  await Promise.all([
+    runClients(load, () => end),
+    director().catch((err: unknown) => {
+      rollError = err;
+      end = Date.now();
+    }),
+  ]);
+  const runEnd = Date.now();
+  if (rollError) throw rollError;
+
+  console.log('\n| server | SIGTERM at | HAProxy down after | exited after (code) | replacement ready after | HAProxy UP after | out of the rotation |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const s = (from: number, to: number | undefined) => (to === undefined ? '-' : `${((to - from) / 1000).toFixed(1)} s`);
+  for (const st of steps) {
+    console.log(
+      `| ${st.name} | ${s(t0, st.term)} | ${s(st.term, st.down)} | ${s(st.term, st.exited)} (${st.exitCode ?? '-'}) | ${s(st.term, st.ready)} | ${s(st.term, st.up)} | ${s(st.down ?? st.term, st.up)} |`,
+    );
+  }
+  const phases: [string, number, number][] = [['before the roll', t0, rollStart]];
+  for (const st of steps) phases.push([`${st.name} restarting (SIGTERM to UP)`, st.term, st.up ?? runEnd]);
+  phases.push(['after the roll', rollEnd, runEnd + 60_000]);
+  printPhases(load.outcomes, phases);
+  const failed = printFailures(load.outcomes, t0);
+  printHaproxyLog(haproxy.logFile);
+  const writesOk = await checkWrites(load);
+  const exitedCleanly = steps.every((st) => st.exitCode === 0);
+  if (!exitedCleanly) console.log('An app server did not exit with code 0 after its SIGTERM (see the table).');
+  await printMetrics(
+    promUrl,
+    [
+      { label: 'before the roll', from: t0, to: rollStart },
+      ...steps.map((st) => ({ label: `${st.name} restarting`, from: st.term, to: st.up ?? runEnd })),
+      { label: 'after the roll', from: rollEnd, to: runEnd },
+    ],
+    t0,
+  );
+  console.log(`\nroll: ${load.outcomes.length} requests, ${failed.length} failed; ${steps.length} servers restarted in ${((rollEnd - rollStart) / 1000).toFixed(1)} s.`);
+  return failed.length === 0 && writesOk && exitedCleanly;
 }
 
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  ensurePackages();
+  if (CHAOS && ROLL) throw new Error('--chaos and --roll: one at a time');
+  ensurePackages(!TEST && PROMETHEUS);
   if (!TEST && !existsSync(resolve('dist/index.html'))) {
     log('Building the console (vite build) ...');
     if (spawnSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('vite build failed');
@@ -775,17 +1150,44 @@ async function main(): Promise<void> {
     SEED_TRANSACTIONS: process.env.SEED_TRANSACTIONS ?? '20000',
     // the payment network's own log, every app server appending to it (the chaos run reconciles it)
     PAYMENT_SIMULATOR_LOG: join(folder, 'payment-network.log'),
+    // after SIGTERM /health/ready answers 503 this long before the server stops listening (see DRAIN_MS);
+    // SHUTDOWN_DRAIN_MS=0 npm run cluster -- --roll shows what a restart without a drain does
+    SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? String(DRAIN_MS),
   };
   const apps: AppServer[] = [];
   // the first one migrates and seeds; the others find the database ready
   apps.push(await startAppServer(folder, 1, env));
   for (let n = 2; n <= SERVERS; n++) apps.push(await startAppServer(folder, n, env));
   log(`App servers: ${apps.map((a) => `${a.name} 127.0.0.1:${a.port} (pid ${a.child.pid})`).join(', ')}`);
-  const { url, socket } = await startHaproxy(folder, numberArg('port', await freePort()), apps);
+  const haproxyMetrics = PROMETHEUS && haproxyHasPrometheus() ? await freePort() : undefined;
+  const haproxy = await startHaproxy(folder, numberArg('port', await freePort()), apps, haproxyMetrics);
+  const { url } = haproxy;
   const health = (await (await fetch(`${url}/health`)).json()) as unknown;
   log(`HAProxy: ${url}  (health: ${JSON.stringify(health)})`);
 
-  if (CHAOS) {
+  let promUrl: string | undefined;
+  if (PROMETHEUS) {
+    const exporter = await startPostgresExporter(folder, primaryDirect.toString());
+    const targets = {
+      apps: apps.map((a) => ({ name: a.name, address: `127.0.0.1:${a.metricsPort}` })),
+      haproxy: haproxyMetrics === undefined ? undefined : `127.0.0.1:${haproxyMetrics}`,
+      postgres: exporter,
+    };
+    promUrl = await startPrometheus(folder, prometheusConfig(targets));
+    if (promUrl) {
+      // the first scrapes: every target once (up to 15 s)
+      const expected = targets.apps.length + (targets.haproxy ? 1 : 0) + (targets.postgres ? 1 : 0);
+      let said = '';
+      for (let i = 0; i < 30; i++) {
+        said = await targetHealth(promUrl).catch((err: unknown) => String(err));
+        if ([...said.matchAll(/(\d+)\/\d+ up/g)].reduce((n, m) => n + Number(m[1]), 0) >= expected) break;
+        await sleep(500);
+      }
+      log(`Prometheus: ${promUrl}  (scraping every 1 s: ${said || 'no targets yet'})`);
+    } else log('Prometheus is not running: no metrics (the reports say so)');
+  }
+
+  if (CHAOS || ROLL) {
     // Ctrl+C during the run: stop everything (the finally below)
     process.once('SIGINT', () => {
       log('Interrupted.');
@@ -793,14 +1195,16 @@ async function main(): Promise<void> {
     });
     const db = await openDb({ databaseUrl: primaryDirect.toString() });
     try {
-      const ok = await chaos(url, socket, db, apps, replica.child, env.PAYMENT_SIMULATOR_LOG);
+      const load = await prepareRun(CHAOS ? 'chaos' : 'roll', url, db, env.PAYMENT_SIMULATOR_LOG);
+      const ok = CHAOS ? await chaos(load, haproxy, apps, replica.child, promUrl) : await roll(load, haproxy, apps, env, promUrl);
       process.exitCode = ok ? 0 : 1;
     } finally {
       await db.close();
     }
     return;
   }
-  console.log(`\nThe console: ${url}/  (sign in as admin / Demo@Pass1). Logs in ${folder}. Ctrl+C stops everything.\n`);
+  console.log(`\nThe console: ${url}/  (sign in as admin / Demo@Pass1). Logs in ${folder}. Ctrl+C stops everything.`);
+  console.log(promUrl ? `Prometheus: ${promUrl}/  (e.g. sum by (status_class) (rate(remit_http_requests_total[1m])))\n` : '');
   await new Promise<void>((r) => {
     process.once('SIGINT', () => r());
     process.once('SIGTERM', () => r());
