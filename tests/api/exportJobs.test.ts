@@ -1,5 +1,5 @@
 /**
- * Server export jobs (issue 22) through real HTTP, as different users, on PGlite and PostgreSQL: the
+ * Server export jobs through real HTTP, as different users, on PGlite and PostgreSQL: the
  * start (permission, body, one job per user), the queue run by the worker code (the app's own poller is
  * off here, so each test decides when a worker runs), the files read back (.xlsx with exceljs, .csv, .pdf),
  * the owner-only signed download, the expiry, a permission withdrawn before the job runs, and a killed

@@ -1,5 +1,5 @@
 /**
- * The list runtime's honest states and memory, end to end in Chromium at 1280 x 800 (issue 17): a
+ * The list runtime's honest states and memory, end to end in Chromium at 1280 x 800: a
  * search that runs (progress bar, rows dimmed, aria-busy, Search disabled), a re-search that fails
  * (banner with the reason and Retry, the rows kept), a first load that fails (no "No records found.",
  * no "No pending change requests"), an empty result shown in the visible part of the table, a result

@@ -190,7 +190,7 @@ describe('IPG provider currencies: the bank edits rates, a super user approves i
           expect(headers).toEqual(['currency_code', 'transaction_rate', 'settlement_rate', 'status']);
           const usdRow = dialog.getByRole('row').filter({ hasText: 'USD' });
           await usdRow.getByText('305.1234').waitFor();
-          // the changed rate as old -> new (issue 17), and only the changed rows while "Changes only" is on
+          // the changed rate as old -> new, and only the changed rows while "Changes only" is on
           await expect(usdRow.locator('[data-old]').count()).resolves.toBeGreaterThan(0);
           await expect(usdRow.locator('[data-new]').first().innerText()).resolves.toBe('305.1234');
           const jpyRow = dialog.getByRole('row').filter({ hasText: 'JPY' });

@@ -1,5 +1,5 @@
 /**
- * No raw HTML from data, in the browser (issue 9, group 6). The maker puts an app user on hold with a
+ * No raw HTML from data, in the browser. The maker puts an app user on hold with a
  * comment that is an HTML payload; the checker's approval view and, once approved, the app users list
  * (Hold Reason column) show it as text: no element is made from it, its handler never runs.
  *

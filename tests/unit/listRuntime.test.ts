@@ -1,5 +1,5 @@
 /**
- * The list runtime's pure parts (issue 17): pinned columns first and their offsets, the column
+ * The list runtime's pure parts: pinned columns first and their offsets, the column
  * chooser's arrangement and stored prefs, sort and page read from the URL, and the reason a failed
  * list load gives.
  */
