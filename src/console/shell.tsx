@@ -353,7 +353,7 @@ function MenuAreaCounts({ call, to }: { call: CountsCall; to: string }) {
     <ul aria-label="Pending by area" className="mb-1 ml-4 border-l border-line pl-2">
       {counts.map((c) => (
         <li key={c.type}>
-          <Link to={to} search={{ type: c.type }} className="flex justify-between rounded px-2 py-0.5 text-xs text-ink-soft hover:bg-muted" data-area-count={c.type}>
+          <Link to={to} search={{ type: c.type }} className="flex min-h-6 items-center justify-between rounded px-2 py-0.5 text-xs text-ink-soft hover:bg-muted" data-area-count={c.type}>
             <span>{c.type}</span>
             <span className="tabular-nums">{c.count}</span>
           </Link>

@@ -123,7 +123,7 @@ async function exportAs(user: string, kind: Kind, body: Record<string, unknown>,
   return { job: status.data as { id: number; rowsWritten: number; fileName: string }, expected };
 }
 
-/** What the list call answers `user` for `body`: its rows as the export writes them (CSV fields). */
+/** What the list call answers `user` for `body`: its rows as the CSV export writes them (dates as text; Excel's are real dates). */
 async function listLines(user: string, kind: Kind, body: Record<string, unknown>): Promise<{ header: string; lines: string[]; count: number }> {
   const reply = await server.call(kind.call, body, tokens[user]);
   expect(reply.statusCode, JSON.stringify(reply.data)).toBe(200);
@@ -136,7 +136,7 @@ async function listLines(user: string, kind: Kind, body: Record<string, unknown>
         const column = kind.screen.columns.find((c) => c.key === f.dataKey && c.kind === 'list' && c.itemFields);
         const v = row[f.dataKey];
         const text = column?.itemFields && Array.isArray(v) ? v.map((item: Record<string, unknown>) => column.itemFields!.map((i) => `${i.label}: ${item[i.key] ?? ''}`).join(', ')).join('\n') : v;
-        return csvField(formatCell(f, text, 'xlsx', zone));
+        return csvField(formatCell(f, text, 'csv', zone));
       })
       .join(','),
   );

@@ -64,7 +64,10 @@ describe('the console on one origin, the API on another', () => {
       if (r.url().includes('/api/')) calls.push(new URL(r.url()).origin);
     });
     const failed: string[] = [];
-    page.on('requestfailed', (r) => failed.push(`${r.url()}: ${r.failure()?.errorText}`));
+    // a request the next page load cancels is not a failure (net::ERR_ABORTED); one the browser refuses (CORS) is
+    page.on('requestfailed', (r) => {
+      if (r.failure()?.errorText !== 'net::ERR_ABORTED') failed.push(`${r.url()}: ${r.failure()?.errorText}`);
+    });
     page.on('console', (m) => {
       if (m.type() === 'error') failed.push(m.text());
     });

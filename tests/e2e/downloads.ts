@@ -5,19 +5,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Download } from 'playwright-core';
 
-/** The first sheet's rows, each its cells joined with '|'. */
+const pad = (n: number) => String(n).padStart(2, '0');
+/**
+ * A cell as it reads in the sheet: a date cell (Excel's dates carry no zone; exceljs reads them as UTC)
+ * as its wall clock 'yyyy-MM-dd HH:mm:ss', as its number format shows it.
+ */
+function cellText(v: unknown): string {
+  if (v instanceof Date) {
+    return `${v.getUTCFullYear()}-${pad(v.getUTCMonth() + 1)}-${pad(v.getUTCDate())} ${pad(v.getUTCHours())}:${pad(v.getUTCMinutes())}:${pad(v.getUTCSeconds())}`;
+  }
+  return String(v ?? '');
+}
+
+/** The first sheet's rows, each its cells joined with '|' (date cells as their wall clock). */
 export async function sheetLines(download: Download): Promise<string[]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(readFileSync(await download.path()) as never);
   const lines: string[] = [];
-  wb.worksheets[0].eachRow((r) =>
-    lines.push(
-      (r.values as unknown[])
-        .slice(1)
-        .map((v) => String(v ?? ''))
-        .join('|'),
-    ),
-  );
+  wb.worksheets[0].eachRow((r) => lines.push((r.values as unknown[]).slice(1).map(cellText).join('|')));
   return lines;
 }
 
