@@ -272,8 +272,9 @@ export function useListController(screen: AnyListScreen, user: SessionUser, requ
     if (screen.countCards) void queryClient.invalidateQueries({ queryKey: ['counts', screen.id] });
   }
 
-  function runSearch() {
-    const next = { ...draft };
+  /** Search with the draft, or with `values` (the filter bar's draft with its date fields committed). */
+  function runSearch(values: FilterValues = draft) {
+    const next = { ...values };
     for (const [k, v] of Object.entries(next)) if (typeof v === 'string') next[k] = v.trim();
     go(next);
   }

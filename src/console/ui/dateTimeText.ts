@@ -8,6 +8,9 @@
  */
 export type DateTimeText = { state: 'empty' } | { state: 'incomplete' } | { state: 'invalid'; message: string } | { state: 'complete'; value: string };
 
+/** The message of a text that is no date-time, or not yet a whole one when it is committed. */
+export const DATE_TIME_FORMAT_MESSAGE = 'Enter a date and time as yyyy-MM-dd HH:mm:ss';
+
 const SHAPE = /^(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[ T]+|(?=\d))(\d{2}):?(\d{2})(?::?(\d{2}))?$/;
 
 /** The display form of a wire value: 'yyyy-MM-ddTHH:mm:ss' → 'yyyy-MM-dd HH:mm:ss'. */
@@ -19,7 +22,7 @@ export function readDateTimeText(text: string): DateTimeText {
   const t = text.trim();
   if (t === '') return { state: 'empty' };
   const m = SHAPE.exec(t);
-  if (!m) return /^[\d\s\-/.:T]*$/.test(t) && t.replace(/\D/g, '').length < 12 ? { state: 'incomplete' } : { state: 'invalid', message: 'Enter a date and time as yyyy-MM-dd HH:mm:ss' };
+  if (!m) return /^[\d\s\-/.:T]*$/.test(t) && t.replace(/\D/g, '').length < 12 ? { state: 'incomplete' } : { state: 'invalid', message: DATE_TIME_FORMAT_MESSAGE };
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const date = `${m[1]}-${m[2]}-${m[3]}`;

@@ -1,9 +1,15 @@
-/** The filter bar of list screens: text (trimmed on blur), fetch count, selects; Search and the exports (with their progress). */
+/**
+ * The filter bar of list screens: date ranges (typed, or picked in a calendar; committed when a field is
+ * left and at Search, which a refused date blocks: ./DateRangeFilter.tsx, ../ui/dateRangeEntry.ts), text
+ * (trimmed on blur), fetch count, selects; Search and the exports (with their progress).
+ */
 import type { FilterDef, FilterValues } from '../../definitions/definitions';
 import { fetchCountOptions } from '../../domain/validation';
-import { capAt, followFrom } from '../../domain/dates';
+import { useState } from 'react';
 import { Button, inputClass } from '../ui/primitives';
-import { DateTimeInput } from '../ui/DateTimeInput';
+import { commitDateRange, isRangeSearchable, rangeEntryOf, typeIntoRange, type RangeEnd, type RangeEntry, type RangeLimits } from '../ui/dateRangeEntry';
+import { displayOf } from '../ui/dateTimeText';
+import { DateRangeFilter } from './DateRangeFilter';
 import { ExportButtons, type OnExport } from './ExportProgress';
 import { businessDateTime, businessDay, businessTodayRange } from '../../domain/businessTime';
 import { businessTimeZone } from '../businessTime';
@@ -36,6 +42,11 @@ function latestFrom(zone = businessTimeZone()): string {
 function latestTo(zone = businessTimeZone()): string {
   return businessTodayRange(new Date(), zone).to;
 }
+function rangeLimits(): RangeLimits {
+  return { latestFrom: latestFrom(), latestTo: latestTo() };
+}
+
+type RangeDef = Extract<FilterDef, { kind: 'dateTimeRange' }>;
 
 /** The URL keys a filter owns. */
 export function filterKeys(f: FilterDef): string[] {
@@ -60,7 +71,8 @@ export function FilterBar({
   filters: readonly FilterDef[];
   values: FilterValues;
   onChange: (values: FilterValues) => void;
-  onSearch: () => void;
+  /** Search with these values (the draft, with the date fields' texts committed). */
+  onSearch: (values: FilterValues) => void;
   /** A search is running: Search is disabled until it ends. */
   searching?: boolean;
   exportsEnabled: boolean;
@@ -79,47 +91,72 @@ export function FilterBar({
 }) {
   const set = (key: string, value: string | number) => onChange({ ...values, [key]: value });
   const now = new Date();
+  const ranges = filters.filter((f): f is RangeDef => f.kind === 'dateTimeRange');
+
+  /**
+   * The date fields' texts and messages, per range, while they differ from the values' committed form:
+   * kept with the values they were typed over, so a change from outside (Clear, Back) shows the new values.
+   */
+  const [entries, setEntries] = useState<Record<string, { base: string; entry: RangeEntry }>>({});
+  const baseOf = (f: RangeDef, v: FilterValues = values) => `${String(v[f.from] ?? '')}|${String(v[f.to] ?? '')}`;
+  const entryOf = (f: RangeDef): RangeEntry => {
+    const kept = entries[f.from];
+    if (kept && kept.base === baseOf(f)) return kept.entry;
+    return rangeEntryOf({ from: String(values[f.from] ?? ''), to: String(values[f.to] ?? '') }, rangeLimits());
+  };
+  const keep = (f: RangeDef, entry: RangeEntry, v: FilterValues = values) => setEntries((prev) => ({ ...prev, [f.from]: { base: baseOf(f, v), entry } }));
+
+  /**
+   * Commits ranges (a field left, a calendar pick, Search): the fields show the committed values and the
+   * values take them; returns the values and the id of the first field whose text is refused.
+   */
+  function commit(of: readonly RangeDef[], which: RangeEnd | 'both', typed: Record<string, RangeEntry> = {}): { next: FilterValues; refused: string | null } {
+    const next = { ...values };
+    let refused: string | null = null;
+    const limits = rangeLimits();
+    const kept: Record<string, { base: string; entry: RangeEntry }> = {};
+    for (const f of of) {
+      const c = commitDateRange(typed[f.from] ?? entryOf(f), which, limits);
+      if (c.value.from !== null) next[f.from] = c.value.from;
+      if (c.value.to !== null) next[f.to] = c.value.to;
+      kept[f.from] = { base: baseOf(f, next), entry: { from: c.from, to: c.to } };
+      if (refused === null && which === 'both' && !isRangeSearchable(c)) refused = `filter-${c.from.message ? f.from : f.to}`;
+    }
+    setEntries((prev) => ({ ...prev, ...kept }));
+    if (of.some((f) => next[f.from] !== values[f.from] || next[f.to] !== values[f.to])) onChange(next);
+    return { next, refused };
+  }
   return (
     <form
-      className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-3"
+      // a date range keeps a line free under its fields for their messages (./DateRangeFilter.tsx): a
+      // message shown or gone never moves the Search button
+      className={`flex flex-wrap items-end gap-x-3 rounded-md border border-line bg-surface px-3 pt-3 ${ranges.length > 0 ? 'gap-y-6 pb-6' : 'gap-y-3 pb-3'}`}
       role="search"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        onSearch();
+        // what the date fields show is what is searched: a text that is no date-time blocks Search
+        const { next, refused } = commit(ranges, 'both');
+        if (refused) document.getElementById(refused)?.focus();
+        else onSearch(next);
       }}
     >
       {filters.map((f) => {
         const id = `filter-${filterKeys(f)[0]}`;
         switch (f.kind) {
-          case 'dateTimeRange': {
-            const from = String(values[f.from] ?? '');
-            const to = String(values[f.to] ?? '');
+          case 'dateTimeRange':
             return (
-              <div key={f.from} className="flex gap-3">
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`filter-${f.from}`} className="text-xs font-medium text-ink-soft">
-                    {f.fromLabel ?? 'From'}
-                  </label>
-                  <DateTimeInput
-                    id={`filter-${f.from}`}
-                    value={from}
-                    latest={latestFrom}
-                    onChange={(typed) => {
-                      const next = capAt(typed, latestFrom());
-                      onChange({ ...values, [f.from]: next, [f.to]: followFrom(next, to) });
-                    }}
-                  />
-                </div>
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`filter-${f.to}`} className="text-xs font-medium text-ink-soft">
-                    {f.toLabel ?? 'To'}
-                  </label>
-                  <DateTimeInput id={`filter-${f.to}`} value={to} latest={latestTo} onChange={(typed) => set(f.to, followFrom(from, capAt(typed, latestTo())))} />
-                </div>
-              </div>
+              <DateRangeFilter
+                key={f.from}
+                ids={{ from: `filter-${f.from}`, to: `filter-${f.to}` }}
+                labels={{ from: f.fromLabel ?? 'From', to: f.toLabel ?? 'To' }}
+                entry={entryOf(f)}
+                today={businessDay(now, businessTimeZone())}
+                onType={(end, text) => keep(f, typeIntoRange(entryOf(f), end, text))}
+                onCommit={(end) => commit([f], end)}
+                onPick={(range) => commit([f], 'both', { [f.from]: { from: { text: displayOf(range.from), message: null }, to: { text: displayOf(range.to), message: null } } })}
+              />
             );
-          }
           case 'date':
             return (
               <div key={f.key} className="flex flex-col gap-1">
