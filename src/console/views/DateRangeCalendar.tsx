@@ -15,6 +15,7 @@ import { DayPicker, type DayButtonProps } from 'react-day-picker';
 import { format, parse } from 'date-fns';
 import { EARLIEST_DAY, LOCAL_DATE } from '../../domain/dates';
 import { presetRange, RANGE_PRESETS, wholeDays } from '../ui/dateRangeEntry';
+import { Button } from '../ui/primitives';
 
 const dateOf = (day: string) => parse(day, LOCAL_DATE, new Date(2000, 0, 1));
 const dayOf = (d: Date) => format(d, LOCAL_DATE);
@@ -73,13 +74,9 @@ function CalendarBody({ today, fromDay, toDay, onPick }: Omit<DateRangeCalendarP
       <ul className="flex w-32 flex-col gap-1 border-r border-line pr-3" aria-label="Presets">
         {RANGE_PRESETS.map((p) => (
           <li key={p.id}>
-            <button
-              type="button"
-              className="w-full rounded-md px-2 py-1.5 text-left text-sm text-ink hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent"
-              onClick={() => onPick(presetRange(p.id, today), true)}
-            >
+            <Button variant="ghost" className="w-full justify-start" onClick={() => onPick(presetRange(p.id, today), true)}>
               {p.label}
-            </button>
+            </Button>
           </li>
         ))}
       </ul>
