@@ -53,7 +53,7 @@ export function DateRangeFilter({
         autoComplete="off"
         spellCheck={false}
         placeholder="yyyy-MM-dd HH:mm:ss"
-        className={`${inputClass} w-44 tabular-nums ${entry[end].message ? 'border-red-600 dark:border-red-400' : ''}`}
+        className={`${entry[end].message ? inputClass.replace('border-line', 'border-red-600 dark:border-red-400') : inputClass} w-44 tabular-nums`}
         value={entry[end].text}
         aria-invalid={entry[end].message ? true : undefined}
         aria-describedby={entry[end].message ? errorId(end) : undefined}
