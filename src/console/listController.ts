@@ -16,6 +16,7 @@ import type { CallContract, RequestOf } from '../api/contract';
 import type { AnyListScreen, FilterValues, SessionUser, WholeReply } from '../definitions/definitions';
 import { exportFieldsFor } from '../definitions/exportFields';
 import { fetchCountOptions } from '../domain/validation';
+import { wireFrom, wireTo } from '../domain/dates';
 import { logExport } from '../api/reports';
 import { callApi, failureMessage, type CallResult } from './request';
 import { toast } from './ui/toast';
@@ -74,10 +75,17 @@ export function exportRowsOf(columns: AnyListScreen['columns'], rows: readonly o
   });
 }
 
-/** The Duration line of exports: the applied date range or date, if the screen filters by one. */
+/**
+ * The Duration line of exports: the applied date range as it was sent (From at second 01, To at second
+ * 00: what the filter bar's fields show, and what the server's export jobs write), or the date, if the
+ * screen filters by one.
+ */
 export function durationOf(screen: AnyListScreen, applied: FilterValues): string | undefined {
   for (const f of screen.filters ?? []) {
-    if (f.kind === 'dateTimeRange') return `${String(applied[f.from]).replace('T', ' ')} to ${String(applied[f.to]).replace('T', ' ')}`;
+    if (f.kind === 'dateTimeRange') {
+      const from = String(applied[f.from]);
+      return `${wireFrom(from).replace('T', ' ')} to ${wireTo(String(applied[f.to]), from).replace('T', ' ')}`;
+    }
     if (f.kind === 'date') return String(applied[f.key]);
   }
   return undefined;

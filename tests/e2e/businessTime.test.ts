@@ -14,6 +14,7 @@ import { pdfText, sheetLines } from './downloads';
 import { businessDateTime, businessTodayRange, displayDateTime, isSameBusinessDay, timeZoneNote } from '../../src/domain/businessTime';
 import { canVoidOrRefund } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
+import { wireFrom, wireTo } from '../../src/domain/dates';
 
 async function api(server: RunningServer, path: string, body: unknown, token?: string) {
   const res = await fetch(`${server.url}/api/${path}`, {
@@ -143,7 +144,8 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
         expect(stamp >= before && stamp <= after, `${stamp} within ${before} .. ${after} (${businessZone})`).toBe(true);
         expect(on![2]).toBe(timeZoneNote(businessZone));
         expect(xlsx.suggestedFilename()).toBe(`ceftTransactions_${stamp.replace(' ', '_').replace(/:/g, '-')}.xlsx`);
-        expect(lines[2]).toBe(`Duration: ${range.from.replace('T', ' ')} to ${range.to.replace('T', ' ')}`);
+        // the range as sent (and as the fields show it): From at second 01, To at second 00
+        expect(lines[2]).toBe(`Duration: ${wireFrom(range.from).replace('T', ' ')} to ${wireTo(range.to, range.from).replace('T', ' ')}`);
 
         // every date cell of every row is the business zone's wall clock of the instant the server sent
         const header = lines.findIndex((l) => l.startsWith('ID|Trace|'));

@@ -89,7 +89,9 @@ describe('send money as maker', () => {
     await expect(page.getByRole('button', { name: 'Clear All Filters' }).isDisabled()).resolves.toBe(true);
     await search(page);
     const url = new URL(page.url());
-    expect(url.searchParams.get('from_date')).toBe(format(from, LOCAL));
+    // the range as the fields show it once committed: From at second 01, To at second 00
+    expect(url.searchParams.get('from_date')).toBe(format(from, "yyyy-MM-dd'T'HH:mm:01"));
+    expect(url.searchParams.get('to_date')).toBe(format(to, "yyyy-MM-dd'T'HH:mm:00"));
     const times = await columnTexts(page, 'Initiated Time');
     expect(times.length).toBeGreaterThan(0);
     for (const t of times) expect(t.slice(0, 10)).toBe(format(day, 'yyyy-MM-dd'));
@@ -105,7 +107,7 @@ describe('send money as maker', () => {
     const lines = await sheetLines(xlsx);
     expect(lines[0]).toBe('Send Money Transactions');
     expect(lines[1]).toMatch(/^On \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} by maker\. Times in \S+ \(UTC[+-]\d{2}:\d{2}\)$/);
-    expect(lines[2]).toBe(`Duration: ${format(from, 'yyyy-MM-dd HH:mm:ss')} to ${format(to, 'yyyy-MM-dd HH:mm:ss')}`);
+    expect(lines[2]).toBe(`Duration: ${format(from, 'yyyy-MM-dd HH:mm:01')} to ${format(to, 'yyyy-MM-dd HH:mm:00')}`);
     const header = lines.find((l) => l.startsWith('ID|Trace|UID/NIC|Country|Tran Type|Bank|'));
     expect(header).toContain('|Exchange Rate (LKR)|IPG Rate (%)|IPG Commission|Bank Charge|Refund Commission (%)|Beneficiary Received Amount (LKR)|');
     const body = lines.slice(lines.indexOf(header!) + 1);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { screens } from '../../screens';
 import type { AnyListScreen } from '../../src/definitions/definitions';
 import type { CallContract } from '../../src/api/contract';
-import { ALL_ROWS, allMatchingFilters, appliedFilters, fetchList, ListLoadError, listTabOf, type RequestHelper } from '../../src/console/listController';
+import { ALL_ROWS, allMatchingFilters, appliedFilters, durationOf, fetchList, ListLoadError, listTabOf, type RequestHelper } from '../../src/console/listController';
 
 function list(id: string): AnyListScreen {
   const s = screens.find((x) => x.id === id);
@@ -99,5 +99,14 @@ describe('a list load', () => {
       statusCode: 403,
       message: 'you do not have permission to see this list',
     });
+  });
+});
+
+describe('the exports’ Duration line', () => {
+  const screen = (id: string) => screens.find((s): s is AnyListScreen => s.kind === 'list' && s.id === id)!;
+
+  it('is the range as it was sent, which is what the date fields show: From at second 01, To at second 00', () => {
+    expect(durationOf(screen('activityLogs'), { from: '2026-11-20T00:00:00', to: '2026-11-20T23:59:59' })).toBe('2026-11-20 00:00:01 to 2026-11-20 23:59:00');
+    expect(durationOf(screen('activityLogs'), { from: '2026-11-20T10:30:20', to: '2026-11-20T10:30:40' })).toBe('2026-11-20 10:30:01 to 2026-11-20 10:30:59');
   });
 });
