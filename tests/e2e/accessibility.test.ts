@@ -184,7 +184,7 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     expect(found, report(found)).toEqual([]);
   }, 120_000);
 
-  it('the row drawer, the column chooser and the top-bar search results', async () => {
+  it('the row drawer, the column chooser, the command palette and the top-bar search results', async () => {
     const { context, page } = await pageIn(live.browser, theme, 'admin');
     const found: Finding[] = [];
     await page.goto('/transaction/ceft');
@@ -204,7 +204,10 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
+    // the command palette (Ctrl+K), open; the trace typed there goes to the top-bar search
     await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
+    found.push(...(await audit(page, `${theme} command palette`)));
     await page.keyboard.type(trace);
     await page.keyboard.press('Enter');
     await page.getByText(`Trace ${trace}`).first().waitFor();

@@ -1,6 +1,6 @@
 /**
  * Find by trace from the top bar and act from the row drawer, in Chromium: the maker
- * presses Ctrl+K, types the trace of a 30-day-old send-money transaction (outside the lists' default
+ * presses Ctrl+K (the command palette), types the trace of a 30-day-old send-money transaction (outside the lists' default
  * range of today), opens it with Enter, the drawer shows its fields and survives a reload (the URL
  * names the row), and the refund is made from the drawer after the same Warning! as the list's; the
  * drawer then shows the row as the server has it. The same row opens from a list row with Enter.
@@ -53,12 +53,13 @@ describe('find by trace from the top bar', () => {
     await signIn(page, 'maker');
     const box = page.getByRole('combobox', { name: 'Find a transaction by trace, ID or UID' });
     await box.waitFor();
-    // Ctrl+K focuses the search from anywhere
+    // Ctrl+K from anywhere opens the command palette; a trace typed there and Enter goes to the search
     await page.getByRole('heading').first().click();
     await page.keyboard.press('Control+k');
-    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').waitFor();
     await page.keyboard.type(target.trace);
     await page.keyboard.press('Enter');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
 
     const results = page.getByRole('listbox', { name: 'Transactions found' });
     const option = results.getByRole('option').filter({ hasText: `ID ${target.id}` });
