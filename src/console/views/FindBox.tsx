@@ -1,8 +1,9 @@
 /**
  * The top bar's search: a trace, transaction ID or customer UID looked up across the five
  * services and all dates in one call (Transaction/find). The command palette (Ctrl+K) hands it a
- * value to look up (`find` of its handle). Enter searches; the results list service, ID, trace, date, amount and status; Arrow keys
- * move through them and Enter (or a click) opens the row's detail drawer (`?find=<service>:<id>`).
+ * value to look up (`find` of its handle). Enter searches; the results list service, ID, trace, date,
+ * amount and status; Arrow keys move through them and Enter (or a click) opens the row's detail
+ * drawer (`?find=<service>:<id>`).
  * Escape closes the results. Shown to users who may view at least one service.
  */
 import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
