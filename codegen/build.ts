@@ -4,7 +4,7 @@
  * permission matrix, the OpenAPI document and the folder's README. ts-morph (codegen/docs.ts) only
  * finds doc comments and where each screen is defined.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOpenApiDocument, openApiJson } from '../src/api/openapi';
@@ -27,6 +27,20 @@ export interface GenerateOptions {
   readonly files?: readonly string[];
   /** A module imported in place of another (project-relative path → path), as if the file were edited. */
   readonly overrides?: Readonly<Record<string, string>>;
+  /**
+   * The day the OpenAPI document is made for (its date fields' last year is the next). Default: the
+   * day the committed generated/openapi.json was made for, so that a check does not go stale at the
+   * new year; `npm run codegen` passes today.
+   */
+  readonly openApiNow?: Date;
+}
+
+/** The day the committed OpenAPI document was made for (a day of the year before its x-date-bounds.lastYear), if there is one. */
+export function committedOpenApiNow(root = '.'): Date | undefined {
+  const file = resolve(root, GENERATED_DIR, 'openapi.json');
+  if (!existsSync(file)) return undefined;
+  const lastYear = (JSON.parse(readFileSync(file, 'utf8')) as { 'x-date-bounds'?: { lastYear?: unknown } })['x-date-bounds']?.lastYear;
+  return typeof lastYear === 'number' ? new Date(lastYear - 1, 6, 1) : undefined;
 }
 
 /** The file name of a screen's spec: its id, with characters other than letters, digits, '.', '_' and '-' as '_'. */
@@ -143,7 +157,7 @@ export async function generateAll(options: GenerateOptions = {}): Promise<Map<st
   const { screens, ctx } = await load(options, true);
   const files = new Map<string, string>();
   files.set(`${GENERATED_DIR}/README.md`, readme());
-  files.set(`${GENERATED_DIR}/openapi.json`, openApiJson(buildOpenApiDocument()));
+  files.set(`${GENERATED_DIR}/openapi.json`, openApiJson(buildOpenApiDocument(allCalls, { now: options.openApiNow ?? committedOpenApiNow(options.root) })));
   files.set(
     `${GENERATED_DIR}/permission-matrix.md`,
     renderPermissionMatrix(

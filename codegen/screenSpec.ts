@@ -8,7 +8,7 @@
 import { exportFieldsOf } from '../src/definitions/exportFields';
 import { exportTypeOf, type CellKind } from '../src/definitions/definitions';
 import { cellKinds, isCellKind } from '../src/definitions/cellKinds';
-import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/console/exports/format';
+import { exportFileName, FILE_STAMP_FORMAT, fileStamp } from '../src/formats/cells';
 import { fetchCountOptions } from '../src/domain/validation';
 import { describeAccess } from '../src/domain/access';
 import { code, document, GENERATED_MARK, table, text } from './markdown';

@@ -136,7 +136,7 @@ async function runCase(name: CaseName): Promise<CaseResult> {
     const { valueChunks } = await import('../src/console/exports/client');
     const kind = name === 'xlsx-ours' ? 'xlsx' : 'pdf';
     // modules load before the clock starts, as the baselines' do
-    if (kind === 'pdf') await Promise.all([import('../src/console/exports/pdf'), import('jspdf'), import('jspdf-autotable')]);
+    if (kind === 'pdf') await Promise.all([import('../src/formats/pdf'), import('jspdf'), import('jspdf-autotable')]);
     const fields = kind === 'xlsx' ? FIELDS_20 : FIELDS_12;
     const rows = makeRows(kind === 'xlsx' ? XLSX_ROWS : PDF_ROWS);
     const stop = clocks();

@@ -6,13 +6,17 @@
  * It checks the base revision out in a temporary `git worktree` (with this checkout's node_modules
  * linked in), regenerates `generated/` there and for the working tree (into the temporary folder; the
  * working tree's own generated/ is not touched), imports both revisions' screen registry, contracts,
- * access rules and demo roles (scripts/reviewModel.ts) and compares the two models. `--json <dir>`
- * also writes both models there. `--fail-on-widening` exits 2 when a permission got wider.
+ * access rules and demo roles (scripts/reviewModel.ts) and compares the two models. It also compares
+ * the two generated/openapi.json and the two revisions' migration files (scripts/reviewContract.ts).
+ * `--json <dir>` also writes both models there. `--fail-on-widening` exits 2 when a permission got
+ * wider.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compareContracts, compareMigrations, type MigrationFile, type OpenApiDocument } from './reviewContract';
 import { buildModel, loadSources, probesFor, type ActionModel, type Model } from './reviewModel';
 
 export interface Finding {
@@ -192,18 +196,29 @@ export function compareModels(base: Model, head: Model): Finding[] {
   return out;
 }
 
-export function renderReview(findings: readonly Finding[], header: { base: string; head: string; generated: readonly string[] }): string {
+/** What the contract and migration comparisons found (scripts/reviewContract.ts), as their lines. */
+export interface ContractReview {
+  readonly contract: readonly string[];
+  readonly migrations: readonly string[];
+}
+
+export function renderReview(findings: readonly Finding[], header: { base: string; head: string; generated: readonly string[] }, schema: ContractReview = { contract: [], migrations: [] }): string {
   const count = (s: Section) => findings.filter((f) => f.section === s).length;
+  const operations = schema.contract.filter((l) => !l.startsWith(' ')).length;
+  const frozen = schema.migrations.filter((l) => l.startsWith('!!'));
   const lines = [
     `# Review: ${header.base} → ${header.head}`,
     '',
-    `**${count('widening')} permission widening(s)**, ${count('narrowing')} narrowing(s), ${count('routes') + count('calls')} route, menu or call change(s), ${count('screens')} screen change(s), ${count('messages')} message change(s).`,
+    `**${count('widening')} permission widening(s)**, ${count('narrowing')} narrowing(s), ${count('routes') + count('calls')} route, menu or call change(s), ${count('screens')} screen change(s), ${count('messages')} message change(s), ${operations} contract change(s), ${schema.migrations.filter((l) => l.startsWith('+')).length} new migration(s).`,
   ];
+  if (frozen.length) lines.push('', `**Frozen migrations touched (${frozen.length}): the change cannot ship as it is.**`, '', ...frozen.map((l) => `- ${l}`));
   for (const s of Object.keys(HEADINGS) as Section[]) {
     const mine = findings.filter((f) => f.section === s);
     if (!mine.length) continue;
     lines.push('', `## ${HEADINGS[s]} (${mine.length})`, '', ...mine.map((f) => `- ${f.text}`));
   }
+  if (schema.contract.length) lines.push('', `## Contract: generated/openapi.json (${operations})`, '', '```diff', ...schema.contract, '```');
+  if (schema.migrations.length) lines.push('', `## Migrations (${schema.migrations.length})`, '', '```diff', ...schema.migrations, '```');
   lines.push('', `## Generated files that differ (${header.generated.length})`, '', ...(header.generated.length ? header.generated.map((g) => `- ${g}`) : ['None.']));
   return lines.join('\n') + '\n';
 }
@@ -229,6 +244,44 @@ function generatedDiff(before: string, after: string): string[] {
     if (!a.has(f)) return [`removed: generated/${f}`];
     return readFileSync(b.get(f)!, 'utf8') === readFileSync(a.get(f)!, 'utf8') ? [] : [`changed: generated/${f}`];
   });
+}
+
+function readContract(generated: string): OpenApiDocument | undefined {
+  const file = join(generated, 'openapi.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  } catch {
+    return undefined;
+  }
+}
+
+const MIGRATIONS = join('src', 'server', 'db', 'migrations', 'sql');
+
+function migrationFiles(root: string): MigrationFile[] {
+  const dir = join(root, MIGRATIONS);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((file) => ({ file, sql: readFileSync(join(dir, file), 'utf8') }));
+}
+
+/** The names the working tree's migration registry gives (none when it does not load, e.g. a listed file is missing). */
+async function migrationNames(root: string): Promise<Record<number, string>> {
+  try {
+    const mod = (await import(pathToFileURL(join(root, 'src', 'server', 'db', 'migrations.ts')).href)) as { migrations?: readonly { id: number; name: string }[] };
+    return Object.fromEntries((mod.migrations ?? []).map((m) => [m.id, m.name]));
+  } catch {
+    return {};
+  }
+}
+
+/** The contract lines, or one line saying which revision has no generated/openapi.json. */
+function contractLines(baseGenerated: string, headGenerated: string): string[] {
+  const [b, a] = [readContract(baseGenerated), readContract(headGenerated)];
+  if (!b || !a) return [`! generated/openapi.json could not be read in ${!b ? 'the base' : 'the working tree'}; the contract is not compared`];
+  return compareContracts(b, a);
 }
 
 function codegen(root: string, outDir: string | undefined): void {
@@ -276,7 +329,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const findings = compareModels(models.base, models.head);
     const dirty = git(root, 'status', '--porcelain').length > 0;
     const head = `the working tree (${git(root, 'rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes' : ''})`;
-    process.stdout.write(renderReview(findings, { base: `${base} (${sha.slice(0, 7)})`, head, generated: generatedDiff(join(baseRoot, 'generated'), join(headGenerated, 'generated')) }));
+    const schema = {
+      contract: contractLines(join(baseRoot, 'generated'), join(headGenerated, 'generated')),
+      migrations: compareMigrations(migrationFiles(baseRoot), migrationFiles(root), await migrationNames(root)),
+    };
+    process.stdout.write(renderReview(findings, { base: `${base} (${sha.slice(0, 7)})`, head, generated: generatedDiff(join(baseRoot, 'generated'), join(headGenerated, 'generated')) }, schema));
+    for (const l of schema.migrations.filter((x) => x.startsWith('!!'))) process.stderr.write(`review: ${l.slice(3)}\n`);
     const widenings = findings.filter((f) => f.section === 'widening').length;
     if (argv.includes('--fail-on-widening') && widenings > 0) {
       process.stderr.write(`review: ${widenings} permission widening(s) found\n`);

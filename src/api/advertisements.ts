@@ -1,7 +1,7 @@
 /** Advertisements shown in the mobile app (spec 002 §2 "Advertisements", §3, §5, §7). */
 import { z } from 'zod';
-import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, dateBoundsError, inDateBounds, MAX_ID } from './contract';
-import { advertisementImageRule, pixelProblemOf, readImageValue, withinPixelBudget } from './imageUpload';
+import { anyOf, changeRequest, decisionBody, defineCall, emptyBody, dateBoundsError, inDateBounds, MAX_ID, wireDate } from './contract';
+import { advertisementImageRule, imageFieldFacts, pixelProblemOf, readImageValue, withinPixelBudget } from './imageUpload';
 import { patterns } from '../domain/validation';
 
 export const advertisementMessages = {
@@ -47,7 +47,8 @@ const linkField = z.string().max(advertisementLimits.link, advertisementMessages
 const imageValue = z
   .string()
   .refine((v) => readImageValue(v, advertisementImageRule) !== null, advertisementMessages.invalidImage)
-  .refine(...withinPixelBudget(advertisementImageRule));
+  .refine(...withinPixelBudget(advertisementImageRule))
+  .meta(imageFieldFacts(advertisementImageRule));
 const disabledField = z.union([z.literal(0), z.literal(1)]);
 
 function checkCountries(countries: readonly string[], ctx: z.RefinementCtx) {
@@ -66,11 +67,13 @@ const advertisementShape = {
   valid_from: z
     .string()
     .refine((v) => v.endsWith(VALID_FROM_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validFrom)
-    .refine(inDateBounds, dateBoundsError),
+    .refine(inDateBounds, dateBoundsError)
+    .meta(wireDate('valid-from')),
   valid_to: z
     .string()
     .refine((v) => v.endsWith(VALID_TO_TIME) && isCalendarDay(v.slice(0, 10)) && v.length === 19, advertisementMessages.validTo)
-    .refine(inDateBounds, dateBoundsError),
+    .refine(inDateBounds, dateBoundsError)
+    .meta(wireDate('valid-to')),
   images: z
     .array(z.strictObject({ image: imageValue, link: linkField }))
     .min(1, advertisementMessages.images)

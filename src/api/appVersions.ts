@@ -34,7 +34,8 @@ export const versionField = z
     const parts = versionParts(v);
     if (parts.some((p) => p === '')) ctx.addIssue({ code: 'custom', message: appVersionMessages.part });
     else if (!VERSION_PATTERN.test(v)) ctx.addIssue({ code: 'custom', message: appVersionMessages.version });
-  });
+  })
+  .meta({ pattern: VERSION_PATTERN.source });
 
 /** The platforms as the form holds them: a list, at least one, no repeats. */
 export const platformList = z
@@ -54,7 +55,9 @@ export const platformCommaList = z
     if (list.length === 0) return void ctx.addIssue({ code: 'custom', message: appVersionMessages.platforms });
     for (const p of list) if (!(platforms as readonly string[]).includes(p)) ctx.addIssue({ code: 'custom', message: `unknown platform ${p.slice(0, 20)}` });
     if (new Set(list).size !== list.length) ctx.addIssue({ code: 'custom', message: 'a platform is listed twice' });
-  });
+  })
+  // in the published document: one to three of them, comma-separated, none twice
+  .meta({ pattern: `^(?!.*\\b(${platforms.join('|')})\\b.*\\b\\1\\b) *(${platforms.join('|')})( *, *(${platforms.join('|')}))* *$` });
 
 export function splitPlatforms(v: string): Platform[] {
   return v

@@ -100,6 +100,12 @@ export const approvalCounts = defineCall({
   data: z.object({ counts: z.array(areaCount), total: z.number() }),
 });
 
+/** A reject from the workbench needs its reason: in the published document, a comment with a character that is not a space. */
+const reasonRequiredFacts = {
+  if: { properties: { actionTaken: { const: 'reject' } }, required: ['actionTaken'] },
+  then: { required: ['comment'], properties: { comment: { pattern: '\\S' } } },
+};
+
 /** A reject from the workbench needs its reason. */
 function reasonRequired(body: { actionTaken: 'approve' | 'reject'; comment?: string | undefined }, ctx: z.RefinementCtx): void {
   if (body.actionTaken === 'reject' && !body.comment?.trim()) ctx.addIssue({ code: 'custom', path: ['comment'], message: REASON_REQUIRED_MESSAGE });
@@ -110,7 +116,10 @@ export const decideChangeRequest = defineCall({
   answers: [403, 404, 409, 422],
   access: anyOf(...approvePermissions),
   summary: "Approve or reject one pending change request of any area, under that area's approve call's rules and permission; a reject needs a comment (the reason).",
-  request: z.strictObject({ changeRequestID, actionTaken: z.enum(['approve', 'reject']), comment: decisionComment }).superRefine(reasonRequired),
+  request: z
+    .strictObject({ changeRequestID, actionTaken: z.enum(['approve', 'reject']), comment: decisionComment })
+    .superRefine(reasonRequired)
+    .meta(reasonRequiredFacts),
   data: z.object({ message: z.string() }),
 });
 
@@ -126,11 +135,13 @@ export const decideManyChangeRequests = defineCall({
         .array(changeRequestID)
         .min(1)
         .max(100)
-        .refine((ids) => new Set(ids).size === ids.length, 'Each change request may be named once'),
+        .refine((ids) => new Set(ids).size === ids.length, 'Each change request may be named once')
+        .meta({ uniqueItems: true }),
       actionTaken: z.enum(['approve', 'reject']),
       comment: decisionComment,
     })
-    .superRefine(reasonRequired),
+    .superRefine(reasonRequired)
+    .meta(reasonRequiredFacts),
   data: z.object({ results: z.array(z.object({ changeRequestId: z.number(), statusCode: z.number(), message: z.string() })) }),
 });
 

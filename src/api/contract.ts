@@ -157,3 +157,15 @@ export const listItem = z.object({ id: z.number(), code: z.string(), name: z.str
  */
 export const inDateBounds = (value: string | number): boolean => isWithinDateBounds(value);
 export const dateBoundsError = { error: () => dateBoundsMessage() };
+
+/**
+ * What the published document states of a date field that its zod refinements check (a real
+ * calendar day, from 2000 to a year ahead): `.meta(wireDate('day'))`. src/api/openapi.ts writes it as
+ * a pattern of the calendar days of those years, built for the year the document is made in.
+ * - day: 'yyyy-MM-dd'; date-time: 'yyyy-MM-ddTHH:mm:ss'; date-time-or-minute: the seconds optional;
+ * - valid-from / valid-to: a day at T00:00:01 / T23:59:59; year: the number.
+ */
+export type WireDateKind = 'day' | 'date-time' | 'date-time-or-minute' | 'valid-from' | 'valid-to' | 'year';
+export function wireDate(kind: WireDateKind): { readonly 'x-date': WireDateKind } {
+  return { 'x-date': kind };
+}

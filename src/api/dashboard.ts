@@ -20,7 +20,7 @@
  * or auditor-report-view.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, dateBoundsError, inDateBounds } from './contract';
+import { anyOf, defineCall, emptyBody, dateBoundsError, inDateBounds, wireDate } from './contract';
 
 // ---- periods ---------------------------------------------------------------------------------
 
@@ -88,15 +88,22 @@ function isRealDate(value: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
-const dateOnly = z.string().regex(DATE_PATTERN, messages.date).refine(isRealDate, messages.date).refine(inDateBounds, dateBoundsError);
-const dateTime = z.string().regex(DATE_TIME_PATTERN, messages.dateTime).refine(isRealDate, messages.dateTime).refine(inDateBounds, dateBoundsError);
+const dateOnly = z.string().regex(DATE_PATTERN, messages.date).refine(isRealDate, messages.date).refine(inDateBounds, dateBoundsError).meta(wireDate('day'));
+const dateTime = z.string().regex(DATE_TIME_PATTERN, messages.dateTime).refine(isRealDate, messages.dateTime).refine(inDateBounds, dateBoundsError).meta(wireDate('date-time'));
 
 function rangeNumber(allowed: readonly number[], message: string) {
   return z
     .number({ error: message })
     .int(message)
-    .refine((v) => allowed.includes(v), message);
+    .refine((v) => allowed.includes(v), message)
+    .meta({ enum: [...allowed].sort((a, b) => a - b) });
 }
+
+/** The custom range's rule as the published document states it: with range 0, fromDate and toDate are both needed, not empty (To not before From is the server's). */
+const customRangeFacts = {
+  if: { properties: { range: { const: CUSTOM_RANGE } }, required: ['range'] },
+  then: { required: ['fromDate', 'toDate'], properties: { fromDate: { minLength: 1 }, toDate: { minLength: 1 } } },
+};
 const periodDays = periodOptions.map((o) => o.value);
 
 function customRule(v: { range: number; fromDate?: string; toDate?: string }, ctx: z.RefinementCtx) {
@@ -115,7 +122,8 @@ export const periodBody = z
     fromDate: dateOnly.or(z.literal('')).optional(),
     toDate: dateOnly.or(z.literal('')).optional(),
   })
-  .superRefine(customRule);
+  .superRefine(customRule)
+  .meta(customRangeFacts);
 export type PeriodBody = z.input<typeof periodBody>;
 
 /** The same with the extra period 1 (All) of the app-users-by-country table. */
@@ -125,7 +133,8 @@ export const periodWithAllBody = z
     fromDate: dateOnly.or(z.literal('')).optional(),
     toDate: dateOnly.or(z.literal('')).optional(),
   })
-  .superRefine(customRule);
+  .superRefine(customRule)
+  .meta(customRangeFacts);
 
 /** range, fromDate with T00:00:00, toDate with T23:59:59 (the country-wise chart). */
 export const periodDateTimeBody = z
@@ -134,7 +143,8 @@ export const periodDateTimeBody = z
     fromDate: dateTime.or(z.literal('')).optional(),
     toDate: dateTime.or(z.literal('')).optional(),
   })
-  .superRefine(customRule);
+  .superRefine(customRule)
+  .meta(customRangeFacts);
 
 export const chartRangeBody = z.strictObject({ range: z.enum(chartRanges, { error: messages.chartRange }) });
 
@@ -390,7 +400,7 @@ export const remittanceByYear = defineCall({
   access: auditAccess,
   summary: 'Remittances per month of a year: the count (every status) or the USD value (successful), with the years that have remittances; without a year, the latest of them.',
   request: z.strictObject({
-    year: z.number({ error: 'Choose a year' }).int('Choose a year').min(2000, 'Choose a year').max(2100, 'Choose a year').refine(inDateBounds, dateBoundsError).optional(),
+    year: z.number({ error: 'Choose a year' }).int('Choose a year').min(2000, 'Choose a year').max(2100, 'Choose a year').refine(inDateBounds, dateBoundsError).meta(wireDate('year')).optional(),
     measure: z.enum(remittanceMeasures, { error: 'Choose count or value' }),
   }),
   data: z.object({ year: z.number(), years: z.array(z.number()), measure: z.enum(remittanceMeasures), months: z.array(z.string()), values: z.array(z.number()) }),

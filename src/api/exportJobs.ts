@@ -85,13 +85,16 @@ export const startExportJob = defineCall({
   answers: [403, 409, 422],
   summary:
     "Starts a server export of a list: `call` names the list call, `body` is its request body (the filters), `format` the file. `columns`, if given, the list's columns (data keys) the file has, in that order (an unknown or repeated one is 400). The caller needs the list call's own permission (checked again when the job runs), and the rows are that call's rows for the caller (an IPG bank user: their provider's). One queued or running job per user: another start is 409. A PDF of more than 20,000 rows is 422.",
-  request: z.strictObject({
-    call: z.string().min(1).max(100),
-    body: z.record(z.string(), z.unknown()),
-    format: z.enum(exportFormats),
-    /** Only these columns (the list's data keys), in this order; absent: every column of the list's exports. */
-    columns: z.array(z.string().min(1).max(100)).min(1).max(200).optional(),
-  }),
+  request: z
+    .strictObject({
+      call: z.string().min(1).max(100),
+      body: z.record(z.string(), z.unknown()),
+      format: z.enum(exportFormats),
+      /** Only these columns (the list's data keys), in this order; absent: every column of the list's exports. */
+      columns: z.array(z.string().min(1).max(100)).min(1).max(200).optional(),
+    })
+    // a list call and its filters (the body depends on the call named)
+    .meta({ examples: [{ call: 'user/list', body: {}, format: 'csv' }] }),
   data: exportJob,
 });
 

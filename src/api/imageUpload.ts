@@ -105,10 +105,23 @@ export function withinPixelBudget(rule: ImageRule) {
 }
 
 /** The schema of an image field: required, a stored path or a valid upload under the rule, within the pixel budget. */
+/** A 2x2 PNG as the calls take it (base64, no prefix): the published document's example of an image field. */
+export const EXAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEUlEQVR42mPg9lv0H4QZYAwAQNoH6f5j6gkAAAAASUVORK5CYII=';
+
+/** What the published document says of an image field under a rule: its formats and size as base64 (or the stored path an edit sends back), with an example. */
+export function imageFieldFacts(rule: ImageRule) {
+  return {
+    contentEncoding: 'base64',
+    description: `A ${rule.formats.map((f) => f.toUpperCase()).join(' or ')} image under ${rule.maxBytes / 1024} KB, base64 without a data: prefix, or the stored path of the current image.`,
+    examples: [EXAMPLE_PNG],
+  };
+}
+
 export function imageField(rule: ImageRule, messages: { required: string; invalid: string }) {
   return z
     .string()
     .min(1, messages.required)
     .refine((v) => v.length === 0 || readImageValue(v, rule) !== null, messages.invalid)
-    .refine(...withinPixelBudget(rule));
+    .refine(...withinPixelBudget(rule))
+    .meta(imageFieldFacts(rule));
 }

@@ -8,9 +8,11 @@
  */
 import { z } from 'zod';
 import { allCalls } from './index';
-import { errorData, type Access, type CallContract } from './contract';
+import { errorData, type Access, type CallContract, type WireDateKind } from './contract';
 import { changeRequestEvents } from './approvals';
 import { describeAccess } from '../domain/access';
+import { EARLIEST_DAY } from '../domain/dates';
+import { callLinks } from './links';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -23,6 +25,49 @@ export interface OpenApiDocument {
 export interface OpenApiOptions {
   readonly title?: string;
   readonly version?: string;
+  /**
+   * The day the document is made on: date fields accept the days from 2000 to the end of the next
+   * year (the server: to a year after today). Default: today.
+   */
+  readonly now?: Date;
+}
+
+/**
+ * The calendar days of the years `from`..`to` as a regular expression without anchors: any month's
+ * 1st to 28th, the 29th and 30th but in February, the 31st of the long months, and 29 February of
+ * the leap years.
+ */
+export function calendarDayPattern(from: number, to: number): string {
+  const years: number[] = [];
+  for (let y = from; y <= to; y++) years.push(y);
+  const leap = years.filter((y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0);
+  const any = `(?:${years.join('|')})`;
+  const days = '(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)';
+  return leap.length > 0 ? `(?:${any}-${days}|(?:${leap.join('|')})-02-29)` : `${any}-${days}`;
+}
+
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d';
+const MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d';
+
+/** The JSON Schema facts of a date field (src/api/contract.ts wireDate) for the years 2000..lastYear. */
+function dateFacts(kind: WireDateKind, lastYear: number): Record<string, unknown> {
+  const first = Number(EARLIEST_DAY.slice(0, 4));
+  const day = calendarDayPattern(first, lastYear);
+  const bounds = `from ${EARLIEST_DAY} to a year after today (the server's clock)`;
+  switch (kind) {
+    case 'day':
+      return { pattern: `^${day}$`, format: 'date', description: `A day yyyy-MM-dd, ${bounds}.` };
+    case 'date-time':
+      return { pattern: `^${day}T${TIME}$`, description: `A local date-time yyyy-MM-ddTHH:mm:ss of the business time zone, ${bounds}.` };
+    case 'date-time-or-minute':
+      return { pattern: `^${day}T${MINUTE}(?::[0-5]\\d)?$`, description: `A local date-time yyyy-MM-ddTHH:mm[:ss] of the business time zone, ${bounds}.` };
+    case 'valid-from':
+      return { pattern: `^${day}T00:00:01$`, description: `The first day, at T00:00:01, ${bounds}.` };
+    case 'valid-to':
+      return { pattern: `^${day}T23:59:59$`, description: `The last day, at T23:59:59, ${bounds}.` };
+    case 'year':
+      return { minimum: first, maximum: lastYear, description: `A year from ${first} to next year.` };
+  }
 }
 
 /** Every failure status the API answers, its component name in `components.responses` and what it means. */
@@ -81,7 +126,7 @@ function pascal(id: string): string {
  * A zod schema as JSON Schema (2020-12, which OpenAPI 3.1 uses). Definitions zod hoists (`$defs`) move
  * to `components.schemas` under `prefix`, with their references rewritten.
  */
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', prefix: string, components: Record<string, JsonSchema>): JsonSchema {
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', prefix: string, components: Record<string, JsonSchema>, lastYear: number): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
   const defs = out.$defs as Record<string, JsonSchema> | undefined;
@@ -92,6 +137,10 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', prefix: string,
     if (node && typeof node === 'object') {
       const o: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(node)) {
+        if (k === 'x-date' && typeof v === 'string') {
+          Object.assign(o, dateFacts(v as WireDateKind, lastYear));
+          continue;
+        }
         if (k === '$ref' && typeof v === 'string') {
           if (v.startsWith('#/$defs/')) o[k] = `#/components/schemas/${rename(v.slice('#/$defs/'.length))}`;
           else if (v === '#') o[k] = `#/components/schemas/${prefix}`;
@@ -119,6 +168,7 @@ function accessExtension(access: Access): unknown {
 }
 
 export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, options: OpenApiOptions = {}): OpenApiDocument {
+  const lastYear = (options.now ?? new Date()).getFullYear() + 1;
   const schemas: Record<string, JsonSchema> = {};
   const paths: Record<string, unknown> = {};
   const used = new Set<string>();
@@ -127,20 +177,27 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
   schemas.ErrorReply = {
     type: 'object',
     description: 'A failure: the HTTP status equals `statusCode`; `data.message` says what went wrong.',
-    properties: { statusCode: { type: 'integer' }, data: jsonSchemaOf(errorData, 'output', 'ErrorReply', schemas) },
+    properties: { statusCode: { type: 'integer' }, data: jsonSchemaOf(errorData, 'output', 'ErrorReply', schemas, lastYear) },
     required: ['statusCode', 'data'],
   };
 
+  const idOf = new Map<string, string>();
   for (const call of sorted) {
     let id = operationIdOf(call.path);
     for (let n = 2; used.has(id); n++) id = `${operationIdOf(call.path)}${n}`;
     used.add(id);
+    idOf.set(call.path, id);
+  }
+  used.clear();
+  for (const call of sorted) {
+    const id = idOf.get(call.path)!;
+    used.add(id);
     const name = pascal(id);
 
-    const request = jsonSchemaOf(call.request, 'input', `${name}Request`, schemas);
+    const request = jsonSchemaOf(call.request, 'input', `${name}Request`, schemas, lastYear);
     schemas[`${name}Request`] = request;
-    schemas[`${name}Data`] = jsonSchemaOf(call.data, 'output', `${name}Data`, schemas);
-    const top = call.top ? jsonSchemaOf(call.top, 'output', `${name}Top`, schemas) : undefined;
+    schemas[`${name}Data`] = jsonSchemaOf(call.data, 'output', `${name}Data`, schemas, lastYear);
+    const top = call.top ? jsonSchemaOf(call.top, 'output', `${name}Top`, schemas, lastYear) : undefined;
     const topProps = (top?.properties ?? {}) as Record<string, unknown>;
     const topRequired = (top?.required ?? []) as string[];
     schemas[`${name}Reply`] = {
@@ -154,7 +211,7 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
     for (const status of statusesOf(call)) {
       responses[String(status)] =
         status === 200
-          ? { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } } }
+          ? { description: 'Success.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Reply` } } }, ...linksOf(call.path) }
           : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
     }
 
@@ -204,6 +261,8 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
         description:
           "Only through the link `export/download-link` answers (to the job's owner or an administrator): the signature covers the job id, the expiry, minutes ahead, and the session that asked for the link, which must still last. No bearer token. The list's permission and the provider scope of the session's user are checked again.",
         tags: ['export'],
+        // the signed link is the credential: no bearer token
+        security: [],
         parameters: [
           { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,10}$' } },
           { name: 'exp', in: 'query', required: true, schema: { type: 'string' }, description: "The link's expiry, in Unix seconds" },
@@ -223,6 +282,20 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
         },
       },
     };
+  }
+
+  function linksOf(path: string): { links?: Record<string, unknown> } {
+    const links: Record<string, unknown> = {};
+    for (const link of callLinks) {
+      const target = idOf.get(link.to);
+      if (link.from !== path || !target) continue;
+      links[target] = {
+        operationId: target,
+        description: `The ${Object.keys(link.body).join(', ')} of ${link.to} from this reply.`,
+        requestBody: Object.fromEntries(Object.entries(link.body).map(([field, pointer]) => [field, `$response.body#${pointer}`])),
+      };
+    }
+    return Object.keys(links).length > 0 ? { links } : {};
   }
 
   const tags = [...new Set(sorted.map((c) => c.path.split('/')[0].toLowerCase()))].sort().map((name) => ({ name }));
@@ -245,6 +318,12 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
         "Every operation lists every status it can answer: the HTTP layer's own (400, 413, 415, 500; 401 and 403 for calls that need sign-in) and its handler's (404, 406, 409, 422 with `data.message` and sometimes `data.code`, 429, 502), each with the error body `{ statusCode, data: { message, code?, correlationId? } }`. " +
         'Any other method on a path listed here answers 405 with an `Allow` header (`POST`, or `GET, HEAD` for the GET paths) and the same error body; a path not listed answers 404. ' +
         'This document is served at `GET /api/openapi.json` to signed-in users (bearer token).',
+    },
+    'x-date-bounds': {
+      earliest: EARLIEST_DAY,
+      lastYear,
+      description:
+        'Date fields accept the calendar days from 2000 to the end of lastYear, the year after the document was made; the server accepts up to a year after today (its clock), and refuses To before From.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ bearerAuth: [] }],

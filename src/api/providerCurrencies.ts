@@ -19,9 +19,19 @@ export function hasAtMostFourDecimals(v: number): boolean {
   return decimals <= rateLimits.decimals;
 }
 
-export const transactionRate = z.number().min(rateLimits.minTransaction, rateMessages.transaction).max(rateLimits.max, rateMessages.transaction).refine(hasAtMostFourDecimals, rateMessages.decimals);
+export const transactionRate = z
+  .number()
+  .min(rateLimits.minTransaction, rateMessages.transaction)
+  .max(rateLimits.max, rateMessages.transaction)
+  .refine(hasAtMostFourDecimals, rateMessages.decimals)
+  .meta({ multipleOf: 0.0001 });
 
-export const settlementRate = z.number().min(rateLimits.minSettlement, rateMessages.settlement).max(rateLimits.max, rateMessages.settlement).refine(hasAtMostFourDecimals, rateMessages.decimals);
+export const settlementRate = z
+  .number()
+  .min(rateLimits.minSettlement, rateMessages.settlement)
+  .max(rateLimits.max, rateMessages.settlement)
+  .refine(hasAtMostFourDecimals, rateMessages.decimals)
+  .meta({ multipleOf: 0.0001 });
 
 export const currencyRow = z.object({
   id: z.number(),

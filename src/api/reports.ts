@@ -3,7 +3,7 @@
  * (see docs/settlement.md), and the export log every screen's Excel and PDF download writes to.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds } from './contract';
+import { anyOf, defineCall, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds, wireDate } from './contract';
 import { parseLocal } from '../domain/dates';
 import { reportMessages } from '../domain/reports';
 
@@ -12,14 +12,16 @@ export const localDateTime = z
   .string()
   .max(19)
   .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v) && parseLocal(v) !== null, reportMessages.invalidDateTime)
-  .refine(inDateBounds, dateBoundsError);
+  .refine(inDateBounds, dateBoundsError)
+  .meta(wireDate('date-time-or-minute'));
 
 /** A date 'yyyy-MM-dd'. */
 export const localDate = z
   .string()
   .max(10)
   .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && parseLocal(`${v}T00:00:00`) !== null, reportMessages.invalidDate)
-  .refine(inDateBounds, dateBoundsError);
+  .refine(inDateBounds, dateBoundsError)
+  .meta(wireDate('day'));
 
 function toNotBeforeFrom(v: { from: string; to: string }, ctx: z.RefinementCtx) {
   const from = parseLocal(v.from);
@@ -178,7 +180,11 @@ export const logExport = defineCall({
   access: 'authenticated',
   summary: "Writes an EXPORT row to the activity log when a screen's Excel or PDF is downloaded (exports are built in the browser); 403 unless the caller may open that screen.",
   request: z.strictObject({
-    screen: z.string().min(1).max(100),
+    screen: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({ description: "The screen's id (its route), e.g. users.", examples: ['users'] }),
     fileName: z.string().min(1).max(200),
     rows: z.number().int().min(0).max(100_000_000),
   }),

@@ -17,7 +17,7 @@
  * inside `data`, as they do on the insurance call.
  */
 import { z } from 'zod';
-import { anyOf, defineCall, emptyBody, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds, MAX_ID } from './contract';
+import { anyOf, defineCall, emptyBody, exportField, listFetchCount, listMatching, searchText, dateBoundsError, inDateBounds, MAX_ID, wireDate } from './contract';
 import { parseLocal } from '../domain/dates';
 import { statusFilterValues } from '../domain/transactionStatus';
 import type { Permission } from '../domain/permissions';
@@ -30,7 +30,8 @@ const localDateTime = z
   .string()
   .regex(LOCAL_DATE_TIME_PATTERN, 'Enter a local date-time as yyyy-MM-ddTHH:mm:ss')
   .refine((v) => parseLocal(v) !== null, 'Not a valid date-time')
-  .refine(inDateBounds, dateBoundsError);
+  .refine(inDateBounds, dateBoundsError)
+  .meta(wireDate('date-time'));
 
 /** The minute a local date-time falls in (the range is compared to the minute). */
 export function minuteOf(value: string): number {

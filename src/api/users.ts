@@ -67,7 +67,8 @@ const branchRequired = {
   when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
 };
 
-const userBase = z.strictObject({ ...userFields, branch_code: z.string().max(100) });
+// a branch is needed (checked last, so that its message comes once the rest is right): in the document, at least one character
+const userBase = z.strictObject({ ...userFields, branch_code: z.string().max(100).meta({ minLength: 1 }) });
 export const userCreateBody = userBase.extend({ password: z.string().regex(patterns.password, messages.password) }).refine(hasBranch, branchRequired);
 export const userEditBody = userBase.extend({ id: z.number().int().positive().max(MAX_ID) }).refine(hasBranch, branchRequired);
 /** The edit form's rules: the edit body without the id (it comes from the route). */

@@ -10,7 +10,7 @@ import { format } from 'date-fns';
 import ExcelJS from 'exceljs';
 import { startServer, type TestServer } from './harness';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
-import { formatCell } from '../../src/domain/exportFormat';
+import { formatCell } from '../../src/formats/cells';
 import { ceftScreen } from '../../screens/transactions';
 import { claimJob, storeChunk } from '../../src/server/exportJobs/queue';
 import { drainQueue, runClaim, type WorkerDeps } from '../../src/server/exportJobs/worker';

@@ -16,8 +16,8 @@ import { drainQueue, type WorkerDeps } from '../../src/server/exportJobs/worker'
 import { DEFAULT_EXPORT_SETTINGS } from '../../src/server/exportJobs/settings';
 import { authServices } from '../../src/server/app';
 import { exportFieldsFor } from '../../src/definitions/exportFields';
-import { formatCell } from '../../src/domain/exportFormat';
-import { csvField } from '../../src/domain/exportCsv';
+import { formatCell } from '../../src/formats/cells';
+import { csvField } from '../../src/formats/csv';
 import type { AnyListScreen } from '../../src/definitions/definitions';
 import { usersScreen } from '../../screens/users';
 import { appUsersScreen } from '../../screens/appUsers';

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { ExportField } from '@/api/contract';
-import { XlsxWriter, concatChunks } from '@/console/exports/xlsx';
-import { XlsxStreamWriter } from '@/domain/xlsx';
-import { toExportTable, formatCell, type ExportContext } from '@/domain/exportFormat';
+import { XlsxWriter, concatChunks } from '@/formats/xlsx';
+import { XlsxStreamWriter } from '@/formats/xlsx';
+import { toExportTable, formatCell, type ExportContext } from '@/formats/cells';
 import { exportFieldsFor, exportFieldsOf } from '@/definitions/exportFields';
 import { renderCell } from '@/console/views/cells';
 import { ceftScreen, insuranceScreen } from '@screens/transactions';

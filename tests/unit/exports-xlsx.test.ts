@@ -1,5 +1,5 @@
 /**
- * The streaming xlsx writer (src/console/exports/xlsx.ts) read back with exceljs: values, types, number
+ * The streaming xlsx writer (src/formats/xlsx.ts) read back with exceljs: values, types, number
  * formats, neutralised formulas, one row and many, unicode, XML specials and control characters; the zip
  * itself checked entry by entry (CRC and size against zlib); the CRC helpers; the fast ISO date path
  * against date-fns; and the export job the worker runs (list columns, progress, both kinds).
@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import { crc32 as zlibCrc32, deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
 import { format, isValid, parseISO } from 'date-fns';
 import type { ExportField } from '@/api/contract';
-import { XlsxWriter, concatChunks, storedBlocks, columnLetters, gzipHeaderLength } from '@/console/exports/xlsx';
-import { XlsxStreamWriter } from '@/domain/xlsx';
-import { crc32, crc32Combine } from '@/console/exports/crc32';
-import { formatDateValue } from '@/console/exports/format';
+import { XlsxWriter, concatChunks, storedBlocks, columnLetters, gzipHeaderLength } from '@/formats/xlsx';
+import { XlsxStreamWriter } from '@/formats/xlsx';
+import { crc32, crc32Combine } from '@/formats/crc32';
+import { formatDateValue } from '@/formats/cells';
 import { ExportJob } from '@/console/exports/job';
 import { valueChunks } from '@/console/exports/client';
 import { exportRowsOf } from '@/console/listController';

@@ -3,6 +3,8 @@
  * commit that adds a column to the Banks list and loosens bank/list's access, and then one that only
  * narrows it back and adds another column. The review of each against its parent must name what
  * changed, the widening first, and `--fail-on-widening` must fail on the first and pass on the second.
+ * The first also adds a migration and the second edits it: the contract section names the access
+ * change, the migrations section the new file, then the edited one, loudly.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -70,7 +72,8 @@ describe('npm run review', () => {
   it('lists a loosened call rule as a widening ahead of an added column, and --fail-on-widening fails', () => {
     edit('src/api/banks.ts', "access: anyOf('bank-view'),", "access: anyOf('bank-view', 'kyc-view'),");
     edit('screens/banks.ts', 'columns: [', "columns: [\n    { key: 'locked', header: 'Pending Change' },");
-    commit('Banks: a Pending Change column; bank/list also for kyc-view');
+    writeFileSync(join(clone, 'src/server/db/migrations/sql/0990-bank-notes.sql'), '\n-- Bank notes kept beside each bank.\nCREATE TABLE bank_notes (id serial PRIMARY KEY);\n');
+    commit('Banks: a Pending Change column; bank/list also for kyc-view; a bank notes table');
 
     const r = review('--fail-on-widening');
     expect(r.status, r.err).toBe(2);
@@ -86,12 +89,16 @@ describe('npm run review', () => {
     expect(r.out.indexOf('## Permission widenings')).toBeLessThan(r.out.indexOf('column `locked` added'));
     expect(r.out).toMatch(/changed: generated\/screens\/banks\.md/);
     expect(r.out).toMatch(/changed: generated\/permission-matrix\.md/);
+    expect(section(r.out, 'Contract: generated/openapi.json')).toContain('~ POST /api/bank/list\n  access: permission bank-view → permission bank-view or kyc-view\n');
+    expect(section(r.out, 'Migrations')).toContain('+ 0990-bank-notes.sql: Bank notes kept beside each bank.');
+    expect(r.out).not.toContain('FROZEN MIGRATION');
   }, 180_000);
 
   it('passes --fail-on-widening on a commit with only a narrowing and a column, and lists both', () => {
     edit('src/api/banks.ts', "access: anyOf('bank-view', 'kyc-view'),", "access: anyOf('bank-view'),");
     edit('screens/banks.ts', 'columns: [', "columns: [\n    { key: 'disabled', header: 'Disabled', kind: 'integer' },");
-    commit('Banks: a Disabled column; bank/list for bank-view only again');
+    edit('src/server/db/migrations/sql/0990-bank-notes.sql', 'id serial PRIMARY KEY', 'id serial PRIMARY KEY, note text');
+    commit('Banks: a Disabled column; bank/list for bank-view only again; the bank notes table edited');
 
     const r = review('--fail-on-widening');
     expect(r.status, r.err).toBe(0);
@@ -101,6 +108,11 @@ describe('npm run review', () => {
     expect(narrowings).toContain('`POST /api/bank/list`');
     expect(narrowings).toContain('no longer allowed: holders of `kyc-view` alone');
     expect(section(r.out, 'Columns, filters, fields and actions')).toContain('Screen `banks` column `disabled` added: header `Disabled`, kind `integer`');
+    expect(section(r.out, 'Contract: generated/openapi.json')).toContain('  access: permission bank-view or kyc-view → permission bank-view\n');
+    const frozen = '!! 0990-bank-notes.sql: FROZEN MIGRATION EDITED.';
+    expect(r.out.indexOf(frozen)).toBeLessThan(r.out.indexOf('## Permission narrowings'));
+    expect(section(r.out, 'Migrations')).toContain(frozen);
+    expect(r.err).toContain('0990-bank-notes.sql: FROZEN MIGRATION EDITED.');
   }, 180_000);
 
   it('refuses a revision that does not exist', () => {

@@ -290,9 +290,9 @@ describe('the PDF of a wide table', () => {
   }
 
   it('keeps every word whole: a larger landscape page, or the columns continued on further pages', async () => {
-    const { buildPdf, pdfLayout } = await import('../../src/console/exports/pdf');
+    const { buildPdf, pdfLayout } = await import('../../src/formats/pdf');
     const { jsPDF } = await import('jspdf');
-    const { toExportTable } = await import('../../src/console/exports/format');
+    const { toExportTable } = await import('../../src/formats/cells');
     const row = {
       id: 10776,
       trace: '261119100010776',

@@ -5,7 +5,7 @@
  * worker: nothing is downloaded.
  */
 import type { ExportField } from '@/api/contract';
-import type { ExportContext, ItemFields } from './format';
+import type { ExportContext, ItemFields } from '../../formats/cells';
 import type { ExportKind, FromExportWorker, ToExportWorker } from './job';
 
 /** Rows per message to the worker to start with; then as many as take about SLICE_MS to pick and post. */

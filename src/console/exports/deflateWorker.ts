@@ -8,7 +8,7 @@
  * compressed (the sender's back-pressure), then { type: 'done', chunks, crc } (the raw DEFLATE stream
  * and the CRC-32 of every byte pushed, as nativeDeflater's end() gives them), or { type: 'failed' }.
  */
-import { nativeDeflater } from './xlsx';
+import { nativeDeflater } from '../../formats/xlsx';
 
 export type ToDeflateWorker = { type: 'push'; bytes: Uint8Array<ArrayBuffer> } | { type: 'end' };
 export type FromDeflateWorker = { type: 'taken' } | { type: 'done'; chunks: Uint8Array<ArrayBuffer>[]; crc: number } | { type: 'failed'; message: string };

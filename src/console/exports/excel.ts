@@ -1,6 +1,6 @@
 import type { ExportField } from '@/api/contract';
-import type { ExportContext, ExportRow } from './format';
-import { concatChunks, XlsxWriter } from './xlsx';
+import type { ExportContext, ExportRow } from '../../formats/cells';
+import { concatChunks, XlsxWriter } from '../../formats/xlsx';
 
 /**
  * Builds the .xlsx in one go (the worker streams the same writer block by block): title, 'On … by …',

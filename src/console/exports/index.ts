@@ -3,7 +3,7 @@
  *
  * The page exports through ./client.ts: a Web Worker (./worker.ts) builds the file, off the main
  * thread, with ./job.ts. buildExcel / buildPdf build a file in one go (tests, small tables); jspdf is
- * only ever loaded with a dynamic `import()`, and the xlsx is written by ./xlsx.ts (fflate), so none of
+ * only ever loaded with a dynamic `import()`, and the xlsx is written by src/formats/xlsx.ts (fflate), so none of
  * them is in the first load.
  */
 export {
@@ -20,9 +20,9 @@ export {
   neutralizeFormula,
   sheetName,
   toExportTable,
-} from './format';
-export type { ExportCell, ExportContext, ExportRow, ExportTable, ExportTarget, ItemFields } from './format';
+} from '../../formats/cells';
+export type { ExportCell, ExportContext, ExportRow, ExportTable, ExportTarget, ItemFields } from '../../formats/cells';
 export { buildExcel } from './excel';
-export { buildPdf } from './pdf';
+export { buildPdf } from '../../formats/pdf';
 export { ExportJob, EXPORT_MIME, type ExportJobSpec, type ExportKind, type ExportResult } from './job';
 export { PDF_MAX_ROWS } from '../../definitions/exportLimits';

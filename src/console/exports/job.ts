@@ -1,14 +1,14 @@
 /**
  * One export, fed its rows a chunk at a time: what the export worker runs (./worker.ts), and what
  * scripts/bench-export.ts runs in Node. No DOM: the Excel file streams through XlsxWriter as the rows
- * come; the PDF collects its cells and draws them with jspdf at the end (./pdf.ts).
+ * come; the PDF collects its cells and draws them with jspdf at the end (src/formats/pdf.ts).
  *
  * The rows arrive as arrays of raw values in `fields` order (the page picks them out of its row objects
  * a chunk at a time, so it never copies 100,000 objects in one go); formatting happens here.
  */
 import type { ExportField } from '@/api/contract';
-import { exportFileName, formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from './format';
-import { XlsxWriter, type XlsxWriterOptions } from './xlsx';
+import { exportFileName, formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from '../../formats/cells';
+import { XlsxWriter, type XlsxWriterOptions } from '../../formats/xlsx';
 
 export type ExportKind = 'xlsx' | 'pdf';
 
@@ -100,7 +100,7 @@ export class ExportJob {
     if (this.xlsx) {
       chunks = await this.xlsx.finish();
     } else {
-      const { pdfOfTable } = await import('./pdf');
+      const { pdfOfTable } = await import('../../formats/pdf');
       const headers = fields.map((f) => safeText(f.header));
       const bytes = await pdfOfTable(fields, headers, this.pdfBody, ctx, (f) => this.report(PDF_CELLS + (PDF_DRAWN - PDF_CELLS) * f));
       this.pdfBody.length = 0;

@@ -5,7 +5,7 @@
  */
 import type { FromDeflateWorker, ToDeflateWorker } from './deflateWorker';
 import { ExportJob, type FromExportWorker, type ToExportWorker } from './job';
-import { nativeDeflater as nativeDeflaterHere, type Deflater } from './xlsx';
+import { nativeDeflater as nativeDeflaterHere, type Deflater } from '../../formats/xlsx';
 
 interface WorkerScope {
   onmessage: ((event: MessageEvent<ToExportWorker>) => void) | null;

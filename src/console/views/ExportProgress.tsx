@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExportField } from '../../api/contract';
 import type { AnyListScreen } from '../../definitions/definitions';
-import type { ExportContext, ItemFields } from '../exports/format';
+import type { ExportContext, ItemFields } from '../../formats/cells';
 import type { ExportOutcome, RunningExport } from '../exports/client';
 import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { Button, Modal } from '../ui/primitives';

@@ -16,7 +16,7 @@ import { findCall } from '../../api/index';
 import { serverExportCalls } from '../../api/exportJobs';
 import type { ListFilters } from '../../api/transactions';
 import { mayCall, refusalOf } from '../../domain/access';
-import type { ItemFields } from '../../domain/exportFormat';
+import type { ItemFields } from '../../formats/cells';
 import { exportFieldsFor, exportFieldsOf } from '../../definitions/exportFields';
 import type { AnyListScreen } from '../../definitions/definitions';
 import { screens } from '../../../screens/index';

@@ -9,7 +9,7 @@
  */
 import type { ExportFormat } from '../../api/exportJobs';
 import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
-import { exportFileName } from '../../domain/exportFormat';
+import { exportFileName } from '../../formats/cells';
 import { writeActivity } from '../activityLog';
 import { loadSessionUser } from '../auth/sessionUser';
 import type { Db } from '../db/db';

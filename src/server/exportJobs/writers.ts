@@ -1,12 +1,12 @@
 /**
  * The files of server export jobs, written as the rows arrive and handed on in chunks (`sink`), so a
  * job holds one batch of rows and about one chunk of file at a time, whatever the number of rows:
- * - .xlsx: the browser exports' own streaming writer (src/domain/xlsx.ts, XlsxStreamWriter): the same
+ * - .xlsx: the browser exports' own streaming writer (src/formats/xlsx.ts, XlsxStreamWriter): the same
  *   sheet (title, 'On … by …', 'Duration: …', a blank row, the bold header row frozen below it, amounts
  *   as #,##0.00), a new sheet every 1,048,576 rows (Excel's limit) with its header row repeated, the
  *   column widths from the first batch; compressed by zlib in Node's thread pool (off the event loop);
- * - .csv: RFC 4180 (src/domain/exportCsv.ts), the header row then one record per row;
- * - .pdf: the browser exports' own PDF (src/domain/exportPdf.ts), for up to PDF_MAX_ROWS rows.
+ * - .csv: RFC 4180 (src/formats/csv.ts), the header row then one record per row;
+ * - .pdf: the browser exports' own PDF (src/formats/pdf.ts), for up to PDF_MAX_ROWS rows.
  * Every cell is the exports' formatCell (texts formula-neutralised, times in the business time zone).
  * The rows are turned into the file in slices of a few milliseconds, the event loop free in between,
  * so that other calls are answered while a job runs.
@@ -15,9 +15,9 @@ import { once } from 'node:events';
 import { createDeflateRaw, crc32 as zlibCrc32 } from 'node:zlib';
 import type { ExportField } from '../../api/contract';
 import type { ExportFormat } from '../../api/exportJobs';
-import { CSV_BOM, csvRecord } from '../../domain/exportCsv';
-import { formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from '../../domain/exportFormat';
-import { XLSX_SHEET_ROWS, XlsxStreamWriter, type StreamDeflaterFactory } from '../../domain/xlsx';
+import { CSV_BOM, csvRecord } from '../../formats/csv';
+import { formatCell, listItemsText, safeText, type ExportCell, type ExportContext, type ItemFields } from '../../formats/cells';
+import { XLSX_SHEET_ROWS, XlsxStreamWriter, type StreamDeflaterFactory } from '../../formats/xlsx';
 
 export const EXPORT_MIME: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -211,7 +211,7 @@ function pdfWriter(spec: WriterSpec, sink: ChunkSink): FileWriter {
     },
     async finish() {
       if (aborted) return;
-      const { pdfOfTable } = await import('../../domain/exportPdf');
+      const { pdfOfTable } = await import('../../formats/pdf');
       const bytes = await pdfOfTable(
         spec.fields,
         spec.fields.map((f) => safeText(f.header)),

@@ -3,7 +3,7 @@
  */
 import { isValid, parseISO } from 'date-fns';
 import type { ExportField } from '../api/contract';
-import { businessDateTime, instantOf, timeZoneNote, wallClockOf } from './businessTime';
+import { businessDateTime, instantOf, timeZoneNote, wallClockOf } from '../domain/businessTime';
 
 export type ExportRow = Record<string, unknown>;
 export type ExportCell = string | number;

@@ -4,7 +4,7 @@
  * (formatCell: texts from the data are formula-neutralised, as in the Excel and PDF files), so a cell
  * such as `=HYPERLINK(...)` arrives as `'=HYPERLINK(...)`. Pure: the server's export jobs use it.
  */
-import type { ExportCell } from './exportFormat';
+import type { ExportCell } from './cells';
 
 /** A UTF-8 byte order mark: spreadsheet programs then read the file as UTF-8 (names in Sinhala and Tamil). */
 export const CSV_BOM = '\uFEFF';

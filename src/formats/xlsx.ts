@@ -23,7 +23,7 @@ import { Deflate, Zip, ZipDeflate, strToU8, type ZipInputFile } from 'fflate';
 import type { ExportField } from '../api/contract';
 import { crc32, crc32Combine } from './crc32';
 import { MAX_EXPORT_DECIMALS } from '../api/contract';
-import { DATE_NUM_FMT, DEFAULT_DECIMALS, DOUBLE_NUM_FMT, doubleNumFmt, formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './exportFormat';
+import { DATE_NUM_FMT, DEFAULT_DECIMALS, DOUBLE_NUM_FMT, doubleNumFmt, formatCell, formatDouble, headerLines, safeText, sheetName, type ExportCell, type ExportContext } from './cells';
 
 const MIN_WIDTH = 8;
 const MAX_WIDTH = 60;

@@ -1,6 +1,6 @@
 import type { jsPDF as JsPDFType } from 'jspdf';
 import type { ExportField } from '../api/contract';
-import { headerLines, toExportTable, type ExportCell, type ExportContext, type ExportRow } from './exportFormat';
+import { headerLines, toExportTable, type ExportCell, type ExportContext, type ExportRow } from './cells';
 
 type JsPDFModule = typeof import('jspdf');
 
