@@ -280,8 +280,12 @@ function runLines(run: unknown, ctx: ShowContext): string[] {
     const confirm = run.confirm;
     if (isObj(confirm)) {
       lines.push(`- Confirm: ${label(confirm.title, ctx)}, message ${shown(confirm.message, ctx, 'message')}${confirm.danger === true ? ', danger' : ''}`);
-      if (confirm.summary !== undefined) lines.push(`- Summary under the message: ${shown(confirm.summary, ctx, 'summary')}`);
-      if (confirm.confirmLabel !== undefined) lines.push(`- Confirm button: ${shown(confirm.confirmLabel, ctx, 'confirmLabel')}`);
+      const about = confirm.about;
+      if (isObj(about) && about.kind === 'moneyAction')
+        lines.push(
+          `- About: the money action ${code(str(about.action) ?? '?')}: beneath the message its summary (\`moneyActionSummary\`), on the confirm button its verb (\`moneyActionVerb\`), from \`src/domain/moneyActionSummary.ts\``,
+        );
+      else if (about !== undefined) lines.push(`- About: ${shown(about, ctx, 'about')}`);
     } else if (confirm !== undefined) lines.push(`- Confirm: ${shown(confirm, ctx)}`);
     const input = run.input;
     if (isObj(input))

@@ -19,7 +19,6 @@ import {
   defineListScreen,
   type CellKind,
   type Column,
-  type ConfirmSpec,
   type Guard,
   type RowAction,
   type RowActionRun,
@@ -37,6 +36,7 @@ import { canSeeAuditorReports } from '../src/domain/access';
 import { wireFrom, wireTo } from '../src/domain/dates';
 import type { Permission } from '../src/domain/permissions';
 import { statusFilterValues } from '../src/domain/transactionStatus';
+import type { MoneyAction, MoneyActionRow } from '../src/domain/moneyActionSummary';
 import { limits } from '../src/domain/validation';
 
 // ---- filters ---------------------------------------------------------------------------------
@@ -274,16 +274,17 @@ type CallRun<Row> = Extract<RowActionRun<Row>, { kind: 'call' }>;
 
 /**
  * A money action calling `call` behind the confirmation every send-money action asks: 'Warning!', in the
- * danger style, the specification's sentence (`warning`), then the `summary` (what, how much, whose, what
- * happens) and a confirm button saying what it does (`confirmLabel`). Its button is drawn as a danger action.
+ * danger style, the specification's sentence (`warning`), then the summary of the money action `about`
+ * (what, how much, whose, what happens: src/domain/moneyActionSummary.ts) and a confirm button saying
+ * what it does. Its button is drawn as a danger action.
  */
-export function warningAction<Row>(
+export function warningAction<Row extends MoneyActionRow>(
   id: string,
   label: string,
   permission: Permission,
   when: Guard<Row>,
   call: CallRun<Row>['call'],
-  { warning, summary, confirmLabel, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string } & Pick<ConfirmSpec<Row>, 'summary' | 'confirmLabel'>,
+  { warning, about, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string; readonly about: MoneyAction },
 ): RowAction<Row> {
   return {
     id,
@@ -291,7 +292,7 @@ export function warningAction<Row>(
     permission,
     when,
     tone: 'danger',
-    run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning, ...(summary && { summary }), ...(confirmLabel && { confirmLabel }) } },
+    run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning, about: { kind: 'moneyAction', action: about } } },
   };
 }
 

@@ -30,7 +30,6 @@ import {
 } from '../src/api/transactions';
 import type { BillRow, CeftAuditRow, CeftRow, EChannellingRow, InsuranceRow, ThyagaRow } from '../src/api/transactions';
 import { canHoldFundTransfer, canManualFundTransfer, canRefundCardPayment, canVoidCardPayment } from '../src/domain/transactionGuards';
-import { moneyActionSummary, moneyActionVerb } from '../src/domain/moneyActionSummary';
 import {
   auditor,
   cardPaymentColumns,
@@ -88,7 +87,7 @@ const ceftTailColumns: readonly Column<CeftRow | CeftAuditRow>[] = [
 
 /**
  * The row actions of send money, with their guards (src/domain/transactionGuards.ts), the texts of spec
- * 001 §8, and the summary and confirm verbs of src/domain/moneyActionSummary.ts. Hold asks for an
+ * 001 §8, and what each is `about` (its summary and confirm verb: src/domain/moneyActionSummary.ts). Hold asks for an
  * optional reason, sent as the call's description.
  */
 export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<Row>[] {
@@ -96,8 +95,7 @@ export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<
     warningAction<Row>('hold', 'Hold', 'transaction-hold', canHoldFundTransfer, ceftHold, {
       body: (row, input) => ({ id: row.id, description: input.comment }),
       warning: (row) => `Taking this action will hold the fund-transfer of the customer (Tran ID - ${row.id}). Do you want to continue?`,
-      summary: (row) => moneyActionSummary('hold', row),
-      confirmLabel: (row) => moneyActionVerb('hold', row),
+      about: 'hold',
       input: { label: 'Reason (optional)', maxLength: ceftHoldLimits.description, tooLongMessage: ceftHoldMessages.descriptionTooLong },
       success: (row) => `Transaction hold successful: Id - ${row.id}`,
       failure: 'Transaction hold failed!',
@@ -106,24 +104,21 @@ export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<
       body: (row) => ({ trace: row.trace }),
       warning: (row) =>
         `Taking this action will start a manual fund transferring for this transaction (Tran ID - ${row.id}). If you not sure funds are available, please do not take this action. Are you sure to take this action?`,
-      summary: (row) => moneyActionSummary('manualFundTransfer', row),
-      confirmLabel: (row) => moneyActionVerb('manualFundTransfer', row),
+      about: 'manualFundTransfer',
       success: (row, data) => sentForApprovalMessage(data) ?? `Fund transfer successful: Id - ${row.id}`,
       failure: 'Fund transfer failed!',
     }),
     warningAction<Row>('void', 'Void', 'transaction-refund', canVoidCardPayment, ceftVoid, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
-      summary: (row) => moneyActionSummary('void', row),
-      confirmLabel: (row) => moneyActionVerb('void', row),
+      about: 'void',
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction voided successfully: Id - ${row.id}`,
       failure: 'Transaction void failed!',
     }),
     warningAction<Row>('refund', 'Refund', 'transaction-refund', canRefundCardPayment, ceftRefund, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
-      summary: (row) => moneyActionSummary('refund', row),
-      confirmLabel: (row) => moneyActionVerb('refund', row),
+      about: 'refund',
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction refunded successfully: Id - ${row.id}`,
       failure: 'Transaction refund failed!',
     }),

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { CallContract, ChangeRequest, DataOf, RequestOf } from '../api/contract';
 import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
+import type { MoneyAction } from '../domain/moneyActionSummary';
 import type { ListNotices, ToolbarAction } from './toolbar';
 import type { CustomComponentName, RowModalName } from './registries';
 import type { ApprovalDisplay } from './records';
@@ -145,14 +146,19 @@ export interface ConfirmSummary {
   readonly effect: string;
 }
 
+/**
+ * What a confirmation is about, by kind: the runtime builds from it the summary beneath the message and
+ * the confirm button's verb (src/console/confirmAbout.ts, loaded with the lists, not on the first load).
+ * 'moneyAction': a send-money action (src/domain/moneyActionSummary.ts) on a row that has its fields.
+ */
+export type ConfirmAbout = { readonly kind: 'moneyAction'; readonly action: MoneyAction };
+
 export interface ConfirmSpec<Row> {
   readonly title: string;
   readonly message: (row: Row) => string;
   readonly danger?: boolean;
-  /** A summary beneath the message (e.g. a money action's transaction, amount, customer and effect). */
-  readonly summary?: (row: Row) => ConfirmSummary;
-  /** The confirm button: a verb saying what it does (e.g. 'Refund 1,234.56 USD'); default 'Yes' ('Submit' with an input). */
-  readonly confirmLabel?: (row: Row) => string;
+  /** A summary beneath the message and a verb on the confirm button (default 'Yes', 'Submit' with an input). */
+  readonly about?: ConfirmAbout;
 }
 
 /** The text a call action asks for before it runs (e.g. a hold's reason), sent as `input.comment` to `body`. */

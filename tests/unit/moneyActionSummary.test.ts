@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMoney, formatAmount } from '../../src/domain/amounts';
 import { moneyActionSummary, moneyActionVerb, type MoneyActionRow } from '../../src/domain/moneyActionSummary';
 import { ceftRowActions } from '../../screens/transactions';
+import { confirmAboutOf } from '../../src/console/confirmAbout';
 import type { CeftAuditRow, CeftRow } from '../../src/api/transactions';
 
 const row: MoneyActionRow = {
@@ -73,13 +74,20 @@ describe('the send-money row actions', () => {
     return run;
   };
 
+  /** What the confirmation adds, as the runtime builds it from the action's `about`. */
+  const added = (id: string) => {
+    const about = callOf(id).confirm?.about;
+    if (!about) throw new Error(`${id} says nothing about itself`);
+    return confirmAboutOf(about, ceftRow);
+  };
+
   it('keep the specification sentence and add the summary and the verb', () => {
     const refund = callOf('refund');
     expect(refund.confirm?.message(ceftRow)).toBe('Taking this action will refund the card payment of the customer (Tran ID - 10607). Do you want to continue?');
-    expect(refund.confirm?.confirmLabel?.(ceftRow)).toBe('Refund 1,234.50 USD');
-    expect(refund.confirm?.summary?.(ceftRow)).toEqual(moneyActionSummary('refund', row));
-    expect(callOf('manualFundTransfer').confirm?.confirmLabel?.(ceftRow)).toBe('Retry fund transfer 1,234.50 USD');
-    expect(callOf('void').confirm?.confirmLabel?.(ceftRow)).toBe('Void 1,234.50 USD');
+    expect(added('refund')).toEqual({ summary: moneyActionSummary('refund', row), verb: 'Refund 1,234.50 USD' });
+    expect(added('manualFundTransfer').verb).toBe('Retry fund transfer 1,234.50 USD');
+    expect(added('void').verb).toBe('Void 1,234.50 USD');
+    expect(added('hold')).toEqual({ summary: moneyActionSummary('hold', row), verb: 'Hold transaction' });
     expect(actions.map((a) => [a.id, a.tone])).toEqual([
       ['hold', 'danger'],
       ['manualFundTransfer', 'danger'],
@@ -90,7 +98,6 @@ describe('the send-money row actions', () => {
 
   it('hold asks for an optional reason, sent trimmed as the description', () => {
     const hold = callOf('hold');
-    expect(hold.confirm?.confirmLabel?.(ceftRow)).toBe('Hold transaction');
     expect(hold.input).toEqual({ label: 'Reason (optional)', maxLength: 200, tooLongMessage: 'Hold reason can have at most 200 characters' });
     expect(hold.body(ceftRow, { comment: 'Beneficiary name mismatch' })).toEqual({ id: 10607, description: 'Beneficiary name mismatch' });
     expect(hold.body(ceftRow, { comment: '' })).toEqual({ id: 10607, description: '' });

@@ -7,10 +7,10 @@ type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'dangerGhost' | 's
 const variantClass: Record<Variant, string> = {
   primary: 'bg-accent-fill text-white hover:bg-accent-fill-strong disabled:bg-accent-fill/40',
   secondary: 'border border-line bg-surface text-ink hover:bg-muted disabled:opacity-50',
-  danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/40 aria-disabled:bg-red-600/60',
+  danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/40',
   success: 'bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-700/40',
   ghost: 'text-accent hover:bg-muted disabled:opacity-50',
-  dangerGhost: 'text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950/40 disabled:opacity-50',
+  dangerGhost: 'text-red-700 hover:bg-muted disabled:opacity-50 dark:text-red-400',
 };
 
 export function Button({ variant = 'secondary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {

@@ -18,6 +18,7 @@ import { RowImagesModal } from './RowImagesModal';
 import { businessTimeZone } from '../businessTime';
 import { useBusinessDay } from '../businessDay';
 import { useRegistries } from '../registries';
+import { confirmAboutOf } from '../confirmAbout';
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
@@ -192,7 +193,7 @@ export function RowActions<Row>({
   const ActiveModal = active?.run.kind === 'modal' ? rowModals[active.run.modal] : undefined;
   const callRun = active?.run.kind === 'call' ? active.run : null;
   const imagesRun = active?.run.kind === 'images' ? active.run : null;
-  const summary = callRun?.confirm?.summary?.(row);
+  const about = callRun?.confirm?.about ? confirmAboutOf(callRun.confirm.about, row) : undefined;
 
   return (
     <span className={`flex items-center ${bar ? 'flex-wrap gap-2' : 'flex-nowrap gap-1'}`}>
@@ -227,12 +228,12 @@ export function RowActions<Row>({
           title={callRun.confirm?.title ?? labelOf(active, row)}
           message={callRun.confirm?.message(row) ?? ''}
           danger={callRun.confirm?.danger ?? true}
-          confirmLabel={callRun.confirm?.confirmLabel?.(row) ?? (callRun.input ? 'Submit' : 'Yes')}
+          confirmLabel={about?.verb ?? (callRun.input ? 'Submit' : 'Yes')}
           busy={busy}
           onCancel={() => !busy && setActive(null)}
           onConfirm={() => void runCall(active)}
         >
-          {summary && <SummaryView summary={summary} />}
+          {about && <SummaryView summary={about.summary} />}
           {callRun.input && <InputBox input={callRun.input} value={comment} onChange={setComment} problem={commentError} boxRef={box} />}
           {failure && (
             <p role="alert" className="mt-3 rounded-md border border-red-600/40 bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200" data-action-failure="">
