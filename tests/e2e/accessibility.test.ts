@@ -226,6 +226,17 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     found.push(...(await audit(page, `${theme} confirmation`)));
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
+    // a money action's confirmation: the sentence, the summary, the reason box and the danger verb button
+    await page.goto('/transaction/ceft');
+    await settle(page);
+    // today's pending transactions: their fund transfer can be held
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('PENDING');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('tbody tr').getByRole('button', { name: 'Hold', exact: true }).first().click();
+    await page.getByRole('dialog', { name: 'Warning!' }).getByLabel('Reason (optional)').waitFor();
+    found.push(...(await audit(page, `${theme} money confirmation`)));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
     await page.goto('/appUsers');
     await settle(page);
     await page.getByRole('button', { name: 'Images' }).first().click();
