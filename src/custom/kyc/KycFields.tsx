@@ -208,9 +208,12 @@ function ItemCard({
           itemChanged && earlier ? (
             <div className="grid grid-cols-[3fr_1fr] items-start gap-2">
               <KycImage path={data[item.key].value} alt={title} />
-              <figure className="flex min-w-0 flex-col gap-1 opacity-80" data-earlier-value>
+              <figure className="flex min-w-0 flex-col gap-1" data-earlier-value>
                 <figcaption className="text-xs text-ink-soft">Earlier</figcaption>
-                <KycImage path={earlier[item.key]?.value ?? null} alt={`Earlier ${title}`} small />
+                {/* secondary: faded, the caption at full contrast */}
+                <span className="opacity-75">
+                  <KycImage path={earlier[item.key]?.value ?? null} alt={`Earlier ${title}`} small />
+                </span>
               </figure>
             </div>
           ) : (
