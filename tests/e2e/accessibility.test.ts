@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { ARTEFACTS, openInApp, signIn, useServerAndBrowser } from './harness';
+import { TOKEN_KEY } from '../../src/console/session';
 
 // MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
 // Money Action Approvals, shown only while it is set, is audited with the rest
@@ -250,6 +251,33 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     await page.getByRole('dialog').waitFor();
     await networkQuiet(page);
     found.push(...(await audit(page, `${theme} KYC review`)));
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+
+  it('the KYC review of a re-submission: its changed fields marked, and with Changed only', async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'checker');
+    const reply = await page.evaluate(async (key) => {
+      const token = localStorage.getItem(key);
+      const res = await fetch('/api/kyc/get-all', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ kycStatus: 'PENDING', fetchCount: 99999999 }),
+      });
+      return (await res.json()) as { data: { kycList: { uid: string; submittedData: unknown }[] } };
+    }, TOKEN_KEY);
+    const target = reply.data.kycList.find((r) => r.submittedData !== null)!;
+    expect(target).toBeDefined();
+    await page.goto(`/kyc?data=${encodeURIComponent(target.uid)}&kycStatus=&fetchCount=10`);
+    await settle(page);
+    await page.getByRole('row').filter({ hasText: target.uid }).getByRole('button', { name: 'Review' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('checkbox', { name: 'Changed only' }).waitFor();
+    await networkQuiet(page);
+    const found = await audit(page, `${theme} KYC review of a re-submission`);
+    await dialog.getByRole('checkbox', { name: 'Changed only' }).check();
+    await networkQuiet(page);
+    found.push(...(await audit(page, `${theme} KYC review, Changed only`)));
     await context.close();
     expect(found, report(found)).toEqual([]);
   }, 120_000);
