@@ -28,19 +28,19 @@ export interface GenerateOptions {
   /** A module imported in place of another (project-relative path → path), as if the file were edited. */
   readonly overrides?: Readonly<Record<string, string>>;
   /**
-   * The day the OpenAPI document is made for (its date fields' last year is the next). Default: the
+   * The day the OpenAPI document is made for (its date fields' last year is that day's). Default: the
    * day the committed generated/openapi.json was made for, so that a check does not go stale at the
    * new year; `npm run codegen` passes today.
    */
   readonly openApiNow?: Date;
 }
 
-/** The day the committed OpenAPI document was made for (a day of the year before its x-date-bounds.lastYear), if there is one. */
+/** The day the committed OpenAPI document was made for (a day of its x-date-bounds.lastYear), if there is one. */
 export function committedOpenApiNow(root = '.'): Date | undefined {
   const file = resolve(root, GENERATED_DIR, 'openapi.json');
   if (!existsSync(file)) return undefined;
   const lastYear = (JSON.parse(readFileSync(file, 'utf8')) as { 'x-date-bounds'?: { lastYear?: unknown } })['x-date-bounds']?.lastYear;
-  return typeof lastYear === 'number' ? new Date(lastYear - 1, 6, 1) : undefined;
+  return typeof lastYear === 'number' ? new Date(lastYear, 6, 1) : undefined;
 }
 
 /** The file name of a screen's spec: its id, with characters other than letters, digits, '.', '_' and '-' as '_'. */

@@ -41,6 +41,7 @@ const LIST_KNOWN = [
   'defaultSort',
   'emptyMessage',
   'lockedWhen',
+  'rowSummary',
   'clearButton',
   'createButton',
   'changeRequests',
@@ -220,6 +221,13 @@ function filtersSection(v: Obj, ctx: ShowContext): string[] {
   return ['## Filters', '', 'The list loads on Search.', '', ...table(['Kind', 'Key', 'Label', 'Limits', 'More'], rows)];
 }
 
+/** The row drawer's head: the amount and currency keys, the statuses shown as tags. */
+function rowSummaryText(v: unknown, ctx: ShowContext): string {
+  if (!isObj(v)) return shown(v, ctx);
+  const statuses = items(v.statuses).map((k) => code(str(k) ?? '?'));
+  return `amount ${code(str(v.amount) ?? '?')} in ${code(str(v.currency) ?? '?')}${statuses.length ? `; statuses ${statuses.join(', ')} as tags` : ''}`;
+}
+
 function tableSection(v: Obj, ctx: ShowContext): string[] {
   const sort = v.defaultSort;
   let sortText = `${code('id')} ascending (runtime default)`;
@@ -233,6 +241,7 @@ function tableSection(v: Obj, ctx: ShowContext): string[] {
     ['Action column', v.actionsBefore !== undefined ? `before ${shown(v.actionsBefore, ctx)}` : 'last (runtime default)'],
     ['Empty message', v.emptyMessage !== undefined ? message(v.emptyMessage, ctx) : `${code('No records found.')} (runtime default)`],
     ['Locked rows', v.lockedWhen !== undefined ? `a lock icon instead of the actions when ${shown(v.lockedWhen, ctx, 'lockedWhen')}` : '—'],
+    ...(v.rowSummary !== undefined ? [['Row drawer head', rowSummaryText(v.rowSummary, ctx)]] : []),
     ['Clear All Filters button', yesNo(v.clearButton, 'no', ctx)],
   ];
   return ['## Table', '', ...table(['Setting', 'Value'], rows)];
@@ -269,11 +278,22 @@ function runLines(run: unknown, ctx: ShowContext): string[] {
   else if (run.kind === 'call') {
     lines.push(`- Runs: ${callText(run.call, ctx)}`, `- Body: ${shown(run.body, ctx, 'body')}`);
     const confirm = run.confirm;
-    if (isObj(confirm)) lines.push(`- Confirm: ${label(confirm.title, ctx)}, message ${shown(confirm.message, ctx, 'message')}${confirm.danger === true ? ', danger' : ''}`);
-    else if (confirm !== undefined) lines.push(`- Confirm: ${shown(confirm, ctx)}`);
+    if (isObj(confirm)) {
+      lines.push(`- Confirm: ${label(confirm.title, ctx)}, message ${shown(confirm.message, ctx, 'message')}${confirm.danger === true ? ', danger' : ''}`);
+      const about = confirm.about;
+      if (isObj(about) && about.kind === 'moneyAction')
+        lines.push(
+          `- About: the money action ${code(str(about.action) ?? '?')}: beneath the message its summary (\`moneyActionSummary\`), on the confirm button its verb (\`moneyActionVerb\`), from \`src/domain/moneyActionSummary.ts\``,
+        );
+      else if (about !== undefined) lines.push(`- About: ${shown(about, ctx, 'about')}`);
+    } else if (confirm !== undefined) lines.push(`- Confirm: ${shown(confirm, ctx)}`);
     const input = run.input;
     if (isObj(input))
-      lines.push(`- Asks for: ${label(input.label, ctx)}, at most ${num(input.maxLength) ?? shown(input.maxLength, ctx)} characters, required message ${message(input.requiredMessage, ctx)}`);
+      lines.push(
+        `- Asks for: ${label(input.label, ctx)}, at most ${num(input.maxLength) ?? shown(input.maxLength, ctx)} characters${
+          input.tooLongMessage !== undefined ? ` (longer: ${message(input.tooLongMessage, ctx)})` : ''
+        }, ${input.requiredMessage !== undefined ? `required message ${message(input.requiredMessage, ctx)}` : 'optional (blank is none)'}`,
+      );
     else if (input !== undefined) lines.push(`- Asks for: ${shown(input, ctx)}`);
     lines.push(`- Success: ${message(run.success, ctx, 'success')}`, `- Failure: ${message(run.failure, ctx, 'failure')}`);
   } else lines.push(`- Runs: ${shown(run.kind, ctx)}`);
@@ -296,7 +316,8 @@ function rowActionsSection(v: Obj, ctx: ShowContext): string[] {
     lines.push(`- Permission: ${a.permission !== undefined ? shown(a.permission, ctx) : '**none**'}`);
     lines.push(`- Guard: ${a.when !== undefined ? shown(a.when, ctx, 'when') : 'none (every row)'}`);
     lines.push(...runLines(a.run, ctx));
-    for (const [k, x] of Object.entries(a)) if (!['id', 'label', 'permission', 'when', 'run'].includes(k)) lines.push(`- ${k}: ${shown(x, ctx, k)}`);
+    if (a.tone === 'danger') lines.push('- Style: danger (cannot be undone)');
+    for (const [k, x] of Object.entries(a)) if (!['id', 'label', 'permission', 'when', 'run', 'tone'].includes(k)) lines.push(`- ${k}: ${shown(x, ctx, k)}`);
     out.push('', ...lines);
   }
   return out;

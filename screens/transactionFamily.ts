@@ -36,6 +36,7 @@ import { canSeeAuditorReports } from '../src/domain/access';
 import { wireFrom, wireTo } from '../src/domain/dates';
 import type { Permission } from '../src/domain/permissions';
 import { statusFilterValues } from '../src/domain/transactionStatus';
+import type { MoneyAction, MoneyActionRow } from '../src/domain/moneyActionSummary';
 import { limits } from '../src/domain/validation';
 
 // ---- filters ---------------------------------------------------------------------------------
@@ -170,6 +171,9 @@ export const usdFooter = totalsFooter(topLevel, 'USD', SUCCESSFUL_ONLY_NOTE);
 
 // ---- the family ------------------------------------------------------------------------------
 
+/** What every transaction row has: its id and trace, its amount and currency. */
+type TransactionRowBase = { id: number; trace: string; amount: number; currency_code: string };
+
 /** Where a report appears: the operational variant under Reports behind its own permission, the auditor one under Audit Reports. */
 export interface Variant {
   readonly section: 'Reports' | 'Audit Reports';
@@ -208,7 +212,7 @@ type VariantSpec<Row, C extends PagedCall<Row>> = Pick<ReportSpec<Row, C>, 'filt
  * the auditor one (id + '.audit', at its own route: the auditor routes follow no pattern), from what
  * they share and what each states.
  */
-export function reportPair<Row extends { id: number; trace: string }>() {
+export function reportPair<Row extends TransactionRowBase>() {
   return <O extends PagedCall<Row>, A extends PagedCall<Row>>(
     shared: PairSpec<Row>,
     { permission, list, request, filters }: VariantSpec<Row, O> & { readonly permission: Permission },
@@ -223,7 +227,7 @@ export function reportPair<Row extends { id: number; trace: string }>() {
  * A transaction report in a variant: breadcrumb, access and menu from the variant; ID and Trace
  * pinned, a Clear All Filters button, the exports titled as the screen, 'No transactions found.'.
  */
-export function transactionReport<Row extends { id: number; trace: string }>() {
+export function transactionReport<Row extends TransactionRowBase>() {
   return <C extends CallContract>(variant: Variant, { menu, fileBase, footer = usdFooter, ...spec }: ReportSpec<Row, C>): ListScreen<Row, C> =>
     defineListScreen<Row>()({
       kind: 'list',
@@ -241,10 +245,20 @@ export function transactionReport<Row extends { id: number; trace: string }>() {
       ...(spec.tabs && { tabs: spec.tabs }),
       columns: spec.columns,
       ...(spec.rowActions && { rowActions: spec.rowActions }),
+      rowSummary: rowSummaryOf(spec.columns),
       footer,
       exports: { fileBase: fileBase ?? `${kindOf(spec.id).toLowerCase()}Transactions`, title: spec.title },
       emptyMessage: 'No transactions found.',
     });
+}
+
+/** The row drawer's head of every transaction: the amount in its currency, and each payment status column as a tag. */
+function rowSummaryOf<Row extends TransactionRowBase>(columns: readonly Column<Row>[]): NonNullable<ListScreen<Row>['rowSummary']> {
+  return {
+    amount: 'amount',
+    currency: 'currency_code',
+    statuses: columns.filter((c) => c.kind === 'paymentStatus').map((c) => c.key),
+  };
 }
 
 /** The report's route: its own, else its variant's for its kind. */
@@ -258,16 +272,28 @@ function routeOf(variant: Variant, spec: { readonly id: string; readonly route?:
 
 type CallRun<Row> = Extract<RowActionRun<Row>, { kind: 'call' }>;
 
-/** A row action calling `call` behind the confirmation every send-money action asks: 'Warning!', in the danger style. */
-export function warningAction<Row>(
+/**
+ * A money action calling `call` behind the confirmation every send-money action asks: 'Warning!', in the
+ * danger style, the specification's sentence (`warning`), then the summary of the money action `about`
+ * (what, how much, whose, what happens: src/domain/moneyActionSummary.ts) and a confirm button saying
+ * what it does. Its button is drawn as a danger action.
+ */
+export function warningAction<Row extends MoneyActionRow>(
   id: string,
   label: string,
   permission: Permission,
   when: Guard<Row>,
   call: CallRun<Row>['call'],
-  { warning, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string },
+  { warning, about, ...run }: Omit<CallRun<Row>, 'kind' | 'call' | 'confirm'> & { readonly warning: (row: Row) => string; readonly about: MoneyAction },
 ): RowAction<Row> {
-  return { id, label, permission, when, run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning } } };
+  return {
+    id,
+    label,
+    permission,
+    when,
+    tone: 'danger',
+    run: { kind: 'call', call, ...run, confirm: { title: 'Warning!', danger: true, message: warning, about: { kind: 'moneyAction', action: about } } },
+  };
 }
 
 // ---- columns shared by several kinds ---------------------------------------------------------

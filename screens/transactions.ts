@@ -12,6 +12,8 @@ import {
   ceftAuditList,
   ceftCount,
   ceftHold,
+  ceftHoldLimits,
+  ceftHoldMessages,
   ceftList,
   ceftManualFundTransfer,
   ceftRefund,
@@ -83,12 +85,18 @@ const ceftTailColumns: readonly Column<CeftRow | CeftAuditRow>[] = [
   ...timestampColumns,
 ];
 
-/** The row actions of send money, with their guards (src/domain/transactionGuards.ts) and the texts of spec 001 §8. */
+/**
+ * The row actions of send money, with their guards (src/domain/transactionGuards.ts), the texts of spec
+ * 001 §8, and what each is `about` (its summary and confirm verb: src/domain/moneyActionSummary.ts). Hold asks for an
+ * optional reason, sent as the call's description.
+ */
 export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<Row>[] {
   return [
     warningAction<Row>('hold', 'Hold', 'transaction-hold', canHoldFundTransfer, ceftHold, {
-      body: (row) => ({ id: row.id, description: '' }),
+      body: (row, input) => ({ id: row.id, description: input.comment }),
       warning: (row) => `Taking this action will hold the fund-transfer of the customer (Tran ID - ${row.id}). Do you want to continue?`,
+      about: 'hold',
+      input: { label: 'Reason (optional)', maxLength: ceftHoldLimits.description, tooLongMessage: ceftHoldMessages.descriptionTooLong },
       success: (row) => `Transaction hold successful: Id - ${row.id}`,
       failure: 'Transaction hold failed!',
     }),
@@ -96,18 +104,21 @@ export function ceftRowActions<Row extends CeftRow | CeftAuditRow>(): RowAction<
       body: (row) => ({ trace: row.trace }),
       warning: (row) =>
         `Taking this action will start a manual fund transferring for this transaction (Tran ID - ${row.id}). If you not sure funds are available, please do not take this action. Are you sure to take this action?`,
+      about: 'manualFundTransfer',
       success: (row, data) => sentForApprovalMessage(data) ?? `Fund transfer successful: Id - ${row.id}`,
       failure: 'Fund transfer failed!',
     }),
     warningAction<Row>('void', 'Void', 'transaction-refund', canVoidCardPayment, ceftVoid, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
+      about: 'void',
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction voided successfully: Id - ${row.id}`,
       failure: 'Transaction void failed!',
     }),
     warningAction<Row>('refund', 'Refund', 'transaction-refund', canRefundCardPayment, ceftRefund, {
       body: (row) => ({ transactionID: row.id }),
       warning: (row) => `Taking this action will refund the card payment of the customer (Tran ID - ${row.id}). Do you want to continue?`,
+      about: 'refund',
       success: (row, data) => sentForApprovalMessage(data) ?? `Transaction refunded successfully: Id - ${row.id}`,
       failure: 'Transaction refund failed!',
     }),

@@ -38,6 +38,8 @@ export interface SchemaFuzzReport {
   readonly operations: OperationResult[];
   readonly cases: number;
   readonly serverErrors: number;
+  /** Requests sent again because the connection was reset before any reply. */
+  readonly resets: number;
   readonly violations: number;
   /** Operations the account may call (not every case 403) that reached a 2xx, of those it may call. */
   readonly reached: number;
@@ -93,7 +95,7 @@ function withoutLookaheads(pattern: string): string {
 }
 
 /** A fast-check arbitrary of the values a JSON Schema (2020-12, the subset the document uses) accepts. */
-export function arbitraryOf(doc: Json, input: Json, depth = 0): fc.Arbitrary<unknown> {
+export function arbitraryOf(doc: Json, input: Json, depth = 0, examplesOnly = false): fc.Arbitrary<unknown> {
   const schema = resolve(doc, input);
   if (depth > 8) return fc.constant(null);
   const examples = Array.isArray(schema.examples) && schema.examples.length > 0 ? (schema.examples as unknown[]) : undefined;
@@ -101,8 +103,8 @@ export function arbitraryOf(doc: Json, input: Json, depth = 0): fc.Arbitrary<unk
     if ('const' in schema) return fc.constant(schema.const);
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     const union = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
-    if (union) return fc.oneof(...union.map((s) => arbitraryOf(doc, s, depth + 1)));
-    if (Array.isArray(schema.allOf)) return arbitraryOf(doc, Object.assign({}, ...(schema.allOf as Json[]).map((s) => resolve(doc, s))) as Json, depth + 1);
+    if (union) return fc.oneof(...union.map((s) => arbitraryOf(doc, s, depth + 1, examplesOnly)));
+    if (Array.isArray(schema.allOf)) return arbitraryOf(doc, Object.assign({}, ...(schema.allOf as Json[]).map((s) => resolve(doc, s))) as Json, depth + 1, examplesOnly);
     switch (schema.type) {
       case 'string': {
         const minLength = (schema.minLength as number | undefined) ?? 0;
@@ -123,13 +125,20 @@ export function arbitraryOf(doc: Json, input: Json, depth = 0): fc.Arbitrary<unk
         return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) });
       }
       case 'number':
+        if (typeof schema.multipleOf === 'number') {
+          const step = schema.multipleOf;
+          const places = Math.max(0, -Math.floor(Math.log10(step)));
+          const lo = Math.ceil(((schema.minimum as number | undefined) ?? -1e9) / step);
+          const hi = Math.floor(((schema.maximum as number | undefined) ?? 1e9) / step);
+          return fc.integer({ min: Math.max(lo, Number.MIN_SAFE_INTEGER), max: Math.min(hi, Number.MAX_SAFE_INTEGER) }).map((k) => Number((k * step).toFixed(places)));
+        }
         return fc.double({ min: (schema.minimum as number | undefined) ?? -1e9, max: (schema.maximum as number | undefined) ?? 1e9, noNaN: true, noDefaultInfinity: true });
       case 'boolean':
         return fc.boolean();
       case 'null':
         return fc.constant(null);
       case 'array': {
-        const item = arbitraryOf(doc, (schema.items as Json | undefined) ?? {}, depth + 1);
+        const item = arbitraryOf(doc, (schema.items as Json | undefined) ?? {}, depth + 1, examplesOnly);
         const constraints = {
           minLength: (schema.minItems as number | undefined) ?? 0,
           maxLength: Math.min((schema.maxItems as number | undefined) ?? 5, Math.max(5, (schema.minItems as number | undefined) ?? 0)),
@@ -142,15 +151,15 @@ export function arbitraryOf(doc: Json, input: Json, depth = 0): fc.Arbitrary<unk
         if (Object.keys(properties).length === 0) return fc.constant({});
         const required = (schema.required ?? []) as string[];
         const model: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const [name, s] of Object.entries(properties)) model[name] = arbitraryOf(doc, s, depth + 1);
+        for (const [name, s] of Object.entries(properties)) model[name] = arbitraryOf(doc, s, depth + 1, examplesOnly);
         return fc.record(model, { requiredKeys: required.filter((r) => r in properties) });
       }
       default:
         return fc.constant(null);
     }
   })();
-  // the document's examples are valid values too (the generator cannot invent some, e.g. a password that passes every rule)
-  return examples ? fc.oneof(fc.constantFrom(...examples), core) : core;
+  // the document's examples are valid values too (with examplesOnly, the only values where it gives them) (the generator cannot invent some, e.g. a password that passes every rule)
+  return examples ? (examplesOnly ? fc.constantFrom(...examples) : fc.oneof(fc.constantFrom(...examples), core)) : core;
 }
 
 interface Operation {
@@ -176,6 +185,10 @@ function operationsOf(doc: Json): Operation[] {
 
 /** The value a runtime expression `$response.body#/json/pointer` names in a reply body, or undefined. */
 export function fromReply(expression: unknown, body: unknown): unknown {
+  if (Array.isArray(expression)) {
+    const values = expression.map((e) => fromReply(e, body));
+    return values.some((v) => v === undefined) ? undefined : values;
+  }
   if (typeof expression !== 'string' || !expression.startsWith('$response.body#')) return expression;
   let node: unknown = body;
   for (const p of expression.slice('$response.body#'.length).split('/').filter(Boolean)) {
@@ -210,7 +223,8 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
   if (!docReply.ok) throw new Error(`GET /api/openapi.json answered ${docReply.status}`);
   const doc = (await docReply.json()) as Json;
 
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  // multipleOf 0.0001 on binary floating point: compared to 8 places
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false, multipleOfPrecision: 8 });
   ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
   const compiled = new Map<string, ValidateFunction>();
   const validatorOf = (schema: Json): ValidateFunction => {
@@ -230,9 +244,25 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
   const results = new Map<string, OperationResult>(operations.map((o) => [o.id, { operationId: o.id, path: o.path, sent: 0, statuses: {}, violations: [], refusals: {}, forbidden: false }]));
   const unsatisfiable: string[] = [];
   let serverErrors = 0;
+  let resets = 0;
 
   const check = async (op: Operation, body: unknown): Promise<{ status: number; body: unknown }> => {
-    const answer = await send(api, op.path, body, token);
+    let answer: { status: number; body: unknown };
+    try {
+      try {
+        answer = await send(api, op.path, body, token);
+      } catch (err) {
+        // a kept-alive connection the server closed as it was reused: reset before any byte of a reply, sent again once
+        if ((err as { cause?: { code?: unknown } }).cause?.code !== 'ECONNRESET') throw err;
+        resets++;
+        answer = await send(api, op.path, body, token);
+      }
+    } catch (err) {
+      // no reply at all (connection closed, timed out): as bad as a server error
+      const cause = err instanceof Error ? `${err.message}${err.cause instanceof Error ? `: ${err.cause.message}` : ''}` : String(err);
+      log(`  no reply from ${op.path} for ${JSON.stringify(body).slice(0, 300)}: ${cause}`);
+      answer = { status: 599, body: cause };
+    }
     const result = results.get(op.id)!;
     // a reply that hands out a new session token (the background refresh) replaces the one in use
     const fresh = (answer.body as { data?: { token?: unknown } } | null)?.data?.token;
@@ -284,7 +314,8 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
   };
   // each link: the linked operation sent with the values of a fresh reply of the operation it starts from
   const followLinks = async (): Promise<void> => {
-    for (const op of operations) {
+    // in reverse order of path: an area's list before its get-for-edit and its create (whose new requests would come first)
+    for (const op of [...operations].reverse()) {
       const links = Object.values(op.links);
       if (links.length === 0) continue;
       const resolves = (reply: unknown) => links.every((l) => Object.values(l.requestBody).every((e) => fromReply(e, reply) !== undefined));
@@ -298,6 +329,8 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
         reply = answer.body;
         if (resolves(reply)) break;
       }
+      // else the last reply that reached a 2xx (e.g. a get-for-edit a list's link opened)
+      if (reply === undefined || !resolves(reply)) reply = lastOk.get(op.id) ?? reply;
       if (reply === undefined) continue;
       for (const link of links) {
         const target = byId.get(link.operationId);
@@ -315,8 +348,24 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
       }
     }
   };
-  // the links first, on the data as found; then every operation's generated cases; then the links again
+  // the links first, on the data as found; then each operation with the document's examples; then its
+  // generated cases; then the links again
   await followLinks();
+  for (const op of operations) {
+    if (!op.request) continue;
+    const valid = requestValidator(op)!;
+    try {
+      for (const body of fc.sample(
+        arbitraryOf(doc, op.request, 0, true).filter((v) => valid(v)),
+        { numRuns: 2, seed: seed++ },
+      )) {
+        const answer = await check(op, body);
+        if (answer.status >= 200 && answer.status < 300) lastOk.set(op.id, answer.body);
+      }
+    } catch {
+      // no body from the examples: the generated cases follow
+    }
+  }
   for (const op of operations) await generated(op, options.cases);
   await followLinks();
 
@@ -327,6 +376,7 @@ export async function runSchemaFuzz(options: SchemaFuzzOptions): Promise<SchemaF
     operations: list,
     cases: list.reduce((n, r) => n + r.sent, 0),
     serverErrors,
+    resets,
     violations: list.reduce((n, r) => n + r.violations.length, 0),
     reached: callable.filter((r) => Object.keys(r.statuses).some((s) => Number(s) >= 200 && Number(s) < 300)).length,
     callable: callable.length,
@@ -349,6 +399,7 @@ export function reportLines(report: SchemaFuzzReport, verbose = false): string[]
   lines.push(
     `${report.operations.length} operations, ${report.cases} cases: ${report.reached} of ${report.callable} the account may call reached a 2xx (${pct.toFixed(1)} %), ` +
       `${report.serverErrors} server errors, ${report.violations} replies outside the document` +
+      (report.resets ? `, ${report.resets} sent again after a connection reset` : '') +
       (report.unsatisfiable.length ? `; no body generated for ${report.unsatisfiable.join(', ')}` : ''),
   );
   return lines;

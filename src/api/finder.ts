@@ -14,18 +14,21 @@ export const FIND_VALUE_MAX = 40;
 /** Rows returned per service at most (a UID can have many transactions): the newest first. */
 export const FIND_ROWS_PER_SERVICE = 20;
 
-export const findBody = z.strictObject({
-  value: z
-    .string({ error: 'Enter a trace, ID or UID' })
-    .trim()
-    .min(1, 'Enter a trace, ID or UID')
-    .max(FIND_VALUE_MAX, `A trace, ID or UID has at most ${FIND_VALUE_MAX} characters`)
-    .regex(/^[A-Za-z0-9_-]+$/, 'A trace, ID or UID has only letters, digits, - and _'),
-  /** Look in this service only (e.g. the drawer reloading the row it shows). */
-  service: z.enum(findServices, { error: `Choose one of ${findServices.join(', ')}` }).optional(),
-  /** Only by ID: the value is a row id, not a trace or UID (the drawer reloading the row it shows). */
-  by: z.enum(['any', 'id'], { error: 'Choose any or id' }).default('any'),
-});
+export const findBody = z
+  .strictObject({
+    value: z
+      .string({ error: 'Enter a trace, ID or UID' })
+      .trim()
+      .min(1, 'Enter a trace, ID or UID')
+      .max(FIND_VALUE_MAX, `A trace, ID or UID has at most ${FIND_VALUE_MAX} characters`)
+      .regex(/^[A-Za-z0-9_-]+$/, 'A trace, ID or UID has only letters, digits, - and _'),
+    /** Look in this service only (e.g. the drawer reloading the row it shows). */
+    service: z.enum(findServices, { error: `Choose one of ${findServices.join(', ')}` }).optional(),
+    /** Only by ID: the value is a row id, not a trace or UID (the drawer reloading the row it shows). */
+    by: z.enum(['any', 'id'], { error: 'Choose any or id' }).default('any'),
+  })
+  // by id, the value is a row id, a whole number from 1 to 2147483647 (the document states up to 9 digits)
+  .meta({ if: { properties: { by: { const: 'id' } }, required: ['by'] }, then: { properties: { value: { pattern: '^[1-9][0-9]{0,8}$' } } } });
 export type FindBody = z.input<typeof findBody>;
 
 /** The send-money row with both the bank name (operational screen) and the bank code (auditor screen). */

@@ -7,8 +7,8 @@
 export interface CallLink {
   readonly from: string;
   readonly to: string;
-  /** Body field of `to` -> JSON pointer into the `from` reply body. */
-  readonly body: Readonly<Record<string, string>>;
+  /** Body field of `to` -> JSON pointer into the `from` reply body (a list of them: an array of those values). */
+  readonly body: Readonly<Record<string, string | readonly string[]>>;
 }
 
 const first = (list: string, field: string) => `/data/${list}/0/${field}`;
@@ -16,16 +16,37 @@ const first = (list: string, field: string) => `/data/${list}/0/${field}`;
 function masterData(area: string, list: string, edit = true): CallLink[] {
   return [
     ...(edit ? [{ from: `${area}/list`, to: `${area}/get-for-edit`, body: { id: first(list, 'id') } }] : []),
-    ...(edit && area !== 'role' ? [{ from: `${area}/list`, to: `${area}/edit`, body: { id: first(list, 'id') } }] : []),
     { from: `${area}/list`, to: `${area}/approve`, body: { changeRequestID: first('changeRequests', 'changeRequestId') } },
   ];
 }
 
+/** A get-for-edit's record to its edit: the fields an edit must keep or take from the record. */
+const edits: CallLink[] = [
+  { from: 'bank/get-for-edit', to: 'bank/edit', body: { id: '/data/bank/id', bank_code: '/data/bank/bank_code' } },
+  { from: 'role/get-for-edit', to: 'role/edit', body: { id: '/data/role/id', user_type: '/data/role/user_type', user_level: '/data/role/user_level' } },
+  {
+    from: 'user/get-for-edit',
+    to: 'user/edit',
+    body: { id: '/data/customUser/id', type: '/data/customUser/user_type', username: '/data/customUser/username', role: '/data/customUser/role', branch_code: '/data/customUser/branch_code' },
+  },
+  {
+    from: 'advertisement/get-for-edit',
+    to: 'advertisement/edit',
+    body: {
+      id: '/data/advertisement/id',
+      countries: '/data/advertisement/countries',
+      images: '/data/advertisement/images',
+      valid_from: '/data/advertisement/valid_from',
+      valid_to: '/data/advertisement/valid_to',
+    },
+  },
+];
+
 export const callLinks: readonly CallLink[] = [
+  ...edits,
   ...masterData('bank', 'banks'),
   ...masterData('advertisement', 'advertisements'),
   ...masterData('role', 'roles'),
-  { from: 'role/list', to: 'role/edit', body: { id: first('roles', 'id'), user_type: first('roles', 'user_type'), user_level: first('roles', 'user_level') } },
   ...masterData('user', 'users'),
   ...masterData('appVersion', 'list', false),
   ...masterData('IPGProvider', 'providers', false),
@@ -35,6 +56,7 @@ export const callLinks: readonly CallLink[] = [
   { from: 'IPGProvider/list', to: 'IPGProvider/disable', body: { id: first('providers', 'id') } },
   { from: 'IPGProvider/list', to: 'IPGProvider/currency/list', body: { provider_bank_code: first('providers', 'provider_bank_code') } },
   { from: 'IPGProvider/currency/list', to: 'IPGProvider/currency/approve', body: { changeRequestID: first('changeRequests', 'changeRequestId') } },
+  { from: 'advertisement/initial-create-data', to: 'advertisement/create', body: { countries: [first('countries', 'code')] } },
   { from: 'role/initial-create-data', to: 'role/create', body: { user_level: first('userLevels', 'id') } },
   { from: 'user/initial-create-data', to: 'user/create', body: { role: first('roleList', 'roleId'), branch_code: first('branchList', 'code') } },
   { from: 'user/list', to: 'user/unlock', body: { id: first('users', 'id') } },

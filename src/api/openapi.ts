@@ -26,8 +26,8 @@ export interface OpenApiOptions {
   readonly title?: string;
   readonly version?: string;
   /**
-   * The day the document is made on: date fields accept the days from 2000 to the end of the next
-   * year (the server: to a year after today). Default: today.
+   * The day the document is made on: date fields accept the days from 2000 to the end of its year
+   * (the server accepts up to a year after today, so these are always accepted). Default: today.
    */
   readonly now?: Date;
 }
@@ -53,7 +53,7 @@ const MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d';
 function dateFacts(kind: WireDateKind, lastYear: number): Record<string, unknown> {
   const first = Number(EARLIEST_DAY.slice(0, 4));
   const day = calendarDayPattern(first, lastYear);
-  const bounds = `from ${EARLIEST_DAY} to a year after today (the server's clock)`;
+  const bounds = `from ${EARLIEST_DAY} to the end of ${lastYear} (the server accepts up to a year after today, its clock)`;
   switch (kind) {
     case 'day':
       return { pattern: `^${day}$`, format: 'date', description: `A day yyyy-MM-dd, ${bounds}.` };
@@ -66,7 +66,7 @@ function dateFacts(kind: WireDateKind, lastYear: number): Record<string, unknown
     case 'valid-to':
       return { pattern: `^${day}T23:59:59$`, description: `The last day, at T23:59:59, ${bounds}.` };
     case 'year':
-      return { minimum: first, maximum: lastYear, description: `A year from ${first} to next year.` };
+      return { minimum: first, maximum: lastYear, description: `A year from ${first} to ${lastYear} (the server accepts next year too).` };
   }
 }
 
@@ -168,7 +168,8 @@ function accessExtension(access: Access): unknown {
 }
 
 export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, options: OpenApiOptions = {}): OpenApiDocument {
-  const lastYear = (options.now ?? new Date()).getFullYear() + 1;
+  // the years up to the document's own: every such day is within the server's bounds (to a year after today) whenever the document is read
+  const lastYear = (options.now ?? new Date()).getFullYear();
   const schemas: Record<string, JsonSchema> = {};
   const paths: Record<string, unknown> = {};
   const used = new Set<string>();
@@ -292,7 +293,9 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       links[target] = {
         operationId: target,
         description: `The ${Object.keys(link.body).join(', ')} of ${link.to} from this reply.`,
-        requestBody: Object.fromEntries(Object.entries(link.body).map(([field, pointer]) => [field, `$response.body#${pointer}`])),
+        requestBody: Object.fromEntries(
+          Object.entries(link.body).map(([field, pointer]) => [field, typeof pointer === 'string' ? `$response.body#${pointer}` : pointer.map((p) => `$response.body#${p}`)]),
+        ),
       };
     }
     return Object.keys(links).length > 0 ? { links } : {};
@@ -323,7 +326,7 @@ export function buildOpenApiDocument(calls: readonly CallContract[] = allCalls, 
       earliest: EARLIEST_DAY,
       lastYear,
       description:
-        'Date fields accept the calendar days from 2000 to the end of lastYear, the year after the document was made; the server accepts up to a year after today (its clock), and refuses To before From.',
+        'Date fields state the calendar days from 2000 to the end of lastYear, the year the document was made in; the server accepts up to a year after today (its clock), and refuses To before From.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     security: [{ bearerAuth: [] }],

@@ -448,12 +448,17 @@ export const ceftManualFundTransfer = defineCall({
   request: z.strictObject({ trace: z.string().min(1, 'Enter the trace').max(40) }),
   data: moneyActionReply,
 });
+/** The hold's reason (the call's `description`): optional, at most this long, kept on the row and in the activity log. */
+export const ceftHoldLimits = { description: 200 } as const;
+export const ceftHoldMessages = { descriptionTooLong: `Hold reason can have at most ${ceftHoldLimits.description} characters` } as const;
+
 export const ceftHold = defineCall({
   path: 'Transaction/ceft/hold',
   answers: [404, 409, 422, 502],
   access: anyOf('transaction-hold'),
-  summary: 'Hold the fund transfer of a send-money transaction (guard canHoldFundTransfer); the description is optional; a repeated request replays the first reply.',
-  request: z.strictObject({ id: transactionId, description: z.string().max(200).default('') }),
+  summary:
+    'Hold the fund transfer of a send-money transaction (guard canHoldFundTransfer); the description is the optional reason (trimmed; blank is none), kept in the CEFT payment description and the activity log; a repeated request replays the first reply.',
+  request: z.strictObject({ id: transactionId, description: z.string().max(ceftHoldLimits.description, ceftHoldMessages.descriptionTooLong).default('') }),
   data: actionReply,
 });
 

@@ -4,14 +4,8 @@ import { businessDay, displayDateTime, instantOf } from '../domain/businessTime'
 import { businessTimeZone } from './businessTime';
 import { cellKindOf } from '../definitions/cellKinds';
 
-const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** Amounts: 2 decimals with thousands separators. */
-export function formatAmount(value: unknown): string {
-  const n = typeof value === 'number' ? value : Number(value);
-  if (value === null || value === undefined || value === '' || Number.isNaN(n)) return '-';
-  return amountFormat.format(n);
-}
+/** Amounts: 2 decimals with thousands separators (src/domain/amounts.ts, which the dialogs' summaries use too). */
+export { formatAmount } from '../domain/amounts';
 
 /** A date-time the native parser reads as ISO 8601 does: with seconds, at most milliseconds, Z or an offset (else local time). */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})?$/;

@@ -12,11 +12,14 @@ import { clearToken } from './session';
 import { loadBusinessTimeZone, useBusinessTimeZone } from './businessTime';
 import { useServerSettings } from './serverSettings';
 import { timeZoneNote } from '../domain/businessTime';
-import { FindBox } from './views/FindBox';
+import { FindBox, type FindBoxHandle } from './views/FindBox';
 import { FOUND_ROW_PARAM } from './finder';
+import { isPaletteShortcut } from './paletteShortcut';
 
 /** The drawer of a row the top-bar search opened: loaded when a `find` parameter first names one. */
 const FoundRowDrawer = lazy(() => import('./views/RowDrawer').then((m) => ({ default: m.FoundRowDrawer })));
+/** The command palette: loaded on its first opening (Ctrl+K or the top bar's button). */
+const CommandPalette = lazy(() => import('./views/CommandPalette'));
 
 export function Logo({ className = '' }: { className?: string }) {
   return (
@@ -380,6 +383,20 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
   useEffect(() => {
     void loadBusinessTimeZone();
   }, []);
+  // undefined until first opened: the palette's code loads then
+  const [palette, setPalette] = useState<boolean>();
+  const findBox = useRef<FindBoxHandle>(null);
+  const withMenu = screens.length > 0;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (withMenu && isPaletteShortcut(e)) {
+        e.preventDefault();
+        setPalette(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [withMenu]);
 
   async function signOut() {
     await callApi(logout, {});
@@ -402,8 +419,20 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
       </a>
       <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-line bg-surface px-4">
         <Logo />
-        {screens.length > 0 && <FindBox user={user} />}
+        {withMenu && <FindBox user={user} ref={findBox} />}
         <div className="relative flex items-center gap-2">
+          {withMenu && (
+            <button
+              type="button"
+              aria-keyshortcuts="Control+K Meta+K"
+              className="min-h-6 rounded-md border border-line px-2 text-xs text-ink-soft hover:bg-muted focus-visible:outline-2 focus-visible:outline-accent"
+              onClick={() => setPalette(true)}
+            >
+              {/* named "Command palette Ctrl K": the visible keys are part of the name (WCAG 2.5.3) */}
+              <span className="sr-only">Command palette </span>
+              {/Mac|iP/.test(navigator.platform) ? '⌘' : 'Ctrl'} K
+            </button>
+          )}
           {/* the zone every time on the page is shown in, named once (docs/business-time.md) */}
           {zone && (
             <span data-testid="business-time-zone" className="text-xs text-ink-soft">
@@ -447,7 +476,21 @@ export function Shell({ user, screens, children }: { user: SessionUser; screens:
           {zone ? children : null}
         </main>
       </div>
-      {foundRow && screens.length > 0 && (
+      {palette !== undefined && (
+        <Suspense fallback={null}>
+          <CommandPalette
+            user={user}
+            screens={screens}
+            ownProvider={ownProvider}
+            settings={settings}
+            open={palette}
+            onOpenChange={setPalette}
+            onGo={(to, search) => void navigate({ to, search: search as never })}
+            onFind={(v) => findBox.current?.find(v)}
+          />
+        </Suspense>
+      )}
+      {foundRow && withMenu && (
         <Suspense fallback={null}>
           <FoundRowDrawer screens={screens} user={user} />
         </Suspense>

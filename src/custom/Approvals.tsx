@@ -5,9 +5,10 @@
  * by area, maker (by account) and age; View opens the approval modal; several can be selected and approved
  * or rejected with one comment (each decided on its own, the outcome of each listed). While it is
  * open, the list and the menu's counts follow the server's announcements (server-sent events).
+ * `?request=<id>` (the command palette's "Approve next") opens that request's approval modal.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
-import { useSearch } from '@tanstack/react-router';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { approvalInbox, decideChangeRequest, decideManyChangeRequests, type ChangeRequestSummary } from '../api/approvals';
 import { callApi, failureMessage } from '../console/request';
@@ -17,6 +18,7 @@ import { Button, FieldRow, inputClass, Loader, Tag } from '../console/ui/primiti
 import { formatDateTime } from '../console/format';
 import { PageHeader } from '../console/views/PageHeader';
 import { ActionTag, ApprovalModal, CommentField, commentProblem } from '../console/views/ApprovalModal';
+import { APPROVALS_REQUEST_PARAM } from '../console/commandPalette';
 
 const screen = { title: 'Approvals', breadcrumb: [{ label: 'Approvals' }] };
 
@@ -73,7 +75,7 @@ export default function Approvals() {
     [queryClient],
   );
 
-  const { data, isLoading, isError } = useQuery({
+  const { data, isLoading, isError, isPlaceholderData } = useQuery({
     queryKey: ['approvalInbox', area, maker, minAgeHours, offset],
     queryFn: async () => {
       const res = await callApi(approvalInbox, { ...(area ? { type: area } : {}), ...makerFilter(maker), ...(minAgeHours ? { minAgeHours } : {}), offset, limit: PAGE_SIZE });
@@ -82,6 +84,36 @@ export default function Approvals() {
     },
     placeholderData: (previous) => previous,
   });
+  // the request the URL names (?request=12): its modal opens once the inbox holds it, on the first page
+  // of every request (filters cleared); one no longer pending is said so
+  const navigate = useNavigate();
+  const asked = Number(search[APPROVALS_REQUEST_PARAM]) || undefined;
+  const handled = useRef<number | undefined>(undefined);
+  const forgetAsked = () => {
+    if (search[APPROVALS_REQUEST_PARAM] === undefined) return;
+    void navigate({ to: '.', replace: true, search: (({ [APPROVALS_REQUEST_PARAM]: _named, ...rest }: Record<string, unknown>) => rest) as never });
+  };
+  useEffect(() => {
+    if (!asked || handled.current === asked || !data || isPlaceholderData) return;
+    const request = data.requests.find((r) => r.changeRequestId === asked);
+    if (!request && (area || maker || minAgeHours || offset)) {
+      setArea('');
+      setMaker('');
+      setMinAgeHours(0);
+      setOffset(0);
+      return;
+    }
+    handled.current = asked;
+    if (request) setViewing(request);
+    else {
+      toast('warning', `Request #${asked} is no longer waiting for your decision.`);
+      forgetAsked();
+    }
+  }, [asked, data, isPlaceholderData, area, maker, minAgeHours, offset]);
+  const closeViewing = () => {
+    setViewing(null);
+    forgetAsked();
+  };
   // the makers offered by the filter: of every request the user may decide (the server counts them before the filter)
   const makers = useMemo(() => (data?.makers ?? []).map((m) => ({ value: m.id === null ? `name:${m.username}` : `id:${m.id}`, label: `${m.username} (${m.count})` })), [data]);
   const requests = data?.requests ?? [];
@@ -110,7 +142,7 @@ export default function Approvals() {
     if (res.ok) {
       // the server's own words: 'Role approved successfully', or what an approved money action did
       toast('success', res.data.message || `${viewing.type} ${verb} successfully`);
-      setViewing(null);
+      closeViewing();
     } else {
       toast('warning', `${viewing.type} ${verb} failed! ${failureMessage(res) ?? ''}`.trim());
     }
@@ -301,7 +333,7 @@ export default function Approvals() {
         </section>
       )}
 
-      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={(c) => void decideOne('approve', c)} onReject={(c) => void decideOne('reject', c)} onClose={() => setViewing(null)} />}
+      {viewing && <ApprovalModal request={viewing} busy={busy} onApprove={(c) => void decideOne('approve', c)} onReject={(c) => void decideOne('reject', c)} onClose={closeViewing} />}
     </div>
   );
 }

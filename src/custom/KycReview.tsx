@@ -3,8 +3,10 @@
  * Information with the UID and status tags; the current submission with a switch and a reject reason
  * per field (groups switch together), and the earlier submission beside it, read-only, when there is
  * one. Approve is offered only when every field is approved, Reject otherwise; both confirm first.
+ * Beside an earlier submission, the fields whose value changed are marked in both columns, and a
+ * "Changed only" checkbox, with the count of changed fields, hides the unchanged ones.
  */
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { kycCreateRequest, kycUpdateStatus, type KycRow } from '../api/kyc';
 import { callApi } from '../console/request';
 import { useSession } from '../console/session';
@@ -15,7 +17,8 @@ import { toast } from '../console/ui/toast';
 import { Button, ConfirmDialog, Modal, Tag } from '../console/ui/primitives';
 import { hasPermission } from '../domain/permissions';
 import { canApprove, decisionCall, kycMessages, missingReasons, showsEarlierSubmission, type KycData } from '../domain/kyc';
-import { KycSubmission } from './kyc/KycFields';
+import { changedKycFields } from '../domain/kycChanges';
+import { KycSubmission, type KycComparison } from './kyc/KycFields';
 
 /** How long the success toast shows before the list reloads. */
 const RELOAD_AFTER_MS = 1500;
@@ -28,11 +31,19 @@ export default function KycReview({ row: raw, close, reload }: RowModalProps) {
   const [invalidKeys, setInvalidKeys] = useState<ReadonlySet<string>>(new Set());
   const [confirm, setConfirm] = useState<'approve' | 'reject' | null>(null);
   const [busy, setBusy] = useState(false);
+  const [changedOnly, setChangedOnly] = useState(false);
+  const toggleId = useId();
 
   const mayDecide = !!user && hasPermission(user.permissions, 'kyc-approve') && row.status === 'PENDING';
   const showEarlier = showsEarlierSubmission(row);
   const approvable = canApprove(data);
   const call = decisionCall(row);
+
+  const earlier = showEarlier ? row.submittedData : null;
+  // values never change during a review (only approvals and reasons do): compare once
+  const changed = useMemo(() => new Set(changedKycFields(row.currentData, earlier)), [row.currentData, earlier]);
+  const currentComparison: KycComparison | undefined = earlier ? { changed, earlier, changedOnly, keepShown: invalidKeys } : undefined;
+  const earlierComparison: KycComparison | undefined = earlier ? { changed, changedOnly, keepShown: invalidKeys } : undefined;
 
   const stillInvalid = useMemo(() => new Set([...invalidKeys].filter((k) => missingReasons(data).includes(k))), [invalidKeys, data]);
 
@@ -104,19 +115,38 @@ export default function KycReview({ row: raw, close, reload }: RowModalProps) {
           )}
           {!mayDecide && !row.reviewedBy && ' · Read-only: you may view this submission but not decide it.'}
         </p>
+        {earlier && (
+          <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm" data-kyc-changes>
+            <label htmlFor={toggleId} className="inline-flex min-h-7 cursor-pointer items-center gap-2 rounded-md pr-1 font-medium text-ink">
+              <input
+                id={toggleId}
+                type="checkbox"
+                className="h-4 w-4 accent-accent-fill focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+                checked={changedOnly}
+                onChange={(e) => setChangedOnly(e.target.checked)}
+              />
+              Changed only
+            </label>
+            <span role="status" className="text-ink-soft" data-changed-count>
+              {changed.size} changed
+              {changedOnly && changed.size > 0 ? ' · unchanged fields hidden' : ''}
+            </span>
+          </div>
+        )}
+        {earlier && changedOnly && changed.size === 0 && invalidKeys.size === 0 && <p className="mb-4 text-sm text-ink-soft">No field differs from the earlier submission.</p>}
         <div className={`grid gap-6 ${showEarlier ? 'xl:grid-cols-2' : ''}`}>
           <div className="flex flex-col gap-3" data-submission="current">
             <h2 className="text-base font-semibold">
               Current Submission <span className="text-xs font-normal text-ink-soft">updated {formatDateTime(row.updated_at)}</span>
             </h2>
-            <KycSubmission data={data} readOnly={!mayDecide} invalidKeys={stillInvalid} onChange={setData} />
+            <KycSubmission data={data} readOnly={!mayDecide} invalidKeys={stillInvalid} onChange={setData} comparison={currentComparison} />
           </div>
           {showEarlier && row.submittedData && (
             <div className="flex flex-col gap-3 rounded-md bg-muted/50 p-3" data-submission="earlier">
               <h2 className="text-base font-semibold">
                 Earlier Submission <span className="text-xs font-normal text-ink-soft">read-only</span>
               </h2>
-              <KycSubmission data={row.submittedData} readOnly prefix="Earlier " />
+              <KycSubmission data={row.submittedData} readOnly prefix="Earlier " comparison={earlierComparison} />
             </div>
           )}
         </div>

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { CallContract, ChangeRequest, DataOf, RequestOf } from '../api/contract';
 import type { ServerSetting } from '../domain/approvals';
 import type { Permission } from '../domain/permissions';
+import type { MoneyAction } from '../domain/moneyActionSummary';
 import type { ListNotices, ToolbarAction } from './toolbar';
 import type { CustomComponentName, RowModalName } from './registries';
 import type { ApprovalDisplay } from './records';
@@ -139,10 +140,38 @@ export interface GuardContext<Row> {
 /** A named predicate from src/domain deciding whether an action applies to a row. */
 export type Guard<Row> = (ctx: GuardContext<Row>) => boolean;
 
+/** What a confirmation shows beneath its message: facts (label and value) and one line saying what will happen. */
+export interface ConfirmSummary {
+  readonly facts: readonly { readonly label: string; readonly value: string }[];
+  readonly effect: string;
+}
+
+/**
+ * What a confirmation is about, by kind: the runtime builds from it the summary beneath the message and
+ * the confirm button's verb (src/console/confirmAbout.ts, loaded with the lists, not on the first load).
+ * 'moneyAction': a send-money action (src/domain/moneyActionSummary.ts) on a row that has its fields.
+ */
+export type ConfirmAbout = { readonly kind: 'moneyAction'; readonly action: MoneyAction };
+
 export interface ConfirmSpec<Row> {
   readonly title: string;
   readonly message: (row: Row) => string;
   readonly danger?: boolean;
+  /** A summary beneath the message and a verb on the confirm button (default 'Yes', 'Submit' with an input). */
+  readonly about?: ConfirmAbout;
+}
+
+/** The text a call action asks for before it runs (e.g. a hold's reason), sent as `input.comment` to `body`. */
+export interface ActionInput {
+  readonly label: string;
+  readonly maxLength: number;
+  /** Asked for when set (a blank text shows it); without it the text is optional and blank means none. */
+  readonly requiredMessage?: string;
+  /**
+   * With it, a longer text can be typed and is refused with this message (the call's own, so the user
+   * reads what the server would answer) while a counter shows the length; without it the box stops at `maxLength`.
+   */
+  readonly tooLongMessage?: string;
 }
 
 export type RowActionRun<Row> =
@@ -152,8 +181,11 @@ export type RowActionRun<Row> =
       readonly call: CallContract;
       readonly body: (row: Row, input: { comment: string }) => unknown;
       readonly confirm?: ConfirmSpec<Row>;
-      /** Ask for a comment first (e.g. hold/unhold). */
-      readonly input?: { readonly label: string; readonly maxLength: number; readonly requiredMessage: string };
+      /**
+       * Ask for a comment first (e.g. hold/unhold, a transaction hold's reason). A failed call leaves the
+       * dialog open with the server's message and the text as typed.
+       */
+      readonly input?: ActionInput;
       /** The toast of a success; `data` is the reply's data (e.g. a money action sent for approval says so). */
       readonly success: (row: Row, data?: unknown) => string;
       readonly failure: string;
@@ -195,6 +227,8 @@ export interface RowAction<Row> {
    * the Action column, instead of a button in the Action column.
    */
   readonly column?: string;
+  /** 'danger': an action that cannot be undone (a money action); its button is drawn in the danger style. */
+  readonly tone?: 'danger';
   readonly run: RowActionRun<Row>;
 }
 
@@ -276,6 +310,15 @@ export interface ListScreen<Row, C extends CallContract = CallContract> extends 
   readonly rowActions?: readonly RowAction<Row>[];
   /** Locked rows show only a lock icon labelled Locked instead of their actions. */
   readonly lockedWhen?: (row: Row) => boolean;
+  /**
+   * The head of the row drawer: the amount with its currency, prominent, and the statuses as tags
+   * (labelled by their columns' headers, drawn as the columns draw them).
+   */
+  readonly rowSummary?: {
+    readonly amount: keyof Row & string;
+    readonly currency: keyof Row & string;
+    readonly statuses?: readonly (keyof Row & string)[];
+  };
   readonly exports?: { readonly fileBase: string; readonly title: string };
   readonly emptyMessage?: string;
   /** A 'Clear All Filters' button: resets to the defaults (range 00:00:01 to 23:59:59) and reloads. */

@@ -131,6 +131,36 @@ describe('hold', () => {
     expect((await state(row.id)).ceft_payment_description).toBe('Held by admin: Compliance review');
   });
 
+  it('takes the description as the reason: trimmed, shown with the row and written to the activity log; blank is none; longer than 200 is refused', async () => {
+    const row = await pick(holdable);
+    const reason = `  Beneficiary name does not match the account ${'x'.repeat(150)}  `;
+    expect((await server.call('Transaction/ceft/hold', { id: row.id, description: reason }, maker)).statusCode).toBe(200);
+    // what the lists and the row drawer read
+    const found = await server.call('Transaction/find', { value: String(row.id), service: 'ceft', by: 'id' }, maker);
+    const match = (found.data.matches as { service: string; row: { id: number; ceft_payment_description: string; ceft_payment_status: string } }[]).find((m) => m.row.id === row.id);
+    expect(match?.row).toMatchObject({ ceft_payment_status: 'HOLD', ceft_payment_description: `Held by maker: ${reason.trim()}` });
+    const log = await server.db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE type = 'TRANSACTION_HOLD' AND description LIKE $1`, [`% transaction ${row.id} (%`]);
+    expect(log).toHaveLength(1);
+    expect(log[0]!.description).toMatch(new RegExp(`succeeded through simulator; reason: ${reason.trim()}$`));
+
+    // only spaces: no reason
+    const blank = await pick(holdable);
+    expect((await server.call('Transaction/ceft/hold', { id: blank.id, description: '   ' }, maker)).statusCode).toBe(200);
+    expect((await state(blank.id)).ceft_payment_description).toBe('Held by maker');
+    const blankLog = await server.db.query<{ description: string }>(`SELECT description FROM activity_logs WHERE type = 'TRANSACTION_HOLD' AND description LIKE $1`, [`% transaction ${blank.id} (%`]);
+    expect(blankLog[0]!.description).not.toContain('reason');
+
+    // 200 characters are taken, 201 are refused with the message the console shows, and nothing changes
+    const long = await pick(holdable);
+    expect(await server.call('Transaction/ceft/hold', { id: long.id, description: 'y'.repeat(201) }, maker)).toEqual({
+      statusCode: 400,
+      data: { message: 'description: Hold reason can have at most 200 characters' },
+    });
+    expect(await state(long.id)).toEqual(long);
+    expect((await server.call('Transaction/ceft/hold', { id: long.id, description: 'y'.repeat(200) }, maker)).statusCode).toBe(200);
+    expect((await state(long.id)).ceft_payment_description).toBe(`Held by maker: ${'y'.repeat(200)}`);
+  });
+
   it('does not act twice on a second identical request', async () => {
     const row = await pick(holdable);
     const first = await server.call('Transaction/ceft/hold', { id: row.id, description: '' }, maker);

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { ARTEFACTS, openInApp, signIn, useServerAndBrowser } from './harness';
+import { TOKEN_KEY } from '../../src/console/session';
 
 // MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
 // Money Action Approvals, shown only while it is set, is audited with the rest
@@ -184,7 +185,7 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     expect(found, report(found)).toEqual([]);
   }, 120_000);
 
-  it('the row drawer, the column chooser and the top-bar search results', async () => {
+  it('the row drawer, the column chooser, the command palette and the top-bar search results', async () => {
     const { context, page } = await pageIn(live.browser, theme, 'admin');
     const found: Finding[] = [];
     await page.goto('/transaction/ceft');
@@ -204,7 +205,10 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
+    // the command palette (Ctrl+K), open; the trace typed there goes to the top-bar search
     await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
+    found.push(...(await audit(page, `${theme} command palette`)));
     await page.keyboard.type(trace);
     await page.keyboard.press('Enter');
     await page.getByText(`Trace ${trace}`).first().waitFor();
@@ -226,6 +230,17 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     found.push(...(await audit(page, `${theme} confirmation`)));
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
+    // a money action's confirmation: the sentence, the summary, the reason box and the danger verb button
+    await page.goto('/transaction/ceft');
+    await settle(page);
+    // today's pending transactions: their fund transfer can be held
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('PENDING');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('tbody tr').getByRole('button', { name: 'Hold', exact: true }).first().click();
+    await page.getByRole('dialog', { name: 'Warning!' }).getByLabel('Reason (optional)').waitFor();
+    found.push(...(await audit(page, `${theme} money confirmation`)));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
     await page.goto('/appUsers');
     await settle(page);
     await page.getByRole('button', { name: 'Images' }).first().click();
@@ -239,6 +254,33 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     await page.getByRole('dialog').waitFor();
     await networkQuiet(page);
     found.push(...(await audit(page, `${theme} KYC review`)));
+    await context.close();
+    expect(found, report(found)).toEqual([]);
+  }, 120_000);
+
+  it('the KYC review of a re-submission: its changed fields marked, and with Changed only', async () => {
+    const { context, page } = await pageIn(live.browser, theme, 'checker');
+    const reply = await page.evaluate(async (key) => {
+      const token = localStorage.getItem(key);
+      const res = await fetch('/api/kyc/get-all', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ kycStatus: 'PENDING', fetchCount: 99999999 }),
+      });
+      return (await res.json()) as { data: { kycList: { uid: string; submittedData: unknown }[] } };
+    }, TOKEN_KEY);
+    const target = reply.data.kycList.find((r) => r.submittedData !== null)!;
+    expect(target).toBeDefined();
+    await page.goto(`/kyc?data=${encodeURIComponent(target.uid)}&kycStatus=&fetchCount=10`);
+    await settle(page);
+    await page.getByRole('row').filter({ hasText: target.uid }).getByRole('button', { name: 'Review' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('checkbox', { name: 'Changed only' }).waitFor();
+    await networkQuiet(page);
+    const found = await audit(page, `${theme} KYC review of a re-submission`);
+    await dialog.getByRole('checkbox', { name: 'Changed only' }).check();
+    await networkQuiet(page);
+    found.push(...(await audit(page, `${theme} KYC review, Changed only`)));
     await context.close();
     expect(found, report(found)).toEqual([]);
   }, 120_000);

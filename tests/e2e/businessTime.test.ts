@@ -15,6 +15,7 @@ import { businessDateTime, businessTodayRange, displayDateTime, isSameBusinessDa
 import { canVoidOrRefund } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
 import { wireFrom, wireTo } from '../../src/domain/dates';
+import { formatMoney } from '../../src/domain/amounts';
 
 async function api(server: RunningServer, path: string, body: unknown, token?: string) {
   const res = await fetch(`${server.url}/api/${path}`, {
@@ -107,7 +108,10 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
       await row.getByRole('button', { name: offered, exact: true }).waitFor();
       expect(await row.getByRole('button', { name: other, exact: true }).count()).toBe(0);
       await row.getByRole('button', { name: offered, exact: true }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: `${offered} ${formatMoney(target!.amount, target!.currency_code)}`, exact: true })
+        .click();
       await page.getByText(`Transaction ${isVoid ? 'voided' : 'refunded'} successfully: Id - ${target!.id}`).waitFor();
       await context.close();
     });

@@ -1,6 +1,6 @@
 /**
  * Find by trace from the top bar and act from the row drawer, in Chromium: the maker
- * presses Ctrl+K, types the trace of a 30-day-old send-money transaction (outside the lists' default
+ * presses Ctrl+K (the command palette), types the trace of a 30-day-old send-money transaction (outside the lists' default
  * range of today), opens it with Enter, the drawer shows its fields and survives a reload (the URL
  * names the row), and the refund is made from the drawer after the same Warning! as the list's; the
  * drawer then shows the row as the server has it. The same row opens from a list row with Enter.
@@ -10,6 +10,7 @@ import { format } from 'date-fns';
 import { newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 import { canRefundCardPayment } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
+import { formatAmount, formatMoney } from '../../src/domain/amounts';
 
 const live = useServerAndBrowser({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
 
@@ -53,12 +54,13 @@ describe('find by trace from the top bar', () => {
     await signIn(page, 'maker');
     const box = page.getByRole('combobox', { name: 'Find a transaction by trace, ID or UID' });
     await box.waitFor();
-    // Ctrl+K focuses the search from anywhere
+    // Ctrl+K from anywhere opens the command palette; a trace typed there and Enter goes to the search
     await page.getByRole('heading').first().click();
     await page.keyboard.press('Control+k');
-    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox').waitFor();
     await page.keyboard.type(target.trace);
     await page.keyboard.press('Enter');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
 
     const results = page.getByRole('listbox', { name: 'Transactions found' });
     const option = results.getByRole('option').filter({ hasText: `ID ${target.id}` });
@@ -87,15 +89,32 @@ describe('find by trace from the top bar', () => {
     await drawer.waitFor();
     await details.getByText(target.trace, { exact: true }).waitFor();
 
-    // the row's actions, with the list's guards and confirmation
+    // the head: the amount and its currency, the statuses as tags
+    const head = drawer.getByRole('group', { name: 'Summary' });
+    expect(await head.locator('[data-summary="amount"]').innerText()).toBe(formatAmount(target.amount));
+    expect(await head.locator('[data-summary="currency"]').innerText()).toBe(target.currency_code);
+    expect(await head.locator('[data-summary-status="card_payment_status"]').innerText()).toMatch(/^Card Payment Status\s+SUCCESS$/);
+    expect(await head.locator('[data-summary-status="status"]').innerText()).toMatch(new RegExp(`^Status\\s+${target.status}$`));
+
+    // the row's actions, as buttons (money actions in the danger style), with the list's guards and confirmation
     const actions = drawer.getByRole('group', { name: 'Row actions' });
-    await actions.getByRole('button', { name: 'Refund', exact: true }).click();
+    const refund = actions.getByRole('button', { name: 'Refund', exact: true });
+    expect(await refund.getAttribute('data-tone')).toBe('danger');
+    await refund.click();
     const warning = page.getByRole('dialog', { name: 'Warning!' });
-    await warning.getByText(`Taking this action will refund the card payment of the customer (Tran ID - ${target.id}). Do you want to continue?`).waitFor();
-    await warning.getByRole('button', { name: 'Yes' }).click();
+    await warning.getByText(`Taking this action will refund the card payment of the customer (Tran ID - ${target.id}). Do you want to continue?`, { exact: true }).waitFor();
+    const summary = await warning.locator('[data-confirm-summary]').innerText();
+    for (const part of [formatMoney(target.amount, target.currency_code), target.uid, target.trace, "refunded to the customer's card"]) expect(summary).toContain(part);
+    // Cancel gives the focus back to the drawer's Refund button
+    await warning.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await warning.waitFor({ state: 'detached' });
+    await expect.poll(() => refund.evaluate((el) => el === document.activeElement)).toBe(true);
+    await refund.click();
+    await warning.getByRole('button', { name: `Refund ${formatMoney(target.amount, target.currency_code)}`, exact: true }).click();
     await page.getByText(`Transaction refunded successfully: Id - ${target.id}`).waitFor();
     // the drawer reads the row again: refunded, and no refund is offered any more
     await expect.poll(async () => drawer.locator('[data-field="status"]').innerText(), { timeout: 10_000 }).toBe('REFUNDED');
+    await expect.poll(() => head.locator('[data-summary-status="status"]').innerText()).toMatch(/REFUNDED$/);
     await expect.poll(() => drawer.locator('[data-field="ipg_refund_status"]').innerText()).toBe('SUCCESS');
     expect(await actions.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
     await screenshot(page, 'finder-drawer-refunded');

@@ -55,6 +55,9 @@ describe('KYC review', () => {
         .toMatch(/^true \/images\/kyc\//);
       expect(await documents.nth(i).getAttribute('src')).toMatch(/[?&]exp=\d+&sig=[A-Za-z0-9_-]+/);
     }
+    // no earlier submission: nothing to compare, so no "Changed only" and no field marked
+    await expect(dialog.getByRole('checkbox', { name: 'Changed only' }).count()).resolves.toBe(0);
+    await expect(dialog.getByText('Changed', { exact: true }).count()).resolves.toBe(0);
     // a first submission: every field starts rejected, so only Reject is offered
     await expect(dialog.getByRole('button', { name: 'Approve', exact: true }).count()).resolves.toBe(0);
     const switches = dialog.getByRole('switch');
@@ -111,6 +114,82 @@ describe('KYC review', () => {
     await dialog.getByRole('heading', { name: 'Earlier Submission read-only' }).waitFor();
     await expect(dialog.getByRole('switch', { name: 'Earlier Contact', exact: true }).isDisabled()).resolves.toBe(true);
     await screenshot(page, 'kyc-review-resubmission');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await context.close();
+  });
+
+  it('marks the fields a re-submission changed, with the earlier value struck through, and Changed only hides the rest', async () => {
+    type Fields = Record<string, { title: string; value: string | null }>;
+    const rows = (await api('kyc/get-all', { kycStatus: 'PENDING', fetchCount: 99999999 })).data.kycList as { uid: string; currentData: Fields; submittedData: Fields | null }[];
+    // as a reviewer compares: white space and "nothing given" alike, an image by the path its signed URL stands for
+    const plain = (v: string | null | undefined) => (v ?? '').trim().replace(/\?exp=\d+&sig=[\w-]+$/, '');
+    const changedOf = (r: (typeof rows)[number]) => Object.keys(r.currentData).filter((k) => plain(r.currentData[k].value) !== plain(r.submittedData?.[k]?.value));
+    const images = ['uidFrontImage', 'uidBackImage', 'userImage'];
+    const target = rows.find((r) => r.submittedData !== null && changedOf(r).some((k) => !images.includes(k)))!;
+    expect(target, 'a pending re-submission with a changed text field in the demo data').toBeDefined();
+    const changed = changedOf(target);
+    const earlier = target.submittedData!;
+    const itemOf = (k: string) =>
+      ['dialCode', 'phoneNo'].includes(k) ? 'contact' : ['uidType', 'uid'].includes(k) ? 'uid' : ['country', 'city', 'addressLine1', 'addressLine2'].includes(k) ? 'address' : k;
+    const changedItems = new Set(changed.map(itemOf));
+    expect(changedItems.has('firstName')).toBe(false);
+
+    const { context, page } = await newPage(live.browser, live.server.url);
+    await signIn(page, 'checker');
+    await page.goto(`/kyc?data=${encodeURIComponent(target.uid)}&kycStatus=&fetchCount=10`);
+    await page.getByRole('row').filter({ hasText: target.uid }).getByRole('button', { name: 'Review' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'KYC Information' });
+    await dialog.getByRole('heading', { name: 'Earlier Submission read-only' }).waitFor();
+    const current = dialog.locator('[data-submission="current"]');
+    const item = (id: string) => current.locator(`[data-kyc-item="${id}"]`);
+
+    await dialog.getByText(`${changed.length} changed`, { exact: true }).waitFor();
+    // one "Changed" tag per changed field in the current column, none on an unchanged one
+    await expect(current.getByText('Changed', { exact: true }).count()).resolves.toBe(changed.length);
+    await expect(item('firstName').getByText('Changed', { exact: true }).count()).resolves.toBe(0);
+    for (const k of changed) {
+      const title = target.currentData[k].title;
+      if (images.includes(k)) {
+        await item(k).getByText('Changed', { exact: true }).waitFor();
+        await item(k)
+          .getByRole('img', { name: new RegExp(`^Earlier ${title.replace(/[/]/g, '\\/')}`) })
+          .waitFor();
+        continue;
+      }
+      const field = item(itemOf(k))
+        .locator('[data-field-changed="true"]')
+        .filter({ hasText: itemOf(k) === k ? 'Value' : title });
+      await field.getByText('Changed', { exact: true }).waitFor();
+      const old = earlier[k]?.value?.trim();
+      const before = field.locator('[data-earlier-value]');
+      if (old) {
+        expect(await before.innerText()).toBe(`Earlier: ${old}`);
+        // struck through, so old and new never look alike
+        expect(await before.locator('.line-through').evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe('line-through');
+      } else {
+        expect(await before.innerText()).toBe('Earlier: none given');
+      }
+    }
+    await screenshot(page, 'kyc-review-changes');
+
+    // Changed only, by keyboard: the unchanged items go from both columns, the changed stay
+    const toggle = dialog.getByRole('checkbox', { name: 'Changed only' });
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    expect(await toggle.isChecked()).toBe(true);
+    await dialog.getByText(`${changed.length} changed · unchanged fields hidden`, { exact: true }).waitFor();
+    await item('firstName').waitFor({ state: 'detached' });
+    await expect(dialog.locator('[data-submission="earlier"] [data-kyc-item="firstName"]').count()).resolves.toBe(0);
+    const shown = await current.locator('[data-kyc-item]').evaluateAll((els) => els.map((el) => el.getAttribute('data-kyc-item')));
+    expect(new Set(shown)).toEqual(changedItems);
+    const shownEarlier = await dialog.locator('[data-submission="earlier"] [data-kyc-item]').evaluateAll((els) => els.map((el) => el.getAttribute('data-kyc-item')));
+    expect(new Set(shownEarlier)).toEqual(changedItems);
+    await screenshot(page, 'kyc-review-changed-only');
+
+    await page.keyboard.press('Space');
+    await item('firstName').waitFor();
+    await dialog.getByText(`${changed.length} changed`, { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await context.close();
   });

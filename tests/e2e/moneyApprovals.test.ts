@@ -12,6 +12,7 @@ import { format } from 'date-fns';
 import { menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 import { canRefundCardPayment } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
+import { formatMoney } from '../../src/domain/amounts';
 
 const live = useServerAndBrowser({ PAYMENT_SIMULATOR_FAILURE_RATE: '0', MONEY_ACTION_APPROVAL_ABOVE_USD: '1' });
 
@@ -60,7 +61,10 @@ describe('a large refund in the approvals inbox', () => {
       await box.press('Enter');
       const drawer = page.getByRole('dialog', { name: `Send Money Transactions: ID ${target.id}` });
       await drawer.getByRole('group', { name: 'Row actions' }).getByRole('button', { name: 'Refund', exact: true }).click();
-      await page.getByRole('dialog', { name: 'Warning!' }).getByRole('button', { name: 'Yes' }).click();
+      await page
+        .getByRole('dialog', { name: 'Warning!' })
+        .getByRole('button', { name: `Refund ${formatMoney(target.amount, target.currency_code)}`, exact: true })
+        .click();
       const sent = page.getByText(new RegExp(`^Refund of transaction ${target.id} \\(USD [\\d,.]+, above USD 1\\.00\\) sent for approval \\(change request #\\d+\\)$`));
       await sent.waitFor();
       const requestId = Number((await sent.innerText()).match(/#(\d+)\)$/)![1]);

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
 import { canHoldFundTransfer } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
+import { formatAmount, formatMoney } from '../../src/domain/amounts';
 
 const live = useServerAndBrowser({ PAYMENT_SIMULATOR_FAILURE_RATE: '0' });
 
@@ -148,7 +149,7 @@ describe('send money as maker', () => {
     await context.close();
   });
 
-  it('holds a transaction after the Warning! dialog, and the list reloads', async () => {
+  it('holds a transaction with a reason after the Warning! dialog says what will happen, and the list reloads', async () => {
     // find a transaction the maker may hold, through the API
     const token = (await api('auth/login', { username: 'maker', password: 'Demo@Pass1' })).data.token as string;
     const now = new Date();
@@ -170,19 +171,86 @@ describe('send money as maker', () => {
       .getByRole('row')
       .filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
     await row.waitFor();
-    await row.getByRole('button', { name: 'Hold', exact: true }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByText('Warning!').waitFor();
-    await expect(dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`).isVisible()).resolves.toBe(true);
+    const hold = row.getByRole('button', { name: 'Hold', exact: true });
+    expect(await hold.getAttribute('data-tone')).toBe('danger');
+    await hold.click();
+    const dialog = page.getByRole('dialog', { name: 'Warning!' });
+    // the specification's sentence, word for word, then the summary and the verb
+    await dialog.getByText(`Taking this action will hold the fund-transfer of the customer (Tran ID - ${target!.id}). Do you want to continue?`, { exact: true }).waitFor();
+    const summary = dialog.locator('[data-confirm-summary]');
+    const facts = await summary.locator('dt').allInnerTexts();
+    const values = await summary.locator('dd').allInnerTexts();
+    expect(Object.fromEntries(facts.map((f, i) => [f, values[i]]))).toEqual({
+      'Tran ID': String(target!.id),
+      Trace: target!.trace,
+      Amount: formatMoney(target!.amount, target!.currency_code),
+      'Customer (NIC/Passport)': target!.uid,
+      'Beneficiary account': `${target!.account_number} at ${target!.bank_name}`,
+    });
+    expect(await summary.locator('[data-confirm-effect]').innerText()).toBe(
+      'The payout to the beneficiary is stopped and the transaction shows HOLD; no money moves. A manual fund transfer can still pay it later.',
+    );
+    const confirm = dialog.getByRole('button', { name: 'Hold transaction', exact: true });
+    await confirm.waitFor();
+    expect(await dialog.getByRole('button', { name: 'Yes' }).count()).toBe(0);
     await screenshot(page, 'transactions-ceft-hold-dialog');
-    await dialog.getByRole('button', { name: 'Yes' }).click();
+
+    // Cancel gives the focus back to the row's Hold button
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => hold.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // the reason: longer than the call takes is refused before anything is sent, with the server's message
+    const holdCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/Transaction/ceft/hold')) holdCalls.push(r.postData() ?? '');
+    });
+    await hold.click();
+    const reasonBox = dialog.getByLabel('Reason (optional)', { exact: true });
+    await reasonBox.fill('z'.repeat(201));
+    await dialog.getByText('201/200 characters').waitFor();
+    await confirm.click();
+    await dialog.getByRole('alert').filter({ hasText: 'Hold reason can have at most 200 characters' }).waitFor();
+    expect(holdCalls).toEqual([]);
+
+    // a failed call keeps the dialog and the reason, and shows the server's message
+    const reason = 'Beneficiary name does not match the account holder';
+    await reasonBox.fill(`  ${reason} `);
+    const refusal = 'Hold refused: the transfer is already in the clearing cycle';
+    await page.route('**/api/Transaction/ceft/hold', (route) => route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ statusCode: 422, data: { message: refusal } }) }));
+    await confirm.click();
+    await dialog.getByRole('alert').filter({ hasText: refusal }).waitFor();
+    expect(await reasonBox.inputValue()).toBe(`  ${reason} `);
+    await page.unroute('**/api/Transaction/ceft/hold');
+
+    // the retry holds it, with the reason
+    await confirm.click();
     await page.getByText(`Transaction hold successful: Id - ${target!.id}`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(holdCalls.map((b) => JSON.parse(b))).toEqual([
+      { id: target!.id, description: reason },
+      { id: target!.id, description: reason },
+    ]);
     // the list reloads: the status filter is PENDING, so the held transaction leaves the list
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => row.getByText('HOLD', { exact: true }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // the server kept the reason: the row's CEFT payment description says who held it and why
+    await row.getByText(`Held by maker: ${reason}`, { exact: true }).waitFor();
     await screenshot(page, 'transactions-ceft-after-hold');
+
+    // the row drawer: amount and currency on top, the statuses as tags, the reason among the fields
+    await page.goto(`/transaction/ceft?find=ceft:${target!.id}`);
+    const drawer = page.getByRole('dialog', { name: `Send Money Transactions: ID ${target!.id}` });
+    const head = drawer.getByRole('group', { name: 'Summary' });
+    await head.waitFor();
+    expect(await head.locator('[data-summary="amount"]').innerText()).toBe(formatAmount(target!.amount));
+    expect(await head.locator('[data-summary="currency"]').innerText()).toBe(target!.currency_code);
+    expect(await head.locator('[data-summary-status="ceft_payment_status"]').innerText()).toMatch(/^CEFT Payment Status\s+HOLD$/);
+    expect(await head.locator('[data-summary-status="status"]').innerText()).toMatch(/^Status\s+HOLD$/);
+    expect(await drawer.locator('[data-field="ceft_payment_description"]').innerText()).toBe(`Held by maker: ${reason}`);
+    await screenshot(page, 'transactions-ceft-held-drawer');
     await context.close();
   });
 });

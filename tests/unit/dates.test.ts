@@ -33,6 +33,20 @@ describe('parseLocal', () => {
     );
   });
 
+  it('agrees with date-fns on shorter numbers and trailing space', () => {
+    const upTo = (n: number) => fc.integer({ min: 1, max: n }).chain((k) => digits(k));
+    fc.assert(
+      fc.property(upTo(4), upTo(2), upTo(2), upTo(2), upTo(2), upTo(2), fc.constantFrom('', ' ', '  ', '\t', 'x', ' x'), (y, mo, d, h, mi, s, tail) => {
+        const value = `${y}-${mo}-${d}T${h}:${mi}:${s}${tail}`;
+        expect(parseLocal(value)?.getTime() ?? null).toBe(reference(value)?.getTime() ?? null);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const v of ['0999-02-29T00:00:00', '0000-02-29T00:00:00', '0100-02-29T00:00:00', '0050-06-15T10:20:30', '2026-1-5T1:2:3', '2026-11-24T09:05:01 ', '-2026-11-24T09:05:01']) {
+      expect(parseLocal(v)?.getTime() ?? null, v).toBe(reference(v)?.getTime() ?? null);
+    }
+  });
+
   it('agrees with date-fns on other text', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 22 }), (value) => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isCopyableKey, parseFoundRow, screenForService, serviceOfScreen } from '../../src/console/finder';
-import { isFindShortcut } from '../../src/console/views/FindBox';
 import { viewableFindServices } from '../../src/domain/transactionFinder';
 import { screens } from '../../screens';
 
@@ -30,23 +29,9 @@ describe('the URL of a found row', () => {
   });
 });
 
-describe('keys and shortcuts', () => {
+describe('identifiers', () => {
   it('copies identifiers only', () => {
     for (const k of ['id', 'trace', 'uid', 'ipg_transaction_id', 'ceft_transaction_id', 'ipg_void_tran_id']) expect(isCopyableKey(k)).toBe(true);
     for (const k of ['amount', 'country', 'status', 'patient_name']) expect(isCopyableKey(k)).toBe(false);
-  });
-  it('Ctrl+K or Cmd+K focuses the search, nothing else', () => {
-    const key = (k: string, m: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }>) => ({
-      key: k,
-      ctrlKey: false,
-      metaKey: false,
-      altKey: false,
-      shiftKey: false,
-      ...m,
-    });
-    expect(isFindShortcut(key('k', { ctrlKey: true }))).toBe(true);
-    expect(isFindShortcut(key('K', { metaKey: true }))).toBe(true);
-    expect(isFindShortcut(key('k', {}))).toBe(false);
-    expect(isFindShortcut(key('k', { ctrlKey: true, shiftKey: true }))).toBe(false);
   });
 });

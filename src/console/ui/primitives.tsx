@@ -2,13 +2,15 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 
-type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'success';
+/** Button styles; `danger` and `dangerGhost` are for actions that cannot be undone (money actions, deletions). */
+type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'dangerGhost' | 'success';
 const variantClass: Record<Variant, string> = {
   primary: 'bg-accent-fill text-white hover:bg-accent-fill-strong disabled:bg-accent-fill/40',
   secondary: 'border border-line bg-surface text-ink hover:bg-muted disabled:opacity-50',
   danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-600/40',
   success: 'bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-700/40',
   ghost: 'text-accent hover:bg-muted disabled:opacity-50',
+  dangerGhost: 'text-red-700 hover:bg-muted disabled:opacity-50 dark:text-red-400',
 };
 
 export function Button({ variant = 'secondary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
@@ -157,13 +159,17 @@ export function Modal({
   );
 }
 
-/** The confirmation dialog of row actions (title Warning!, danger style). */
+/**
+ * The confirmation dialog of row actions (title Warning!, danger style). `busy`: the confirmed work is
+ * running; both buttons say so (aria-disabled, so the focus stays on them) and do nothing until it ends.
+ */
 export function ConfirmDialog({
   open,
   title,
   message,
   confirmLabel = 'Yes',
   danger = true,
+  busy = false,
   onConfirm,
   onCancel,
   children,
@@ -173,20 +179,26 @@ export function ConfirmDialog({
   message: ReactNode;
   confirmLabel?: string;
   danger?: boolean;
+  busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
   children?: ReactNode;
 }) {
+  const unlessBusy = (act: () => void) => () => {
+    if (!busy) act();
+  };
   return (
     <Modal
       open={open}
-      onOpenChange={(o) => !o && onCancel()}
+      onOpenChange={(o) => !o && !busy && onCancel()}
       title={title}
       dismissable={false}
       footer={
         <>
-          <Button onClick={onCancel}>Cancel</Button>
-          <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm}>
+          <Button onClick={unlessBusy(onCancel)} aria-disabled={busy || undefined}>
+            Cancel
+          </Button>
+          <Button variant={danger ? 'danger' : 'primary'} onClick={unlessBusy(onConfirm)} aria-disabled={busy || undefined} aria-busy={busy || undefined}>
             {confirmLabel}
           </Button>
         </>

@@ -1,11 +1,12 @@
 /**
  * The top bar's search: a trace, transaction ID or customer UID looked up across the five
- * services and all dates in one call (Transaction/find). Ctrl+K (Cmd+K on a Mac) focuses it from
- * anywhere. Enter searches; the results list service, ID, trace, date, amount and status; Arrow keys
- * move through them and Enter (or a click) opens the row's detail drawer (`?find=<service>:<id>`).
+ * services and all dates in one call (Transaction/find). The command palette (Ctrl+K) hands it a
+ * value to look up (`find` of its handle). Enter searches; the results list service, ID, trace, date,
+ * amount and status; Arrow keys move through them and Enter (or a click) opens the row's detail
+ * drawer (`?find=<service>:<id>`).
  * Escape closes the results. Shown to users who may view at least one service.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { SessionUser } from '../../definitions/definitions';
 import { findTransactions, FIND_ROWS_PER_SERVICE, FIND_VALUE_MAX, type FindData, type FindMatch } from '../../api/finder';
@@ -18,12 +19,13 @@ import { Tag } from '../ui/primitives';
 
 type Outcome = { value: string; state: 'loading' } | { value: string; state: 'done'; data: FindData } | { value: string; state: 'failed'; message: string };
 
-/** True for the key that focuses the search: Ctrl+K, or Cmd+K on a Mac. */
-export function isFindShortcut(e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }): boolean {
-  return (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k';
+/** What the rest of the console may ask of the search. */
+export interface FindBoxHandle {
+  /** Puts focus in the search with this value and looks it up (an empty value: focus only). */
+  find(value: string): void;
 }
 
-export function FindBox({ user }: { user: SessionUser }) {
+export function FindBox({ user, ref }: { user: SessionUser; ref?: Ref<FindBoxHandle> }) {
   const navigate = useNavigate();
   const input = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -35,16 +37,13 @@ export function FindBox({ user }: { user: SessionUser }) {
   const latest = useRef(0);
   const services = viewableFindServices(user.permissions);
 
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (!isFindShortcut(e)) return;
-      e.preventDefault();
+  useImperativeHandle(ref, () => ({
+    find(text: string) {
+      setValue(text);
       input.current?.focus();
-      input.current?.select();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+      if (text.trim()) void run(text.trim());
+    },
+  }));
 
   useEffect(() => {
     if (!open) return;
@@ -96,7 +95,6 @@ export function FindBox({ user }: { user: SessionUser }) {
     }
   }
 
-  const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
   const expanded = open && !!outcome;
   return (
     <div ref={box} className="relative w-[min(26rem,40vw)]">
@@ -109,8 +107,7 @@ export function FindBox({ user }: { user: SessionUser }) {
         aria-controls={expanded ? listId : undefined}
         aria-autocomplete="none"
         aria-activedescendant={expanded && matches[active] ? optionId(active) : undefined}
-        aria-keyshortcuts="Control+K Meta+K"
-        placeholder={`Find by trace, ID or UID (${isMac ? '⌘' : 'Ctrl+'}K)`}
+        placeholder="Find by trace, ID or UID"
         maxLength={FIND_VALUE_MAX}
         value={value}
         onChange={(e) => setValue(e.target.value)}

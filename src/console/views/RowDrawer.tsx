@@ -1,7 +1,8 @@
 /**
  * The row detail drawer: a side sheet with every field of one row, labelled by the
  * screen's column definitions, the expandable panels and lists laid out as sections, the row's
- * actions (the list's own RowActions, with the same confirmations and guards), and copy buttons on
+ * actions (the list's own RowActions, with the same confirmations and guards, drawn as buttons under a
+ * head with the amount and the statuses when the screen has a `rowSummary`), and copy buttons on
  * IDs and trace numbers. The URL names the open row, so a link to it can be shared and a reload
  * opens it again:
  * - on a list screen, `?row=<key>` (ListRowDrawer), the row read from the list's rows; a transaction
@@ -20,6 +21,7 @@ import { findServiceLabels, type FindService } from '../../domain/transactionFin
 import { callApi } from '../request';
 import { toast } from '../ui/toast';
 import { Button, Loader } from '../ui/primitives';
+import { formatAmount } from '../format';
 import { FOUND_ROW_PARAM, LIST_ROW_PARAM, isCopyableKey, parseFoundRow, screenForService, serviceOfScreen } from '../finder';
 import { isNumericKind, renderCell } from './cells';
 import { RowActions } from './RowActions';
@@ -74,6 +76,39 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 const gridClass = 'grid grid-cols-[minmax(9rem,max-content)_1fr] gap-x-4 text-sm';
+
+/**
+ * The drawer's head (the screen's `rowSummary`): the amount with its currency, large, and the row's
+ * statuses as tags, each labelled by its column's header; a status the row does not have yet is left out.
+ */
+export function RowSummaryHead({ screen, row }: { screen: AnyListScreen; row: AnyRow }) {
+  const summary = screen.rowSummary;
+  if (!summary) return null;
+  const columns = screen.columns as readonly Column<AnyRow>[];
+  const statuses = (summary.statuses ?? []).map((key) => ({ key, column: columns.find((c) => c.key === key) })).filter(({ key }) => !isEmpty(row[key]));
+  return (
+    <div className="flex flex-col gap-2 border-b border-line px-5 py-3" role="group" aria-label="Summary" data-testid="row-summary">
+      <p className="flex items-baseline gap-2">
+        <span className="text-2xl font-semibold tabular-nums" data-summary="amount">
+          {formatAmount(row[summary.amount])}
+        </span>
+        <span className="text-base font-medium text-ink-soft" data-summary="currency">
+          {String(row[summary.currency] ?? '')}
+        </span>
+      </p>
+      {statuses.length > 0 && (
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label="Statuses">
+          {statuses.map(({ key, column }) => (
+            <li key={key} className="flex items-center gap-1.5" data-summary-status={key}>
+              <span className="text-ink-soft">{column?.header ?? key}</span>
+              {renderCell(column?.kind ?? 'paymentStatus', row[key])}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 /** Every field of the row, by the screen's columns: plain columns first, then each panel and list as a section. */
 export function RowFields({ columns, row }: { columns: readonly Column<AnyRow>[]; row: AnyRow }) {
@@ -156,9 +191,10 @@ export function RowDrawer({ title, subtitle, screen, row, state, user, actions, 
               ×
             </Dialog.Close>
           </div>
+          {row && screen && state === 'ready' && <RowSummaryHead screen={screen} row={row} />}
           {row && screen && actions && actions.length > 0 && (
             <div className="flex flex-wrap items-center gap-2 border-b border-line px-5 py-2" role="group" aria-label="Row actions">
-              <RowActions actions={actions} row={row} user={user} locked={locked} reload={reload} />
+              <RowActions actions={actions} row={row} user={user} locked={locked} reload={reload} bar />
             </div>
           )}
           <div className="flex-1 overflow-auto px-5 py-4" tabIndex={0} role="region" aria-label="Row details">

@@ -1,12 +1,15 @@
 /**
  * The parts of the KYC review: the Approve/Reject switch, the reject-reason box, a document image with
  * a placeholder, and one submission laid out in its sections (src/domain/kyc.ts decides the layout and
- * what a switch or a reason box changes).
+ * what a switch or a reason box changes). Beside an earlier submission, each field whose value differs
+ * (src/domain/kycChanges.ts) carries a "Changed" tag, the current column shows the earlier value
+ * struck through under the new one, and "Changed only" hides the items with no changed field.
  */
 import { useId } from 'react';
 import { groupReason, isSwitchApproved, KYC_REASON_MAX, kycSections, setApproved, setReason, type KycData, type KycGroupId, type KycItem } from '../../domain/kyc';
+import { isKycItemChanged, kycItemKeys } from '../../domain/kycChanges';
 import { imageUrl } from '../../console/views/cells';
-import { inputClass } from '../../console/ui/primitives';
+import { inputClass, Tag } from '../../console/ui/primitives';
 
 export const DOCUMENT_PLACEHOLDER =
   'data:image/svg+xml;utf8,' +
@@ -83,13 +86,13 @@ export function ReasonBox({
   );
 }
 
-export function KycImage({ path, alt }: { path: string | null; alt: string }) {
+export function KycImage({ path, alt, small = false }: { path: string | null; alt: string; small?: boolean }) {
   const src = imageUrl(path) ?? DOCUMENT_PLACEHOLDER;
   return (
     <img
       src={src}
       alt={path ? alt : `${alt}: no image`}
-      className="h-40 w-full rounded border border-line bg-muted object-contain"
+      className={`${small ? 'h-20' : 'h-40'} w-full rounded border border-line bg-muted object-contain`}
       onError={(e) => {
         const img = e.target as HTMLImageElement;
         if (img.src !== DOCUMENT_PLACEHOLDER) img.src = DOCUMENT_PLACEHOLDER;
@@ -98,18 +101,65 @@ export function KycImage({ path, alt }: { path: string | null; alt: string }) {
   );
 }
 
-function ReadOnlyValue({ label, value }: { label: string; value: string | null }) {
-  const id = useId();
+/** The mark of a field whose value differs from the earlier submission: a tag with a word and an icon, never colour alone. */
+export function ChangedTag() {
   return (
-    <div className="flex min-w-0 flex-col gap-0.5">
-      <span id={id} className="text-[11px] font-medium uppercase tracking-wide text-ink-soft">
-        {label}
+    <span data-changed-tag>
+      <Tag tone="yellow">
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="mr-1 h-3 w-3" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M2 5h10l-3-3M14 11H4l3 3" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        Changed
+      </Tag>
+    </span>
+  );
+}
+
+const isBlank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === '';
+
+/**
+ * A read-only value. `changed` marks it; with `earlier` (the current column beside an earlier
+ * submission) the earlier value shows under it, struck through, and describes it to a screen reader.
+ */
+function ReadOnlyValue({ label, value, changed = false, earlier }: { label: string; value: string | null; changed?: boolean; earlier?: string | null }) {
+  const id = useId();
+  const showEarlier = changed && earlier !== undefined;
+  return (
+    <div className="flex min-w-0 flex-col gap-0.5" data-field-changed={changed ? 'true' : undefined}>
+      <span className="flex min-h-6 items-center justify-between gap-2">
+        <span id={id} className="text-[11px] font-medium uppercase tracking-wide text-ink-soft">
+          {label}
+        </span>
+        {changed && <ChangedTag />}
       </span>
-      <span aria-labelledby={id} role="textbox" aria-readonly="true" className="min-h-[34px] truncate rounded-md border border-line bg-muted px-2.5 py-1.5 text-sm text-ink" title={value ?? ''}>
+      <span
+        aria-labelledby={id}
+        aria-describedby={showEarlier ? `${id}-earlier` : undefined}
+        role="textbox"
+        aria-readonly="true"
+        className="min-h-[34px] truncate rounded-md border border-line bg-muted px-2.5 py-1.5 text-sm text-ink"
+        title={value ?? ''}
+      >
         {value === null || value === '' ? <span className="text-ink-soft">-</span> : value}
       </span>
+      {showEarlier && (
+        <span id={`${id}-earlier`} data-earlier-value className="truncate text-xs text-ink-soft" title={earlier ?? ''}>
+          Earlier: {isBlank(earlier) ? <span>none given</span> : <span className="line-through">{earlier}</span>}
+        </span>
+      )}
     </div>
   );
+}
+
+/** How one column relates to the other submission: the changed keys, and (in the current column) the earlier values. */
+export interface KycComparison {
+  readonly changed: ReadonlySet<string>;
+  /** The earlier submission, for the current column to show the old values beside the new. */
+  readonly earlier?: KycData;
+  /** "Changed only": items with no changed field are hidden, but those showing a field of `keepShown`. */
+  readonly changedOnly: boolean;
+  /** Fields shown whatever the toggle says (a rejected field the reviewer was asked to give a reason for). */
+  readonly keepShown?: ReadonlySet<string>;
 }
 
 /** One item: its title, read-only value(s), switch and reason box. */
@@ -120,6 +170,7 @@ function ItemCard({
   readOnly,
   invalidKeys,
   onChange,
+  comparison,
 }: {
   item: KycItem;
   data: KycData;
@@ -127,6 +178,7 @@ function ItemCard({
   readOnly: boolean;
   invalidKeys: ReadonlySet<string>;
   onChange: (next: KycData) => void;
+  comparison?: KycComparison;
 }) {
   const switchKey = item.kind === 'field' ? item.key : item.keys[0];
   const approved = isSwitchApproved(data, switchKey);
@@ -135,21 +187,41 @@ function ItemCard({
   const keys = item.kind === 'field' ? [item.key] : item.keys;
   const invalid = keys.some((k) => invalidKeys.has(k));
   const title = item.title;
+  const changed = comparison?.changed ?? new Set<string>();
+  const itemChanged = isKycItemChanged(item, changed);
+  const earlier = comparison?.earlier;
   return (
     <div
       data-kyc-item={item.kind === 'field' ? item.key : item.group}
-      className={`@container flex flex-col gap-2 rounded-md border bg-surface p-3 ${approved ? 'border-line' : 'border-red-300 dark:border-red-800'}`}
+      data-changed={itemChanged ? 'true' : undefined}
+      className={`@container flex flex-col gap-2 rounded-md border bg-surface p-3 ${approved ? 'border-line' : 'border-red-300 dark:border-red-800'} ${itemChanged ? 'border-l-4 border-l-amber-500' : ''}`}
     >
       <div className="flex items-center justify-between gap-2">
-        <h4 className="text-sm font-semibold text-ink">{title}</h4>
+        <h4 className="flex flex-wrap items-center gap-2 text-sm font-semibold text-ink">
+          {title}
+          {item.kind === 'field' && itemChanged && <ChangedTag />}
+        </h4>
         <DecisionSwitch label={`${prefix}${title}`} approved={approved} disabled={readOnly} onChange={(a) => onChange(setApproved(data, switchKey, a))} />
       </div>
       {item.kind === 'field' ? (
         item.image ? (
-          <KycImage path={data[item.key].value} alt={title} />
+          itemChanged && earlier ? (
+            <div className="grid grid-cols-[3fr_1fr] items-start gap-2">
+              <KycImage path={data[item.key].value} alt={title} />
+              <figure className="flex min-w-0 flex-col gap-1" data-earlier-value>
+                <figcaption className="text-xs text-ink-soft">Earlier</figcaption>
+                {/* secondary: faded, the caption at full contrast */}
+                <span className="opacity-75">
+                  <KycImage path={earlier[item.key]?.value ?? null} alt={`Earlier ${title}`} small />
+                </span>
+              </figure>
+            </div>
+          ) : (
+            <KycImage path={data[item.key].value} alt={title} />
+          )
         ) : (
           <div className="grid gap-2 @md:grid-cols-2">
-            <ReadOnlyValue label="Value" value={data[item.key].value} />
+            <ReadOnlyValue label="Value" value={data[item.key].value} changed={itemChanged} earlier={earlier ? (earlier[item.key]?.value ?? null) : undefined} />
             <ReasonBox
               label="Reject Reason"
               accessibleLabel={`${prefix}${title} Reject Reason`}
@@ -164,7 +236,7 @@ function ItemCard({
       ) : (
         <div className="grid grid-cols-2 gap-2">
           {item.keys.map((k) => (
-            <ReadOnlyValue key={k} label={data[k].title} value={data[k].value} />
+            <ReadOnlyValue key={k} label={data[k].title} value={data[k].value} changed={changed.has(k)} earlier={earlier ? (earlier[k]?.value ?? null) : undefined} />
           ))}
         </div>
       )}
@@ -190,20 +262,35 @@ export function KycSubmission({
   prefix = '',
   invalidKeys = new Set(),
   onChange = () => {},
+  comparison,
 }: {
   data: KycData;
   readOnly: boolean;
   prefix?: string;
   invalidKeys?: ReadonlySet<string>;
   onChange?: (next: KycData) => void;
+  /** Beside an earlier submission: what changed, and whether only that is shown. */
+  comparison?: KycComparison;
 }) {
-  const sections = kycSections(data);
+  const shown = (item: KycItem) => !comparison?.changedOnly || isKycItemChanged(item, comparison.changed) || kycItemKeys(item).some((k) => comparison.keepShown?.has(k));
+  const sections = kycSections(data)
+    .map((s) => ({ ...s, items: s.items.filter(shown) }))
+    .filter((s) => s.items.length > 0);
   const render = (s: (typeof sections)[number], grid: string) => (
     <section key={s.title} aria-label={`${prefix}${s.title}`} className="flex min-w-0 flex-col gap-2">
       <h3 className="border-b border-line pb-1 text-xs font-semibold uppercase tracking-wide text-ink-soft">{s.title}</h3>
       <div className={`grid gap-3 ${grid}`}>
         {s.items.map((item) => (
-          <ItemCard key={item.kind === 'field' ? item.key : item.group} item={item} data={data} prefix={prefix} readOnly={readOnly} invalidKeys={invalidKeys} onChange={onChange} />
+          <ItemCard
+            key={item.kind === 'field' ? item.key : item.group}
+            item={item}
+            data={data}
+            prefix={prefix}
+            readOnly={readOnly}
+            invalidKeys={invalidKeys}
+            onChange={onChange}
+            comparison={comparison}
+          />
         ))}
       </div>
     </section>

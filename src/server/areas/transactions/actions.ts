@@ -256,7 +256,7 @@ async function actOnce(ctx: Ctx, action: ActionName, by: { id: number } | { trac
     await tx.log({
       level: outcome.ok ? 'INFO' : 'WARN',
       type: `TRANSACTION_${action}`,
-      description: `${spec.verb} of send-money transaction ${row.id} (trace ${row.trace}) ${outcome.ok ? 'succeeded' : `failed: ${outcome.message}`} through ${network.name}`,
+      description: `${spec.verb} of send-money transaction ${row.id} (trace ${row.trace}) ${outcome.ok ? 'succeeded' : `failed: ${outcome.message}`} through ${network.name}${note ? `; reason: ${note}` : ''}`,
       before: snapshot(row as unknown as Record<string, unknown>),
       after: snapshot({ ...next, status } as unknown as Record<string, unknown>),
     });
