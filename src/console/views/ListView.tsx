@@ -148,10 +148,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error?.message ?? ''} kept={!!loaded} onRetry={() => void query.refetch()} />}
       {truncated && countKey && (
-        <div
-          role="status"
-          className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
-        >
+        // a quiet line, not a warning: a cut list is the normal state of a list with a fetch count
+        <p role="status" data-matching-line="" className="flex flex-wrap items-baseline gap-x-2 text-xs text-ink-soft">
           {allMatching !== undefined ? (
             <span>
               Showing {rows.length.toLocaleString('en-US')} of {allMatching.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} cut the result.
@@ -163,17 +161,22 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
               {rows.length.toLocaleString('en-US')} rows.
             </span>
           )}
-          <Button className="py-0.5" onClick={() => showAll()}>
+          <button
+            type="button"
+            className="font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            onClick={() => showAll()}
+          >
             {allMatching !== undefined ? `Show all ${allMatching.toLocaleString('en-US')} matching rows` : 'Show all matching rows'}
-          </Button>
-        </div>
+          </button>
+        </p>
       )}
       {/* the panel speaks only of a list that loaded: a failed load never reads as "no pending change requests" */}
       {data !== undefined && screen.changeRequests && hasAnyPermission(user.permissions, [screen.changeRequests.permission, ...(screen.changeRequests.alsoPermissions ?? [])]) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
       {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}
-      {tabs.length > 0 && (
+      {/* a single tab is no choice: no tab bar for it */}
+      {tabs.length > 1 && (
         <div role="tablist" aria-label={`${screen.title} tabs`} className="flex gap-1 border-b border-line">
           {tabs.map((t) => (
             <button
