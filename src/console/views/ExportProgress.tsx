@@ -4,7 +4,7 @@
  * client.ts), so the page stays usable meanwhile. Above PDF_MAX_ROWS rows the PDF button explains that
  * such a PDF is too long to read and offers Excel instead.
  */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { ExportField } from '../../api/contract';
 import type { AnyListScreen } from '../../definitions/definitions';
 import type { ExportContext, ItemFields } from '../../formats/cells';
@@ -147,9 +147,10 @@ export type RunExport = (kind: ExportKind, input: ExportInput) => Promise<Export
 export type OnExport = (kind: ExportKind, run: RunExport, all: boolean) => Promise<void> | void;
 
 /**
- * 'Download as Excel' and 'Download as PDF', each saying how many rows it writes, with the progress of
- * a running export beside them. When the fetch count cut the list (`allMatching`: how many rows match
- * the filters, more than `rowCount`), two more buttons export every matching row. The running export
+ * One 'Export' button opening a menu of 'Download as Excel' and 'Download as PDF', each saying how many
+ * rows it writes, with the progress of a running export beside it. When the fetch count cut the list
+ * (`allMatching`: how many rows match the filters, more than `rowCount`), two more items export every
+ * matching row. The running export
  * is this component's state, so the list around it does not render while it runs. `rowCount` decides
  * whether a PDF is still readable.
  */
@@ -194,22 +195,21 @@ export function ExportButtons({
           Fetching all {all?.toLocaleString('en-US')} matching rows…
         </span>
       )}
-      <Button onClick={() => start('xlsx', false)} disabled={disabled}>
-        {`Download as Excel${enabled ? rowsNote(rowCount) : ''}`}
-      </Button>
-      <Button onClick={() => start('pdf', false)} disabled={disabled}>
-        {`Download as PDF${enabled ? rowsNote(rowCount) : ''}`}
-      </Button>
-      {all !== undefined && (
-        <span role="group" aria-label={`Export all ${all.toLocaleString('en-US')} matching rows`} className="flex items-center gap-2 border-l border-line pl-2">
-          <Button onClick={() => start('xlsx', true)} disabled={disabled}>
-            {`Download all ${all.toLocaleString('en-US')} as Excel`}
-          </Button>
-          <Button onClick={() => start('pdf', true)} disabled={disabled}>
-            {`Download all ${all.toLocaleString('en-US')} as PDF`}
-          </Button>
-        </span>
-      )}
+      <ExportMenu
+        disabled={disabled}
+        groups={[
+          [
+            { id: 'xlsx', label: `Download as Excel${enabled ? rowsNote(rowCount) : ''}`, run: () => start('xlsx', false) },
+            { id: 'pdf', label: `Download as PDF${enabled ? rowsNote(rowCount) : ''}`, run: () => start('pdf', false) },
+          ],
+          all === undefined
+            ? []
+            : [
+                { id: 'all-xlsx', label: `Download all ${all.toLocaleString('en-US')} as Excel`, run: () => start('xlsx', true) },
+                { id: 'all-pdf', label: `Download all ${all.toLocaleString('en-US')} as PDF`, run: () => start('pdf', true) },
+              ],
+        ]}
+      />
       <Modal
         open={tooLong !== null}
         onOpenChange={(open) => !open && setTooLong(null)}
@@ -236,6 +236,135 @@ export function ExportButtons({
           of pages and be too long to read: download it as Excel instead, and filter it there.
         </p>
       </Modal>
+    </span>
+  );
+}
+
+interface ExportMenuItem {
+  id: string;
+  label: string;
+  run: () => void;
+}
+
+/**
+ * The 'Export' button and its menu (the WAI-ARIA menu button pattern): Enter, Space or Down opens it on
+ * the first item (Up on the last), the arrows, Home and End move, Enter or Space chooses, Escape closes
+ * it and gives the focus back to the button, Tab or a click elsewhere closes it. Items are unavailable
+ * (aria-disabled, still reachable) while the list loads or an export runs.
+ */
+function ExportMenu({ groups, disabled }: { groups: readonly (readonly ExportMenuItem[])[]; disabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const trigger = useRef<HTMLButtonElement | null>(null);
+  const menu = useRef<HTMLDivElement | null>(null);
+  const [focusAt, setFocusAt] = useState<number | 'last' | null>(null);
+  const items = groups.flat();
+
+  const itemButtons = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+
+  useEffect(() => {
+    if (!open || focusAt === null) return;
+    const buttons = itemButtons();
+    (focusAt === 'last' ? buttons[buttons.length - 1] : buttons[focusAt])?.focus();
+    setFocusAt(null);
+  }, [open, focusAt]);
+
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => {
+      const t = e.target as Node;
+      if (!menu.current?.contains(t) && !trigger.current?.contains(t)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+
+  function close(refocus: boolean) {
+    setOpen(false);
+    if (refocus) trigger.current?.focus();
+  }
+
+  function onTriggerKey(e: KeyboardEvent<HTMLButtonElement>) {
+    if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setOpen(true);
+      setFocusAt(e.key === 'ArrowUp' ? 'last' : 0);
+    }
+  }
+
+  function onMenuKey(e: KeyboardEvent<HTMLDivElement>) {
+    const buttons = itemButtons();
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const move = (to: number) => {
+      e.preventDefault();
+      buttons[(to + buttons.length) % buttons.length]?.focus();
+    };
+    if (e.key === 'ArrowDown') move(at + 1);
+    else if (e.key === 'ArrowUp') move(at - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(buttons.length - 1);
+    else if (e.key === 'Escape') {
+      e.preventDefault();
+      close(true);
+    } else if (e.key === 'Tab') setOpen(false);
+  }
+
+  function choose(item: ExportMenuItem) {
+    if (disabled) return;
+    close(true);
+    item.run();
+  }
+
+  return (
+    <span className="relative">
+      <Button
+        ref={trigger}
+        id={`${id}-button`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? `${id}-menu` : undefined}
+        onClick={() => {
+          setOpen((o) => !o);
+          if (!open) setFocusAt(0);
+        }}
+        onKeyDown={onTriggerKey}
+      >
+        Export
+        <span aria-hidden="true" className="text-xs">
+          ▾
+        </span>
+      </Button>
+      {open && (
+        <div
+          ref={menu}
+          id={`${id}-menu`}
+          role="menu"
+          aria-labelledby={`${id}-button`}
+          onKeyDown={onMenuKey}
+          className="absolute right-0 z-30 mt-1 flex min-w-max flex-col rounded-md border border-line bg-surface py-1 text-sm shadow-lg"
+        >
+          {groups
+            .filter((g) => g.length > 0)
+            .map((g, gi) => (
+              <div key={gi} role="group" className={gi > 0 ? 'mt-1 border-t border-line pt-1' : undefined}>
+                {g.map((item) => (
+                  <button
+                    key={item.id}
+                    type="button"
+                    role="menuitem"
+                    tabIndex={-1}
+                    aria-disabled={disabled || undefined}
+                    className="block w-full whitespace-nowrap px-3 py-1.5 text-left hover:bg-muted focus:bg-muted focus:outline-none aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
+                    onClick={() => choose(item)}
+                  >
+                    {item.label}
+                  </button>
+                ))}
+              </div>
+            ))}
+          {items.length === 0 && <span className="px-3 py-1.5 text-ink-soft">Nothing to export</span>}
+        </div>
+      )}
     </span>
   );
 }
