@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { useServerAndBrowser, signIn, screenshot, type RunningServer } from './harness';
+import { rowAction, rowActionCount } from './rowMenu';
 import { exportItem, readExportItem } from './exportMenu';
 import { pdfText, sheetLines } from './downloads';
 import { businessDateTime, businessTodayRange, displayDateTime, isSameBusinessDay, timeZoneNote } from '../../src/domain/businessTime';
@@ -105,9 +106,9 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
       await page.getByRole('button', { name: 'Search' }).click();
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
       await row.first().waitFor();
-      await row.getByRole('button', { name: offered, exact: true }).waitFor();
-      expect(await row.getByRole('button', { name: other, exact: true }).count()).toBe(0);
-      await row.getByRole('button', { name: offered, exact: true }).click();
+      await expect.poll(() => rowActionCount(page, row, offered), { timeout: 15_000 }).toBe(1);
+      expect(await rowActionCount(page, row, other)).toBe(0);
+      await (await rowAction(page, row, offered)).click();
       await page
         .getByRole('dialog')
         .getByRole('button', { name: `${offered} ${formatMoney(target!.amount, target!.currency_code)}`, exact: true })

@@ -1,7 +1,7 @@
 /**
  * A list on a laptop screen shows its rows, not its furniture: Send Money at 1280x800 has no tab bar for
  * its single tab, the "N of M matching" notice is a quiet line (not an alert box), the exports are one
- * 'Export' menu that works by keyboard, and more rows are fully visible than the 3 the page showed when
+ * 'Export' menu that works by keyboard, a row shows at most two actions (the rest under "More actions"), and more rows are fully visible than the 3 the page showed when
  * the exports, the notice and the count cards each took a block of their own.
  */
 import { describe, expect, it } from 'vitest';
@@ -87,6 +87,28 @@ describe('Send Money on a 1280x800 laptop', () => {
       expect(await chips.count()).toBe(4);
       const tops = new Set(await chips.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top))));
       expect(tops.size).toBe(1);
+
+      // the Action column: at most two action buttons a row, the rest under "More actions", which opens by keyboard
+      const actionCells = table.locator('tbody tr td:last-child');
+      const inline = await actionCells.evaluateAll((cells) => cells.map((c) => [...c.querySelectorAll('button')].filter((b) => b.getAttribute('aria-haspopup') !== 'menu').length));
+      expect(Math.max(...inline)).toBeLessThanOrEqual(2);
+      const more = table.getByRole('button', { name: 'More actions' }).first();
+      if ((await more.count()) > 0) {
+        await more.focus();
+        await page.keyboard.press('Enter');
+        const rowMenu = page.getByRole('menu');
+        expect((await rowMenu.getByRole('menuitem').allInnerTexts()).length).toBeGreaterThan(0);
+        await page.keyboard.press('Escape');
+        expect(await rowMenu.count()).toBe(0);
+        expect(await more.evaluate((el) => el === document.activeElement)).toBe(true);
+      }
+      // as wide as the widest row's actions (plus the cell's padding), and narrower than the 316 px it took
+      // with every action of a row as a button
+      const actionHeader = table.getByRole('columnheader', { name: 'Action', exact: true });
+      const headerWidth = (await actionHeader.boundingBox())!.width;
+      const widestContent = Math.max(...(await actionCells.evaluateAll((cells) => cells.map((c) => (c.firstElementChild as HTMLElement | null)?.getBoundingClientRect().width ?? 0))));
+      expect(headerWidth).toBeLessThanOrEqual(widestContent + 32);
+      expect(headerWidth).toBeLessThan(316);
 
       // more rows in view than the 3 before
       expect(await page.evaluate(fullyVisibleRows)).toBeGreaterThan(3);

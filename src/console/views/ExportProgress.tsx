@@ -4,13 +4,14 @@
  * client.ts), so the page stays usable meanwhile. Above PDF_MAX_ROWS rows the PDF button explains that
  * such a PDF is too long to read and offers Excel instead.
  */
-import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ExportField } from '../../api/contract';
 import type { AnyListScreen } from '../../definitions/definitions';
 import type { ExportContext, ItemFields } from '../../formats/cells';
 import type { ExportOutcome, RunningExport } from '../exports/client';
 import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { Button, Modal } from '../ui/primitives';
+import { MenuButton } from '../ui/MenuButton';
 
 export type ExportKind = 'xlsx' | 'pdf';
 
@@ -195,7 +196,15 @@ export function ExportButtons({
           Fetching all {all?.toLocaleString('en-US')} matching rows…
         </span>
       )}
-      <ExportMenu
+      <MenuButton
+        label={
+          <>
+            Export
+            <span aria-hidden="true" className="text-xs">
+              ▾
+            </span>
+          </>
+        }
         disabled={disabled}
         groups={[
           [
@@ -236,135 +245,6 @@ export function ExportButtons({
           of pages and be too long to read: download it as Excel instead, and filter it there.
         </p>
       </Modal>
-    </span>
-  );
-}
-
-interface ExportMenuItem {
-  id: string;
-  label: string;
-  run: () => void;
-}
-
-/**
- * The 'Export' button and its menu (the WAI-ARIA menu button pattern): Enter, Space or Down opens it on
- * the first item (Up on the last), the arrows, Home and End move, Enter or Space chooses, Escape closes
- * it and gives the focus back to the button, Tab or a click elsewhere closes it. Items are unavailable
- * (aria-disabled, still reachable) while the list loads or an export runs.
- */
-function ExportMenu({ groups, disabled }: { groups: readonly (readonly ExportMenuItem[])[]; disabled: boolean }) {
-  const [open, setOpen] = useState(false);
-  const id = useId();
-  const trigger = useRef<HTMLButtonElement | null>(null);
-  const menu = useRef<HTMLDivElement | null>(null);
-  const [focusAt, setFocusAt] = useState<number | 'last' | null>(null);
-  const items = groups.flat();
-
-  const itemButtons = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
-
-  useEffect(() => {
-    if (!open || focusAt === null) return;
-    const buttons = itemButtons();
-    (focusAt === 'last' ? buttons[buttons.length - 1] : buttons[focusAt])?.focus();
-    setFocusAt(null);
-  }, [open, focusAt]);
-
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      const t = e.target as Node;
-      if (!menu.current?.contains(t) && !trigger.current?.contains(t)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [open]);
-
-  function close(refocus: boolean) {
-    setOpen(false);
-    if (refocus) trigger.current?.focus();
-  }
-
-  function onTriggerKey(e: KeyboardEvent<HTMLButtonElement>) {
-    if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      setOpen(true);
-      setFocusAt(e.key === 'ArrowUp' ? 'last' : 0);
-    }
-  }
-
-  function onMenuKey(e: KeyboardEvent<HTMLDivElement>) {
-    const buttons = itemButtons();
-    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const move = (to: number) => {
-      e.preventDefault();
-      buttons[(to + buttons.length) % buttons.length]?.focus();
-    };
-    if (e.key === 'ArrowDown') move(at + 1);
-    else if (e.key === 'ArrowUp') move(at - 1);
-    else if (e.key === 'Home') move(0);
-    else if (e.key === 'End') move(buttons.length - 1);
-    else if (e.key === 'Escape') {
-      e.preventDefault();
-      close(true);
-    } else if (e.key === 'Tab') setOpen(false);
-  }
-
-  function choose(item: ExportMenuItem) {
-    if (disabled) return;
-    close(true);
-    item.run();
-  }
-
-  return (
-    <span className="relative">
-      <Button
-        ref={trigger}
-        id={`${id}-button`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-menu` : undefined}
-        onClick={() => {
-          setOpen((o) => !o);
-          if (!open) setFocusAt(0);
-        }}
-        onKeyDown={onTriggerKey}
-      >
-        Export
-        <span aria-hidden="true" className="text-xs">
-          ▾
-        </span>
-      </Button>
-      {open && (
-        <div
-          ref={menu}
-          id={`${id}-menu`}
-          role="menu"
-          aria-labelledby={`${id}-button`}
-          onKeyDown={onMenuKey}
-          className="absolute right-0 z-30 mt-1 flex min-w-max flex-col rounded-md border border-line bg-surface py-1 text-sm shadow-lg"
-        >
-          {groups
-            .filter((g) => g.length > 0)
-            .map((g, gi) => (
-              <div key={gi} role="group" className={gi > 0 ? 'mt-1 border-t border-line pt-1' : undefined}>
-                {g.map((item) => (
-                  <button
-                    key={item.id}
-                    type="button"
-                    role="menuitem"
-                    tabIndex={-1}
-                    aria-disabled={disabled || undefined}
-                    className="block w-full whitespace-nowrap px-3 py-1.5 text-left hover:bg-muted focus:bg-muted focus:outline-none aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
-                    onClick={() => choose(item)}
-                  >
-                    {item.label}
-                  </button>
-                ))}
-              </div>
-            ))}
-          {items.length === 0 && <span className="px-3 py-1.5 text-ink-soft">Nothing to export</span>}
-        </div>
-      )}
     </span>
   );
 }

@@ -15,7 +15,7 @@ import { FilterBar } from './FilterBar';
 import { ExportButtons } from './ExportProgress';
 import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
-import { RowActions } from './RowActions';
+import { refusalReasons, RowActions, visibleActions } from './RowActions';
 import { PageHeader } from './PageHeader';
 import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
@@ -73,12 +73,20 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const inActionColumn = useMemo(() => actions?.filter((a) => !a.column), [actions]);
   // the Action column shows when the user holds the permission of an action (or rows may show a lock)
   const anyPermitted = !!inActionColumn?.some((a) => hasPermission(user.permissions, a.permission)) || !!screen.lockedWhen;
+  // the Action column only when some row shows something in it (an action, a lock, why none): no empty column
+  const anyRowShows = useMemo(
+    () =>
+      !!inActionColumn &&
+      anyPermitted &&
+      rows.some((row) => !!screen.lockedWhen?.(row) || visibleActions(inActionColumn, row, user).length > 0 || refusalReasons(inActionColumn, row, user).length > 0),
+    [inActionColumn, anyPermitted, rows, user, screen.lockedWhen],
+  );
   const renderActions = useMemo(
     () =>
-      inActionColumn && (inActionColumn.length || screen.lockedWhen) && anyPermitted
+      inActionColumn && (inActionColumn.length || screen.lockedWhen) && anyPermitted && anyRowShows
         ? (row: object) => <RowActions actions={inActionColumn} row={row} user={user} locked={locked(row)} reload={reload} />
         : undefined,
-    [inActionColumn, anyPermitted, user, locked, reload, screen.lockedWhen],
+    [inActionColumn, anyPermitted, anyRowShows, user, locked, reload, screen.lockedWhen],
   );
   const actionColumns = useMemo(
     () =>
