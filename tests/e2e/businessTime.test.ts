@@ -10,6 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { useServerAndBrowser, signIn, screenshot, type RunningServer } from './harness';
+import { rowAction, rowActionCount } from './rowMenu';
+import { exportItem, readExportItem } from './exportMenu';
 import { pdfText, sheetLines } from './downloads';
 import { businessDateTime, businessTodayRange, displayDateTime, isSameBusinessDay, timeZoneNote } from '../../src/domain/businessTime';
 import { canVoidOrRefund } from '../../src/domain/transactionGuards';
@@ -105,9 +107,9 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
       await page.getByRole('button', { name: 'Search' }).click();
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(target!.id), exact: true }) });
       await row.first().waitFor();
-      await row.getByRole('button', { name: offered, exact: true }).waitFor();
-      expect(await row.getByRole('button', { name: other, exact: true }).count()).toBe(0);
-      await row.getByRole('button', { name: offered, exact: true }).click();
+      await expect.poll(() => rowActionCount(page, row, offered), { timeout: 15_000 }).toBe(1);
+      expect(await rowActionCount(page, row, other)).toBe(0);
+      await (await rowAction(page, row, offered)).click();
       await page
         .getByRole('dialog')
         .getByRole('button', { name: `${offered} ${formatMoney(target!.amount, target!.currency_code)}`, exact: true })
@@ -134,12 +136,11 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
         await page.getByLabel('To', { exact: true }).fill(range.to);
         await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
         await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/Transaction/get-ceftTransaction')), page.getByRole('button', { name: 'Search' }).click()]);
-        const excel = page.getByRole('button', { name: 'Download as Excel' });
-        await expect.poll(() => excel.isEnabled(), { timeout: 30_000 }).toBe(true);
+        await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled()), { timeout: 30_000 }).toBe(true);
 
         // the 'On' line and the file name: the business zone's clock at the click, the zone named
         const before = displayDateTime(new Date(), businessZone);
-        const [xlsx] = await Promise.all([page.waitForEvent('download'), excel.click()]);
+        const [xlsx] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
         const after = displayDateTime(new Date(), businessZone);
         const lines = await sheetLines(xlsx);
         const on = /^On (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) by maker\. (.+)$/.exec(lines[1]);
@@ -172,10 +173,9 @@ function scenario(name: string, serverZone: string, businessZone: string, browse
         expect(differs).toBeGreaterThan(0);
 
         // the PDF: the same 'On' line naming the zone, the dates in the business zone
-        const pdfButton = page.getByRole('button', { name: 'Download as PDF' });
-        await expect.poll(() => pdfButton.isEnabled(), { timeout: 30_000 }).toBe(true);
+        await expect.poll(() => readExportItem(page, 'Download as PDF', (i) => i.isEnabled()), { timeout: 30_000 }).toBe(true);
         const pdfBefore = displayDateTime(new Date(), businessZone);
-        const [pdf] = await Promise.all([page.waitForEvent('download'), pdfButton.click()]);
+        const [pdf] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as PDF')).click()]);
         const { text } = await pdfText(pdf);
         const pdfOn = /On (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) by maker\. (Times in \S+ \(UTC[+-]\d{2}:\d{2}\))/.exec(text);
         expect(pdfOn, text.slice(0, 300)).not.toBeNull();

@@ -12,6 +12,7 @@ import { format } from 'date-fns';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { pdfText, sheetLines } from './downloads';
 import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 
 let server: RunningServer;
 let browser: Browser;
@@ -40,11 +41,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** The Export menu's 'Download as Excel' item, the menu opened. */
 function excelButton() {
-  return page.getByRole('button', { name: 'Download as Excel' });
+  return exportItem(page, 'Download as Excel');
 }
+/** The Export menu's 'Download as PDF' item, the menu opened. */
 function pdfButton() {
-  return page.getByRole('button', { name: 'Download as PDF' });
+  return exportItem(page, 'Download as PDF');
 }
 
 /** The last seven days with fetch count All, searched; resolves once the exports are enabled again. */
@@ -55,7 +58,7 @@ async function searchLastWeek() {
   await page.getByLabel('To', { exact: true }).fill(format(now, LOCAL));
   await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
   await Promise.all([page.waitForResponse((r) => r.url().endsWith(LIST_PATH)), page.getByRole('button', { name: 'Search' }).click()]);
-  await expect.poll(() => excelButton().isEnabled(), { timeout: 30_000 }).toBe(true);
+  await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled()), { timeout: 30_000 }).toBe(true);
 }
 
 /** How many rows the table holds (its pagination reads '… of N'). */
@@ -124,7 +127,7 @@ describe('exports built in a worker', () => {
     const total = await tableTotal();
     expect(total).toBeGreaterThan(0);
     await watchProgress();
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), excelButton().click()]);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), (await excelButton()).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^ceftTransactions_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
     expect((await progressSeen()).length).toBeGreaterThan(0);
 
@@ -141,13 +144,13 @@ describe('exports built in a worker', () => {
     const [id, trace] = await firstRow.locator('td').evaluateAll((tds) => tds.slice(0, 2).map((td) => (td as HTMLElement).innerText.trim()));
     expect(body.some((l) => l.startsWith(`${id}|${trace}|`))).toBe(true);
     // the buttons are back once the file is out
-    await expect.poll(() => excelButton().isEnabled()).toBe(true);
+    await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled())).toBe(true);
     expect(await page.getByRole('progressbar', { name: 'Export progress' }).count()).toBe(0);
   });
 
   it('exports the list as PDF, and the file reads back', async () => {
     await watchProgress();
-    const [pdf] = await Promise.all([page.waitForEvent('download'), pdfButton().click()]);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), (await pdfButton()).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^ceftTransactions_.*\.pdf$/);
     expect((await progressSeen()).length).toBeGreaterThan(0);
     const { pages, text } = await pdfText(pdf);
@@ -163,20 +166,20 @@ describe('exports built in a worker', () => {
     await searchLastWeek();
     expect(await tableTotal()).toBe(18_000);
     const before = downloads.length;
-    await pdfButton().click();
+    await (await pdfButton()).click();
     const bar = page.getByRole('progressbar', { name: 'Export progress' });
     await bar.waitFor();
-    expect(await excelButton().isDisabled()).toBe(true);
+    expect(await readExportItem(page, 'Download as Excel', (i) => i.isDisabled())).toBe(true);
     await screenshot(page, 'export-progress');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('Export cancelled: no file was downloaded.').waitFor();
     expect(await bar.count()).toBe(0);
-    expect(await excelButton().isEnabled()).toBe(true);
-    expect(await pdfButton().isEnabled()).toBe(true);
+    expect(await readExportItem(page, 'Download as Excel', (i) => i.isEnabled())).toBe(true);
+    expect(await readExportItem(page, 'Download as PDF', (i) => i.isEnabled())).toBe(true);
 
     // the page answers: the table pages on, and the next export runs to its file
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Next page' }).click();
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), excelButton().click()]);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), (await excelButton()).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
     const lines = await sheetLines(xlsx);
     const header = lines.findIndex((l) => l.startsWith('ID|Trace|'));
@@ -190,7 +193,7 @@ describe('exports built in a worker', () => {
     await searchLastWeek();
     expect(await tableTotal()).toBe(20_001);
     const before = downloads.length;
-    await pdfButton().click();
+    await (await pdfButton()).click();
     const dialog = page.getByRole('dialog', { name: 'Too many rows for a PDF' });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('This list has 20,001 rows.');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { menuOf, newPage, screenshot, signIn, signInThroughForm, signOut, useServerAndBrowser } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 
 const live = useServerAndBrowser();
 
@@ -260,11 +261,11 @@ describe('maker-checker round trip for a new console user', () => {
     await page.goto('/users');
     await page.getByLabel('Username/Email/Contact Number', { exact: true }).fill('kasun');
     // exports are disabled while the filter changed since the last search
-    await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
+    await expect(readExportItem(page, 'Download as Excel', (i) => i.isDisabled())).resolves.toBe(true);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: newUser.username, exact: true }).waitFor();
     expect(new URL(page.url()).searchParams.get('data')).toBe('kasun'); // filters live in the URL
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
     expect(download.suggestedFilename()).toMatch(/^Users_\d{4}-\d{2}-\d{2}.*\.xlsx$/);
     const path = await download.path();
     const wb = new ExcelJS.Workbook();
@@ -284,7 +285,7 @@ describe('maker-checker round trip for a new console user', () => {
     expect(text.some((l) => l.startsWith('ID|Name|Email|Contact Number|Username|Branch|Status|Created At|Updated At'))).toBe(true);
     expect(text.some((l) => l.includes(newUser.username) && l.includes(newUser.email))).toBe(true);
 
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as PDF')).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^Users_.*\.pdf$/);
     expect(
       readFileSync(await pdf.path())

@@ -9,6 +9,7 @@ import { sheetLines } from './downloads';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newPage, screenshot, signIn, DEMO_PASSWORD, useServerAndBrowser } from './harness';
+import { exportItem } from './exportMenu';
 
 // the operator generates today's scheduled batch by hand: the server's own schedule (07:30) would have made it at start
 const live = useServerAndBrowser({ SETTLEMENT_SCHEDULE: 'off' });
@@ -224,14 +225,14 @@ describe('scheduled settlement report', () => {
     await page.getByRole('cell', { name: after[0].account_number, exact: true }).waitFor();
     await screenshot(page, 'settlement-after');
 
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.xlsx$/);
     const lines = await sheetLines(xlsx);
     expect(lines[0]).toContain('Scheduled Settlement Report');
     expect(lines.some((l) => l.startsWith('ID|Tran Date|Batch Date|Currency|Account Number|FC Amount|FC Commission|FC Net Amount|Rate|LKR Amount|Created At|Updated At'))).toBe(true);
     for (const r of after) expect(lines.some((l) => l.startsWith(`${r.id}|`) && l.includes(`|${r.account_number}|`) && l.includes(String(r.lkr_amount)))).toBe(true);
 
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as PDF')).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^Scheduled_Settlement_Report_.*\.pdf$/);
     expect(
       readFileSync(await pdf.path())

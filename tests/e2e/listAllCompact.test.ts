@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { format, subDays } from 'date-fns';
 import { signIn, useServerAndBrowser } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 import { sheetLines } from './downloads';
 
 const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -97,9 +98,8 @@ async function allRows(live: ReturnType<typeof useServerAndBrowser>, form: strin
   await expect.poll(async () => (await firstColumn(page)).at(-1)).toBe(String(byId[0].id));
 
   // the Excel export of every row reads back with every id, and each id's trace and amount
-  const excel = page.getByRole('button', { name: 'Download as Excel' });
-  expect(await excel.innerText()).toBe(`Download as Excel (${rows.length.toLocaleString('en-US')} rows)`);
-  const [download] = await Promise.all([page.waitForEvent('download'), excel.click()]);
+  expect(await readExportItem(page, 'Download as Excel', (i) => i.innerText())).toBe(`Download as Excel (${rows.length.toLocaleString('en-US')} rows)`);
+  const [download] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
   const lines = await sheetLines(download);
   const header = lines.findIndex((l) => l.startsWith('ID|Trace|'));
   expect(header).toBeGreaterThanOrEqual(0);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { sheetLines } from './downloads';
 import type { Browser, Download, Page, Route } from 'playwright-core';
 import { signIn, useServerAndBrowser } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 
 const live = useServerAndBrowser();
 
@@ -60,24 +61,24 @@ describe('a list cut by its fetch count', () => {
     ).toBe(1);
 
     // the exports say how many rows each writes: these 10, or all N
-    expect(await page.getByRole('button', { name: 'Download as Excel' }).innerText()).toBe('Download as Excel (10 rows)');
-    expect(await page.getByRole('button', { name: 'Download as PDF' }).innerText()).toBe('Download as PDF (10 rows)');
-    const all = page.getByRole('button', { name: `Download all ${n.toLocaleString('en-US')} as Excel`, exact: true });
-    expect(await all.isEnabled()).toBe(true);
+    expect(await readExportItem(page, 'Download as Excel', (i) => i.innerText())).toBe('Download as Excel (10 rows)');
+    expect(await readExportItem(page, 'Download as PDF', (i) => i.innerText())).toBe('Download as PDF (10 rows)');
+    const allName = `Download all ${n.toLocaleString('en-US')} as Excel`;
+    expect(await readExportItem(page, allName, (i) => i.isEnabled(), true)).toBe(true);
     // cut by the fetch count but below the server threshold: Download all is the way, the server's export stays a quiet link
     expect(await page.getByRole('button', { name: 'Export all matching rows on the server' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Export on the server instead…' }).count()).toBe(1);
 
     // an export of these 10 rows holds 10
-    const [ten] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    const [ten] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
     expect(await sheetBody(ten, 'ID|Trace|')).toHaveLength(10);
     // Download all fetches every matching row (fetch count All), then writes them
     const fetchCounts: number[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/api/Transaction/get-ceftTransaction')) fetchCounts.push(Number(JSON.parse(r.postData() ?? '{}').fetchCount));
     });
-    await expect.poll(() => all.isEnabled()).toBe(true);
-    const [every] = await Promise.all([page.waitForEvent('download'), all.click()]);
+    await expect.poll(() => readExportItem(page, allName, (i) => i.isEnabled(), true)).toBe(true);
+    const [every] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, allName, true)).click()]);
     expect(fetchCounts).toEqual([99_999_999]);
     const rows = await sheetBody(every, 'ID|Trace|');
     expect(rows).toHaveLength(n);
@@ -93,8 +94,8 @@ describe('a list cut by its fetch count', () => {
     // (the server export's "Export all matching rows on the server" stays: it is not a count)
     expect(await page.getByText(/of [\d,]+ matching/).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^show all/i }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Download as Excel' }).innerText()).toBe(`Download as Excel (${n.toLocaleString('en-US')} rows)`);
-    expect(await page.getByRole('button', { name: /^Download all/ }).count()).toBe(0);
+    expect(await readExportItem(page, 'Download as Excel', (i) => i.innerText())).toBe(`Download as Excel (${n.toLocaleString('en-US')} rows)`);
+    expect(await readExportItem(page, /^Download all/, (i) => i.count())).toBe(0);
     // below the threshold the server export is a quiet second choice: its controls show on asking
     const onServer = page.getByRole('button', { name: 'Export all matching rows on the server' });
     expect(await onServer.count()).toBe(0);
@@ -151,7 +152,7 @@ describe('a list cut by its fetch count', () => {
     await notice.waitFor();
     expect(await notice.innerText()).toContain('Fetch Count 10 may have cut the result');
     expect(await pagerText(page)).toBe('1–10 of 10');
-    expect(await page.getByRole('button', { name: /^Download all/ }).count()).toBe(0);
+    expect(await readExportItem(page, /^Download all/, (i) => i.count())).toBe(0);
     await context.close();
   });
 });

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { format } from 'date-fns';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 import { exportFieldsOf } from '../../src/definitions/exportFields';
 import { ceftScreen } from '../../screens/transactions';
 
@@ -49,13 +50,12 @@ describe('an export above the threshold runs on the server', () => {
     await page.getByLabel('To', { exact: true }).fill(format(now, LOCAL));
     await page.getByLabel('Fetch Count', { exact: true }).selectOption({ label: 'All' });
     await Promise.all([page.waitForResponse((r) => r.url().endsWith(LIST_PATH)), page.getByRole('button', { name: 'Search' }).click()]);
-    const excel = page.getByRole('button', { name: 'Download as Excel' });
-    await expect.poll(() => excel.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled()), { timeout: 30_000 }).toBe(true);
     const total = Number((await page.getByRole('navigation', { name: 'Pagination' }).innerText()).match(/of ([\d,]+)/)![1]!.replace(/,/g, ''));
     expect(total).toBeGreaterThan(5);
     await expect.poll(() => panel().innerText()).toMatch(/more than a browser tab should export/);
 
-    await excel.click();
+    await (await exportItem(page, 'Download as Excel')).click();
     await progress().waitFor({ timeout: 30_000 });
     await expect.poll(async () => Number(await progress().getAttribute('aria-valuenow')), { timeout: 30_000 }).toBeGreaterThan(0);
     const before = Number(await progress().getAttribute('aria-valuenow'));

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { asUser, useServerAndBrowser, DEMO_PASSWORD } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 import { sheetLines } from './downloads';
 
 const live = useServerAndBrowser();
@@ -156,9 +157,8 @@ describe("exports are built from the reply's fields", () => {
       });
       const users = (await api('admin', 'user/list', { data: '', fetchCount: 10 })).data.users as { username: string }[];
       await page.goto(`${live.server.url}/users`);
-      const excel = page.getByRole('button', { name: 'Download as Excel' });
-      await expect.poll(() => excel.isEnabled(), { timeout: 30_000 }).toBe(true);
-      const [download] = await Promise.all([page.waitForEvent('download'), excel.click()]);
+      await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled()), { timeout: 30_000 }).toBe(true);
+      const [download] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
       const lines = await sheetLines(download);
       const header = lines.findIndex((l) => l === 'Login Name|Joined');
       expect(header, lines.slice(0, 6).join('\n')).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { format } from 'date-fns';
 import type { Page } from 'playwright-core';
 import { menuOf, newPage, screenshot, signIn, useServerAndBrowser } from './harness';
+import { exportItem, readExportItem } from './exportMenu';
 import { canHoldFundTransfer } from '../../src/domain/transactionGuards';
 import type { CeftRow } from '../../src/api/transactions';
 import { formatAmount, formatMoney } from '../../src/domain/amounts';
@@ -43,7 +44,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 /** Runs the search and waits for its reply (the exports are enabled again once it is in). */
 async function search(page: Page) {
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect.poll(() => page.getByRole('button', { name: 'Download as Excel' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => readExportItem(page, 'Download as Excel', (i) => i.isEnabled()), { timeout: 15_000 }).toBe(true);
 }
 
 /** Sets the From and To pickers and the fetch count. */
@@ -86,7 +87,7 @@ describe('send money as maker', () => {
     const to = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 23, 59, 59);
     await filterRange(page, from, to);
     // exports and Clear wait for the search
-    await expect(page.getByRole('button', { name: 'Download as Excel' }).isDisabled()).resolves.toBe(true);
+    await expect(readExportItem(page, 'Download as Excel', (i) => i.isDisabled())).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Clear All Filters' }).isDisabled()).resolves.toBe(true);
     await search(page);
     const url = new URL(page.url());
@@ -103,7 +104,7 @@ describe('send money as maker', () => {
     await table(page).getByText('Beneficiary Received Amount (LKR)').first().waitFor();
     await screenshot(page, 'transactions-ceft-day-panel');
 
-    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as Excel' }).click()]);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as Excel')).click()]);
     expect(xlsx.suggestedFilename()).toMatch(/^ceftTransactions_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
     const lines = await sheetLines(xlsx);
     expect(lines[0]).toBe('Send Money Transactions');
@@ -116,7 +117,7 @@ describe('send money as maker', () => {
     expect(total).toBeGreaterThanOrEqual(times.length);
     expect(body).toHaveLength(total);
 
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), (await exportItem(page, 'Download as PDF')).click()]);
     expect(pdf.suggestedFilename()).toMatch(/^ceftTransactions_.*\.pdf$/);
     const text = await pdfText(new Uint8Array(readFileSync(await pdf.path())));
     expect(text).toContain('Send Money Transactions');

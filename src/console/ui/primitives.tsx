@@ -1,6 +1,6 @@
 /** Small shared UI pieces: buttons, tags, loader, dialog frame, field wrapper. */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 /** Button styles; `danger` and `dangerGhost` are for actions that cannot be undone (money actions, deletions). */
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'dangerGhost' | 'success';
@@ -13,7 +13,7 @@ const variantClass: Record<Variant, string> = {
   dangerGhost: 'text-red-700 hover:bg-muted disabled:opacity-50 dark:text-red-400',
 };
 
-export function Button({ variant = 'secondary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({ variant = 'secondary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; ref?: Ref<HTMLButtonElement> }) {
   return (
     <button
       type="button"

@@ -11,6 +11,7 @@ import type { ExportContext, ItemFields } from '../../formats/cells';
 import type { ExportOutcome, RunningExport } from '../exports/client';
 import { PDF_MAX_ROWS } from '../../definitions/exportLimits';
 import { Button, Modal } from '../ui/primitives';
+import { MenuButton } from '../ui/MenuButton';
 
 export type ExportKind = 'xlsx' | 'pdf';
 
@@ -147,9 +148,10 @@ export type RunExport = (kind: ExportKind, input: ExportInput) => Promise<Export
 export type OnExport = (kind: ExportKind, run: RunExport, all: boolean) => Promise<void> | void;
 
 /**
- * 'Download as Excel' and 'Download as PDF', each saying how many rows it writes, with the progress of
- * a running export beside them. When the fetch count cut the list (`allMatching`: how many rows match
- * the filters, more than `rowCount`), two more buttons export every matching row. The running export
+ * One 'Export' button opening a menu of 'Download as Excel' and 'Download as PDF', each saying how many
+ * rows it writes, with the progress of a running export beside it. When the fetch count cut the list
+ * (`allMatching`: how many rows match the filters, more than `rowCount`), two more items export every
+ * matching row. The running export
  * is this component's state, so the list around it does not render while it runs. `rowCount` decides
  * whether a PDF is still readable.
  */
@@ -194,22 +196,29 @@ export function ExportButtons({
           Fetching all {all?.toLocaleString('en-US')} matching rows…
         </span>
       )}
-      <Button onClick={() => start('xlsx', false)} disabled={disabled}>
-        {`Download as Excel${enabled ? rowsNote(rowCount) : ''}`}
-      </Button>
-      <Button onClick={() => start('pdf', false)} disabled={disabled}>
-        {`Download as PDF${enabled ? rowsNote(rowCount) : ''}`}
-      </Button>
-      {all !== undefined && (
-        <span role="group" aria-label={`Export all ${all.toLocaleString('en-US')} matching rows`} className="flex items-center gap-2 border-l border-line pl-2">
-          <Button onClick={() => start('xlsx', true)} disabled={disabled}>
-            {`Download all ${all.toLocaleString('en-US')} as Excel`}
-          </Button>
-          <Button onClick={() => start('pdf', true)} disabled={disabled}>
-            {`Download all ${all.toLocaleString('en-US')} as PDF`}
-          </Button>
-        </span>
-      )}
+      <MenuButton
+        label={
+          <>
+            Export
+            <span aria-hidden="true" className="text-xs">
+              ▾
+            </span>
+          </>
+        }
+        disabled={disabled}
+        groups={[
+          [
+            { id: 'xlsx', label: `Download as Excel${enabled ? rowsNote(rowCount) : ''}`, run: () => start('xlsx', false) },
+            { id: 'pdf', label: `Download as PDF${enabled ? rowsNote(rowCount) : ''}`, run: () => start('pdf', false) },
+          ],
+          all === undefined
+            ? []
+            : [
+                { id: 'all-xlsx', label: `Download all ${all.toLocaleString('en-US')} as Excel`, run: () => start('xlsx', true) },
+                { id: 'all-pdf', label: `Download all ${all.toLocaleString('en-US')} as PDF`, run: () => start('pdf', true) },
+              ],
+        ]}
+      />
       <Modal
         open={tooLong !== null}
         onOpenChange={(open) => !open && setTooLong(null)}

@@ -22,15 +22,16 @@ export function CountCardsStrip({ screenId, def }: { screenId: string; def: Coun
       return res.data as Record<string, unknown>;
     },
   });
+  // one row of small chips: the numbers at a glance without pushing the table down
   return (
-    <div className="grid grid-cols-2 gap-3 md:grid-cols-4" aria-label="Transaction counts">
+    <ul className="flex flex-wrap items-center gap-2" aria-label="Transaction counts">
       {def.cards.map((c) => (
-        <div key={c.key} className={`rounded-md border border-line border-l-4 bg-surface px-4 py-3 ${toneClass[c.tone]}`} data-card={c.label}>
-          <p className="text-xs font-medium uppercase tracking-wide text-ink-soft">{c.label}</p>
-          <p className="text-2xl font-semibold tabular-nums">{counts.data ? Number(counts.data[c.key] ?? 0).toLocaleString('en-US') : '–'}</p>
-        </div>
+        <li key={c.key} className={`flex items-baseline gap-2 rounded-md border border-line border-l-4 bg-surface px-2.5 py-1 ${toneClass[c.tone]}`} data-card={c.label}>
+          <span className="text-xs font-medium uppercase tracking-wide text-ink-soft">{c.label}</span>
+          <span className="text-sm font-semibold tabular-nums">{counts.data ? Number(counts.data[c.key] ?? 0).toLocaleString('en-US') : '–'}</span>
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }
 

@@ -15,7 +15,7 @@ import { FilterBar } from './FilterBar';
 import { ExportButtons } from './ExportProgress';
 import { CountCardsStrip, TotalsFooterView } from './ListExtras';
 import { ChangeRequestPanel } from './ChangeRequestPanel';
-import { RowActions } from './RowActions';
+import { refusalReasons, RowActions, visibleActions } from './RowActions';
 import { PageHeader } from './PageHeader';
 import { arrangeColumns, ColumnChooser, useColumnPrefs } from './ColumnChooser';
 import { ListNoticesView, ListToolbar } from './ListToolbar';
@@ -73,12 +73,20 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
   const inActionColumn = useMemo(() => actions?.filter((a) => !a.column), [actions]);
   // the Action column shows when the user holds the permission of an action (or rows may show a lock)
   const anyPermitted = !!inActionColumn?.some((a) => hasPermission(user.permissions, a.permission)) || !!screen.lockedWhen;
+  // the Action column only when some row shows something in it (an action, a lock, why none): no empty column
+  const anyRowShows = useMemo(
+    () =>
+      !!inActionColumn &&
+      anyPermitted &&
+      rows.some((row) => !!screen.lockedWhen?.(row) || visibleActions(inActionColumn, row, user).length > 0 || refusalReasons(inActionColumn, row, user).length > 0),
+    [inActionColumn, anyPermitted, rows, user, screen.lockedWhen],
+  );
   const renderActions = useMemo(
     () =>
-      inActionColumn && (inActionColumn.length || screen.lockedWhen) && anyPermitted
+      inActionColumn && (inActionColumn.length || screen.lockedWhen) && anyPermitted && anyRowShows
         ? (row: object) => <RowActions actions={inActionColumn} row={row} user={user} locked={locked(row)} reload={reload} />
         : undefined,
-    [inActionColumn, anyPermitted, user, locked, reload, screen.lockedWhen],
+    [inActionColumn, anyPermitted, anyRowShows, user, locked, reload, screen.lockedWhen],
   );
   const actionColumns = useMemo(
     () =>
@@ -148,10 +156,8 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
       {screen.notices && <ListNoticesView notices={screen.notices} reply={reply} />}
       {failed && <ListFailure reason={query.error?.message ?? ''} kept={!!loaded} onRetry={() => void query.refetch()} />}
       {truncated && countKey && (
-        <div
-          role="status"
-          className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
-        >
+        // a quiet line, not a warning: a cut list is the normal state of a list with a fetch count
+        <p role="status" data-matching-line="" className="flex flex-wrap items-baseline gap-x-2 text-xs text-ink-soft">
           {allMatching !== undefined ? (
             <span>
               Showing {rows.length.toLocaleString('en-US')} of {allMatching.toLocaleString('en-US')} matching rows: Fetch Count {fetchCount} cut the result.
@@ -163,17 +169,22 @@ export function ListView({ screen, user }: { screen: AnyListScreen; user: Sessio
               {rows.length.toLocaleString('en-US')} rows.
             </span>
           )}
-          <Button className="py-0.5" onClick={() => showAll()}>
+          <button
+            type="button"
+            className="font-medium text-accent underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            onClick={() => showAll()}
+          >
             {allMatching !== undefined ? `Show all ${allMatching.toLocaleString('en-US')} matching rows` : 'Show all matching rows'}
-          </Button>
-        </div>
+          </button>
+        </p>
       )}
       {/* the panel speaks only of a list that loaded: a failed load never reads as "no pending change requests" */}
       {data !== undefined && screen.changeRequests && hasAnyPermission(user.permissions, [screen.changeRequests.permission, ...(screen.changeRequests.alsoPermissions ?? [])]) && (
         <ChangeRequestPanel def={screen.changeRequests} requests={requests} onDecided={reload} />
       )}
       {screen.countCards && <CountCardsStrip screenId={screen.id} def={screen.countCards} />}
-      {tabs.length > 0 && (
+      {/* a single tab is no choice: no tab bar for it */}
+      {tabs.length > 1 && (
         <div role="tablist" aria-label={`${screen.title} tabs`} className="flex gap-1 border-b border-line">
           {tabs.map((t) => (
             <button

@@ -15,10 +15,14 @@ import { callApi, failureMessage } from '../request';
 import { toast } from '../ui/toast';
 import { Button, ConfirmDialog, LockIcon, inputClass } from '../ui/primitives';
 import { RowImagesModal } from './RowImagesModal';
+import { MenuButton } from '../ui/MenuButton';
 import { businessTimeZone } from '../businessTime';
 import { useBusinessDay } from '../businessDay';
 import { useRegistries } from '../registries';
 import { confirmAboutOf } from '../confirmAbout';
+
+/** How many of a row's actions a table row shows as buttons; the rest are in its 'More actions' menu. */
+export const INLINE_ACTIONS = 2;
 
 /** The actions a user may take on a row: permission (or one of `anyOf`) held and guard true. */
 export function visibleActions<Row>(actions: readonly RowAction<Row>[], row: Row, user: SessionUser): RowAction<Row>[] {
@@ -203,7 +207,7 @@ export function RowActions<Row>({
           <span aria-hidden="true">⊘</span> No action<span className="sr-only">: {whyNone.join(' ')}</span>
         </span>
       )}
-      {shown.map((a) =>
+      {(bar ? shown : shown.slice(0, INLINE_ACTIONS)).map((a) =>
         bar ? (
           <Button key={a.id} variant={a.tone === 'danger' ? 'danger' : 'secondary'} data-tone={a.tone} onClick={() => start(a)}>
             {labelOf(a, row)}
@@ -213,6 +217,16 @@ export function RowActions<Row>({
             {labelOf(a, row)}
           </Button>
         ),
+      )}
+      {/* in a table row, past two actions the rest go in a menu, so the Action column stays narrow */}
+      {!bar && shown.length > INLINE_ACTIONS && (
+        <MenuButton
+          variant="ghost"
+          className="px-2 py-0.5"
+          label={<span aria-hidden="true">⋯</span>}
+          ariaLabel="More actions"
+          groups={[shown.slice(INLINE_ACTIONS).map((a) => ({ id: a.id, label: labelOf(a, row), danger: a.tone === 'danger', run: () => start(a) }))]}
+        />
       )}
       {/* its own boundary: a lazy modal loading must not hide the screen (and the button that opened it, which
           then could not get the focus back) behind the route's fallback */}
