@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { ARTEFACTS, openInApp, signIn, useServerAndBrowser } from './harness';
+import { rowAction, rowActionCount } from './rowMenu';
 import { TOKEN_KEY } from '../../src/console/session';
 
 // MONEY_ACTION_APPROVAL_ABOVE_USD set (far above any demo amount, so every action still runs at once) so that
@@ -233,10 +234,21 @@ describe.each(['light', 'dark'] as const)('no serious or critical axe violation,
     // a money action's confirmation: the sentence, the summary, the reason box and the danger verb button
     await page.goto('/transaction/ceft');
     await settle(page);
-    // today's pending transactions: their fund transfer can be held
+    // the last week's pending transactions (at any hour: just after midnight, today has few): their fund transfer can be held
+    const from = page.getByLabel('From', { exact: true });
+    const weekBack = new Date(`${(await from.inputValue()).slice(0, 10)}T00:00:00Z`);
+    weekBack.setUTCDate(weekBack.getUTCDate() - 7);
+    await from.fill(`${weekBack.toISOString().slice(0, 10)} 00:00:00`);
+    await from.press('Tab');
     await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('PENDING');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.locator('tbody tr').getByRole('button', { name: 'Hold', exact: true }).first().click();
+    await settle(page);
+    // the first row the filter kept that can be held (a button of the row, or in its More actions menu)
+    const rows = page.locator('tbody tr');
+    let holdable = -1;
+    for (let i = 0; i < (await rows.count()) && holdable < 0; i++) if ((await rowActionCount(page, rows.nth(i), 'Hold')) > 0) holdable = i;
+    expect(holdable, 'a pending transaction of the last week that can be held').toBeGreaterThanOrEqual(0);
+    await (await rowAction(page, rows.nth(holdable), 'Hold')).click();
     await page.getByRole('dialog', { name: 'Warning!' }).getByLabel('Reason (optional)').waitFor();
     found.push(...(await audit(page, `${theme} money confirmation`)));
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
