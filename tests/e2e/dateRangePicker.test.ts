@@ -88,7 +88,7 @@ describe('the date range fields', () => {
       // the calendar button follows To; Enter opens the calendar, focus on its first preset
       await to.focus();
       await page.keyboard.press('Tab');
-      expect((await focused(page)).label).toBe('Calendar: From and To days');
+      await expect.poll(async () => (await focused(page)).label).toBe('Calendar: From and To days');
       await page.keyboard.press('Enter');
       const calendar = page.getByRole('dialog', { name: 'From and To days' });
       await calendar.waitFor();
@@ -101,7 +101,7 @@ describe('the date range fields', () => {
       // Escape closes it and focus returns to the button
       await page.keyboard.press('Escape');
       await calendar.waitFor({ state: 'detached' });
-      expect((await focused(page)).label).toBe('Calendar: From and To days');
+      await expect.poll(async () => (await focused(page)).label).toBe('Calendar: From and To days');
 
       // Enter again, Tab to Yesterday, Enter: the fields show yesterday, focus is back on the button
       await page.keyboard.press('Enter');
@@ -111,7 +111,7 @@ describe('the date range fields', () => {
       expect((await focused(page)).text).toBe('Yesterday');
       await page.keyboard.press('Enter');
       await calendar.waitFor({ state: 'detached' });
-      expect((await focused(page)).label).toBe('Calendar: From and To days');
+      await expect.poll(async () => (await focused(page)).label).toBe('Calendar: From and To days');
       const yesterday = dayAfter(today, -1);
       expect(await shown()).toEqual({ from: `${yesterday}T00:00:01`, to: `${yesterday}T23:59:00` });
       await search.click();

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newPage, screenshot, signIn, signOut, useServerAndBrowser } from './harness';
+import { rowAction, rowActionCount } from './rowMenu';
 
 const live = useServerAndBrowser();
 
@@ -105,9 +106,10 @@ describe('a locked sign-in', () => {
     await signIn(page, 'maker');
     const row = await rowOf(page, 'sanduni_k');
     await expect(row.getByText('Locked', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect((await rowOf(page, 'ishara_d')).getByRole('button', { name: 'Unlock' }).count()).resolves.toBe(0);
+    await expect(rowActionCount(page, await rowOf(page, 'ishara_d'), 'Unlock')).resolves.toBe(0);
     const locked = await rowOf(page, 'sanduni_k');
-    await locked.getByRole('button', { name: 'Unlock' }).click();
+    // a row's button, or an item of its More actions menu past two actions
+    await (await rowAction(page, locked, 'Unlock')).click();
     await page.getByRole('button', { name: 'Yes' }).click();
     await page.getByText('Unlock of user "sanduni_k" sent for approval').waitFor();
     await screenshot(page, 'privilege-unlock-requested');
